@@ -1,0 +1,30 @@
+# txbench: `make demo` and `make test` work on a fresh Debian machine as root.
+SHELL := /bin/bash
+export PATH := $(HOME)/.cargo/bin:$(PATH):/usr/local/sbin:/usr/sbin:/sbin
+CARGO ?= cargo
+
+.PHONY: demo test bench deps build lint
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(CARGO) build --release --locked
+
+## demo: start a throw-away MariaDB and show what txbench does with it
+demo: build
+	@scripts/demo.sh
+
+lint: deps
+	$(CARGO) fmt --check
+	$(CARGO) clippy --locked --all-targets -- -D warnings
+
+## test: the whole suite, against real throw-away servers
+test: lint
+	$(CARGO) test --locked
+
+## bench: speed figures (printed, never asserted)
+bench: deps
+	@scripts/install-deps.sh sysbench
+	$(CARGO) build --release --locked --bins
+	./target/release/txbench-bench

@@ -1,0 +1,230 @@
+//! The commands' output: text for people, `--json` for programs, `--quiet` for scripts.
+
+use crate::cli::{ServerCommand, WorkloadArgs};
+use crate::server::{self, StateDir, cnf::Setting};
+use crate::target::{self, TargetUrl};
+use anyhow::{Context, Result, bail};
+use serde_json::json;
+use std::path::Path;
+
+/// How to print.
+pub struct Output {
+    /// `--quiet`: only the result.
+    pub quiet: bool,
+    /// `--json`: JSON objects.
+    pub json: bool,
+}
+
+impl Output {
+    /// A progress or note line for people (stderr, so stdout stays the result).
+    pub fn note(&self, line: &str) {
+        if !self.quiet && !self.json {
+            eprintln!("{line}");
+        }
+    }
+}
+
+fn print_json(v: &serde_json::Value) {
+    println!("{v}");
+}
+
+/// The target a command should use: `--url`/`TXBENCH_URL`, else the 'default' sandbox.
+pub fn resolve_target(out: &Output, url: Option<&str>) -> Result<TargetUrl> {
+    if let Some(raw) = url {
+        return TargetUrl::parse(raw).context("--url");
+    }
+    let (url, note) = server::default_target(&StateDir::from_env()?)?;
+    if let Some(note) = note {
+        out.note(&note);
+    }
+    Ok(url)
+}
+
+/// `txbench info`.
+pub fn info(out: &Output, url: Option<&str>) -> Result<i32> {
+    let url = resolve_target(out, url)?;
+    let mut conn = target::connect(&url)?;
+    let pf = target::preflight(&mut conn)?;
+    if out.json {
+        print_json(&json!({"url": url.to_string(), "preflight": pf}));
+    } else {
+        println!("{url}\n{}", pf.render());
+    }
+    Ok(0)
+}
+
+/// `txbench server …`.
+pub fn server(out: &Output, cmd: ServerCommand) -> Result<i32> {
+    let home = StateDir::from_env()?;
+    match cmd {
+        ServerCommand::Start {
+            name,
+            sets,
+            config,
+            port,
+        } => {
+            let sets = sets
+                .iter()
+                .map(|s| Setting::parse(s))
+                .collect::<Result<Vec<_>>>()?;
+            let opts = server::StartOptions {
+                name,
+                sets,
+                config,
+                port,
+            };
+            let s = server::start(&home, &opts)?;
+            let r = &s.record;
+            if out.json {
+                print_json(&json!({
+                    "name": r.name, "url": r.url().to_string(), "pid": s.pid,
+                    "started": s.started, "port": r.port, "socket": r.socket,
+                    "cnf": r.cnf(), "error_log": r.error_log(),
+                    "bootstrap_seconds": s.bootstrap_seconds, "start_seconds": s.start_seconds,
+                    "preflight": s.preflight,
+                }));
+            } else if out.quiet {
+                println!("{}", r.url());
+            } else {
+                if s.started {
+                    let created = if s.bootstrap_seconds > 0.0 {
+                        format!(" (data directory created in {:.2} s)", s.bootstrap_seconds)
+                    } else {
+                        String::new()
+                    };
+                    println!(
+                        "server '{}' started in {:.2} s{created}, pid {}",
+                        r.name, s.start_seconds, s.pid
+                    );
+                } else {
+                    println!("server '{}' is already running, pid {}", r.name, s.pid);
+                }
+                println!("  url     {}", r.url());
+                println!("  socket  {}", r.socket.display());
+                println!("  config  {}", r.cnf().display());
+                println!("pre-flight:\n{}", s.preflight.render());
+            }
+            Ok(0)
+        }
+        ServerCommand::Stop { name, rm } => {
+            let s = server::stop(&home, &name, rm)?;
+            if out.json {
+                print_json(&serde_json::to_value(&s)?);
+            } else if !out.quiet {
+                let removed = if s.removed { "; data removed" } else { "" };
+                match s.method {
+                    server::StopMethod::NotRunning => {
+                        println!("server '{name}' is not running ({}){removed}", s.was)
+                    }
+                    m => println!(
+                        "server '{name}' stopped in {:.2} s ({}){removed}",
+                        s.seconds,
+                        match m {
+                            server::StopMethod::Shutdown => "SQL shutdown",
+                            server::StopMethod::Sigterm =>
+                                "SIGTERM after the SQL shutdown timed out",
+                            _ => "SIGKILL after SIGTERM timed out",
+                        }
+                    ),
+                }
+            }
+            Ok(0)
+        }
+        ServerCommand::Status { name } => {
+            let s = server::get(&home, &name)?;
+            print_servers(out, &[s], true);
+            Ok(0)
+        }
+        ServerCommand::List => {
+            let all = server::list(&home)?;
+            if all.is_empty() && !out.json {
+                out.note(&format!("no servers in {}", home.root().display()));
+            }
+            print_servers(out, &all, false);
+            Ok(0)
+        }
+        ServerCommand::Logs { name, lines } => {
+            print!("{}", server::logs(&home, &name, lines)?);
+            Ok(0)
+        }
+    }
+}
+
+fn print_servers(out: &Output, servers: &[server::Server], detail: bool) {
+    if out.json {
+        let rows: Vec<_> = servers
+            .iter()
+            .map(|s| {
+                json!({
+                    "name": s.record.name, "state": s.state, "url": s.record.url().to_string(),
+                    "port": s.record.port, "socket": s.record.socket, "dir": s.record.dir,
+                    "version": s.record.binary_version,
+                })
+            })
+            .collect();
+        print_json(&if detail { rows[0].clone() } else { json!(rows) });
+        return;
+    }
+    if detail {
+        let s = &servers[0];
+        let pid = s
+            .state
+            .pid()
+            .map(|p| format!(", pid {p}"))
+            .unwrap_or_default();
+        println!("server '{}': {}{pid}", s.record.name, s.state.word());
+        if let server::State::Died { reason } = &s.state {
+            println!("  why     {reason}");
+            println!(
+                "  log     {}",
+                server::log_excerpt(&s.record.error_log(), 0)
+            );
+        }
+        println!("  url     {}", s.record.url());
+        println!("  dir     {}", s.record.dir.display());
+        println!("  server  {}", s.record.binary_version);
+        return;
+    }
+    if servers.is_empty() {
+        return;
+    }
+    println!(
+        "{:<16} {:<15} {:>8} {:>6}  URL",
+        "NAME", "STATE", "PID", "PORT"
+    );
+    for s in servers {
+        let pid = s.state.pid().map(|p| p.to_string()).unwrap_or("-".into());
+        println!(
+            "{:<16} {:<15} {:>8} {:>6}  {}",
+            s.record.name,
+            s.state.word(),
+            pid,
+            s.record.port,
+            s.record.url()
+        );
+    }
+}
+
+/// The workload names this build knows.
+pub const WORKLOADS: &[&str] = &[];
+
+/// `prepare|run|check|cleanup <workload>`.
+pub fn workload(w: &WorkloadArgs) -> Result<i32> {
+    let known = if WORKLOADS.is_empty() {
+        "none in this build".to_string()
+    } else {
+        WORKLOADS.join(", ")
+    };
+    bail!("unknown workload '{}' (known: {known})", w.workload)
+}
+
+/// `report`/`compare` before the results format exists: refuse what is not a run.
+pub fn not_a_run(dir: &Path) -> Result<i32> {
+    if !dir.join("result.json").is_file() {
+        bail!("{} is not a run directory (no result.json)", dir.display());
+    }
+    bail!(
+        "{}: this build of txbench cannot read run results",
+        dir.display()
+    )
+}

@@ -1,0 +1,15 @@
+//! The `txbench` binary: parse the command line, run, print `Error: …` and exit with the
+//! documented code (0 ok, 1 error, 2 usage, 3 INVALID run, 130 interrupted).
+use clap::Parser;
+
+fn main() {
+    let cli = txbench::cli::Cli::parse();
+    let code = match txbench::run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("Error: {}", txbench::error::one_line(&err));
+            txbench::error::exit_code(&err)
+        }
+    };
+    std::process::exit(code);
+}

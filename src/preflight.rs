@@ -1,0 +1,162 @@
+//! The server pre-flight: version and the settings that decide what a benchmark measures.
+//!
+//! A plain data type, filled by [`crate::target::preflight`] and stored with every run, so
+//! results and reports can show it without talking to a server.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Server variables recorded in every pre-flight (those a server lacks are left out).
+pub const VARIABLES: &[&str] = &[
+    "version",
+    "version_comment",
+    "innodb_buffer_pool_size",
+    "innodb_log_file_size",
+    "innodb_flush_log_at_trx_commit",
+    "innodb_flush_method",
+    "innodb_doublewrite",
+    "innodb_autoinc_lock_mode",
+    "innodb_adaptive_hash_index",
+    "innodb_page_size",
+    "log_bin",
+    "sync_binlog",
+    "tx_isolation",
+    "transaction_isolation",
+    "max_connections",
+    "max_prepared_stmt_count",
+    "performance_schema",
+    "thread_handling",
+    "character_set_server",
+];
+
+/// What `server start` prints and every run records about its server.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Preflight {
+    /// Global variables by name, as the server reported them.
+    pub variables: BTreeMap<String, String>,
+}
+
+impl Preflight {
+    fn var(&self, name: &str) -> &str {
+        self.variables.get(name).map(String::as_str).unwrap_or("?")
+    }
+
+    /// `MariaDB 10.11.19-…` or `MySQL 8.0.36`.
+    pub fn server(&self) -> String {
+        let version = self.var("version");
+        let product = if version.to_ascii_lowercase().contains("mariadb") {
+            "MariaDB"
+        } else {
+            "MySQL"
+        };
+        format!("{product} {version} ({})", self.var("version_comment"))
+    }
+
+    /// The isolation level, whichever variable name the server uses.
+    pub fn isolation(&self) -> &str {
+        self.variables
+            .get("transaction_isolation")
+            .or_else(|| self.variables.get("tx_isolation"))
+            .map(String::as_str)
+            .unwrap_or("?")
+    }
+
+    /// The pre-flight as aligned `label  value` lines.
+    pub fn lines(&self) -> Vec<(String, String)> {
+        let bytes = |name: &str| match self.var(name).parse::<u64>() {
+            Ok(b) => human_bytes(b),
+            Err(_) => "?".to_string(),
+        };
+        let mut durability = format!(
+            "innodb_flush_log_at_trx_commit={} innodb_doublewrite={} log_bin={}",
+            self.var("innodb_flush_log_at_trx_commit"),
+            self.var("innodb_doublewrite"),
+            self.var("log_bin"),
+        );
+        if self.var("log_bin") == "ON" {
+            durability.push_str(&format!(" sync_binlog={}", self.var("sync_binlog")));
+        }
+        vec![
+            ("server".into(), self.server()),
+            ("buffer pool".into(), bytes("innodb_buffer_pool_size")),
+            ("redo log".into(), bytes("innodb_log_file_size")),
+            ("durability".into(), durability),
+            ("isolation".into(), self.isolation().to_string()),
+            (
+                "max_connections".into(),
+                self.var("max_connections").to_string(),
+            ),
+        ]
+    }
+
+    /// The pre-flight as a text block, one setting a line.
+    pub fn render(&self) -> String {
+        let lines = self.lines();
+        let width = lines.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+        lines
+            .iter()
+            .map(|(k, v)| format!("  {k:<width$}  {v}\n"))
+            .collect()
+    }
+}
+
+/// `1073741824` → `1.0 GiB`.
+pub fn human_bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit < UNITS.len() - 1 {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Preflight {
+        let mut p = Preflight::default();
+        for (k, v) in [
+            ("version", "10.11.19-MariaDB-0+deb12u1"),
+            ("version_comment", "Debian 12"),
+            ("innodb_buffer_pool_size", "268435456"),
+            ("innodb_log_file_size", "100663296"),
+            ("innodb_flush_log_at_trx_commit", "1"),
+            ("innodb_doublewrite", "ON"),
+            ("log_bin", "OFF"),
+            ("tx_isolation", "REPEATABLE-READ"),
+            ("max_connections", "2000"),
+        ] {
+            p.variables.insert(k.into(), v.into());
+        }
+        p
+    }
+
+    #[test]
+    fn renders_the_settings_that_matter() {
+        let text = sample().render();
+        assert!(text.contains("MariaDB 10.11.19-MariaDB-0+deb12u1 (Debian 12)"));
+        assert!(text.contains("buffer pool      256.0 MiB"), "{text}");
+        assert!(
+            text.contains("innodb_flush_log_at_trx_commit=1 innodb_doublewrite=ON log_bin=OFF")
+        );
+        assert!(text.contains("REPEATABLE-READ"));
+        assert!(
+            !text.contains("sync_binlog"),
+            "only shown with a binlog: {text}"
+        );
+    }
+
+    #[test]
+    fn human_bytes_scales() {
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(6 << 30), "6.0 GiB");
+    }
+}

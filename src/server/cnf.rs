@@ -1,0 +1,385 @@
+//! The generated my.cnf of a sandbox server: managed paths, benchmark defaults sized to the
+//! machine, then the user's `--config` file, then `--set` overrides (later lines win).
+
+use anyhow::{Result, bail};
+use std::path::{Path, PathBuf};
+
+/// Settings txbench owns: the sandbox cannot be managed (or would leave loopback) if a user
+/// file or `--set` changed them.
+pub const MANAGED: &[&str] = &[
+    "datadir",
+    "socket",
+    "port",
+    "bind_address",
+    "pid_file",
+    "log_error",
+    "skip_networking",
+    "user",
+];
+
+/// The server family, which decides a few option spellings and the bootstrap program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Flavor {
+    /// MariaDB (`mariadbd`, `mariadb-install-db`).
+    MariaDb,
+    /// Oracle MySQL (`mysqld --initialize-insecure`).
+    MySql,
+}
+
+/// One `--set key=value`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Setting {
+    /// The option name as given.
+    pub key: String,
+    /// Its value.
+    pub value: String,
+}
+
+impl Setting {
+    /// Parses `key=value`; the error names the `--set` flag.
+    pub fn parse(raw: &str) -> Result<Setting> {
+        let Some((key, value)) = raw.split_once('=') else {
+            bail!("--set {raw}: expected key=value, e.g. --set innodb_buffer_pool_size=1G");
+        };
+        let key = key.trim();
+        if key.is_empty()
+            || !key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+        {
+            bail!("--set {raw}: '{key}' is not a server option name");
+        }
+        if value.contains('\n') {
+            bail!("--set {key}: the value must be on one line");
+        }
+        if let Some(m) = managed(key) {
+            bail!("--set {key}: {m}");
+        }
+        Ok(Setting {
+            key: key.to_string(),
+            value: value.trim().to_string(),
+        })
+    }
+}
+
+/// If `key` names a managed setting, why the user may not set it.
+fn managed(key: &str) -> Option<String> {
+    let norm = key.trim().to_ascii_lowercase().replace('-', "_");
+    let norm = norm.strip_prefix("loose_").unwrap_or(&norm);
+    if !MANAGED.contains(&norm) {
+        return None;
+    }
+    Some(match norm {
+        "port" => "set the port with --port".to_string(),
+        "bind_address" | "skip_networking" => {
+            "sandbox servers listen on 127.0.0.1 only".to_string()
+        }
+        _ => format!("'{norm}' is managed by txbench"),
+    })
+}
+
+/// Checks a user `--config` file for managed settings; the error names file and line.
+pub fn check_user_config(path: &Path, text: &str) -> Result<()> {
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty()
+            || line.starts_with('#')
+            || line.starts_with(';')
+            || line.starts_with('[')
+        {
+            continue;
+        }
+        if line.starts_with('!') {
+            bail!(
+                "{} line {}: !include directives are not supported in --config (inline the settings)",
+                path.display(),
+                i + 1
+            );
+        }
+        let key = line.split('=').next().unwrap_or(line).trim();
+        if let Some(m) = managed(key) {
+            bail!("{} line {}: {m}", path.display(), i + 1);
+        }
+    }
+    Ok(())
+}
+
+/// Everything that goes into a server's my.cnf.
+#[derive(Debug, Clone)]
+pub struct CnfInputs<'a> {
+    /// The sandbox name (for the header).
+    pub name: &'a str,
+    /// MariaDB or MySQL.
+    pub flavor: Flavor,
+    /// The data directory.
+    pub datadir: &'a Path,
+    /// The unix socket.
+    pub socket: &'a Path,
+    /// The TCP port on 127.0.0.1.
+    pub port: u16,
+    /// The pid file.
+    pub pid_file: &'a Path,
+    /// The error log.
+    pub error_log: &'a Path,
+    /// Run as root (`user=root`).
+    pub as_root: bool,
+    /// Physical memory in bytes.
+    pub mem_bytes: u64,
+    /// The user's `--config` file and its text.
+    pub user_config: Option<(&'a Path, &'a str)>,
+    /// `--set` overrides, in order.
+    pub sets: &'a [Setting],
+}
+
+/// Buffer pool default: a quarter of memory (several sandboxes may run at once), in
+/// 128 MiB steps, at least 128 MiB.
+pub fn default_buffer_pool(mem_bytes: u64) -> u64 {
+    const STEP: u64 = 128 << 20;
+    ((mem_bytes / 4) / STEP).max(1) * STEP
+}
+
+/// Redo log default: half the buffer pool, between 256 MiB and 2 GiB.
+pub fn default_redo_log(buffer_pool: u64) -> u64 {
+    (buffer_pool / 2).clamp(256 << 20, 2 << 30)
+}
+
+/// Parses a server size such as `268435456`, `256M`, `1G` or `512k`.
+pub fn parse_size(v: &str) -> Option<u64> {
+    let v = v.trim();
+    let (num, mult) = match v.chars().last()?.to_ascii_uppercase() {
+        'K' => (&v[..v.len() - 1], 1u64 << 10),
+        'M' => (&v[..v.len() - 1], 1 << 20),
+        'G' => (&v[..v.len() - 1], 1 << 30),
+        'T' => (&v[..v.len() - 1], 1 << 40),
+        _ => (v, 1),
+    };
+    num.trim().parse::<u64>().ok()?.checked_mul(mult)
+}
+
+/// The last value the user gave for `key` (in the `--config` file or with `--set`).
+fn user_value<'a>(i: &'a CnfInputs<'_>, key: &str) -> Option<&'a str> {
+    let norm = |k: &str| k.trim().to_ascii_lowercase().replace('-', "_");
+    let from_set = i.sets.iter().rev().find(|s| norm(&s.key) == key);
+    if let Some(s) = from_set {
+        return Some(&s.value);
+    }
+    let (_, text) = i.user_config?;
+    text.lines()
+        .rev()
+        .filter_map(|l| l.split_once('='))
+        .find(|(k, _)| norm(k) == key)
+        .map(|(_, v)| v.trim())
+}
+
+/// Renders the final my.cnf.
+pub fn render(i: &CnfInputs<'_>) -> String {
+    // The redo log follows the buffer pool the server will really have.
+    let bp = default_buffer_pool(i.mem_bytes);
+    let effective_bp = user_value(i, "innodb_buffer_pool_size")
+        .and_then(parse_size)
+        .unwrap_or(bp);
+    let redo = default_redo_log(effective_bp);
+    let mut s = format!(
+        "# my.cnf generated by txbench {} for sandbox server '{}'.\n\
+         # Order: managed paths, benchmark defaults, --config file, --set overrides; later lines win.\n\
+         [mysqld]\n\
+         datadir={}\nsocket={}\nport={}\nbind-address=127.0.0.1\npid-file={}\nlog-error={}\n",
+        env!("CARGO_PKG_VERSION"),
+        i.name,
+        i.datadir.display(),
+        i.socket.display(),
+        i.port,
+        i.pid_file.display(),
+        i.error_log.display(),
+    );
+    if i.as_root {
+        s.push_str("user=root\n");
+    }
+    s.push_str(&format!(
+        "\n# Benchmark defaults for this machine ({:.1} GiB of memory). Durable: every commit is flushed.\n\
+         innodb_buffer_pool_size={}M\n\
+         innodb_log_file_size={}M\n\
+         innodb_log_buffer_size=64M\n\
+         innodb_flush_log_at_trx_commit=1\n\
+         innodb_doublewrite=ON\n\
+         innodb_flush_method=O_DIRECT\n\
+         innodb_io_capacity=2000\n\
+         innodb_file_per_table=ON\n\
+         max_connections=2000\n\
+         max_prepared_stmt_count=1048576\n\
+         table_open_cache=4000\n\
+         skip-name-resolve\n\
+         performance_schema=OFF\n\
+         local_infile=ON\n\
+         character-set-server=utf8mb4\n",
+        i.mem_bytes as f64 / f64::from(1u32 << 30),
+        bp >> 20,
+        redo >> 20,
+    ));
+    if i.flavor == Flavor::MySql {
+        // MySQL 8 writes a binary log by default; MariaDB does not. Make both alike.
+        s.push_str("disable-log-bin\nmysqlx=OFF\n");
+    }
+    if let Some((path, text)) = i.user_config {
+        s.push_str(&format!("\n# From --config {}\n", path.display()));
+        if !text.trim_start().starts_with('[') {
+            s.push_str("[mysqld]\n");
+        }
+        s.push_str(text);
+        if !text.ends_with('\n') {
+            s.push('\n');
+        }
+    }
+    if !i.sets.is_empty() {
+        s.push_str("\n# From --set\n[mysqld]\n");
+        for set in i.sets {
+            s.push_str(&format!("{}={}\n", set.key, set.value));
+        }
+    }
+    s
+}
+
+/// Physical memory in bytes, from /proc/meminfo (4 GiB if it cannot be read).
+pub fn mem_total() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map(|kb| kb * 1024)
+        .unwrap_or(4 << 30)
+}
+
+/// The unix socket path for a server directory: inside it when the path fits the 107-byte
+/// limit of `sun_path`, else a short path in /tmp derived from the directory.
+pub fn socket_path(dir: &Path) -> PathBuf {
+    let inside = dir.join("mysqld.sock");
+    if inside.as_os_str().len() < 100 {
+        return inside;
+    }
+    // FNV-1a: stable across builds, unlike std's hasher.
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in dir.as_os_str().as_encoded_bytes() {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x100000001b3);
+    }
+    PathBuf::from(format!("/tmp/txbench-{h:016x}.sock"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inputs<'a>(sets: &'a [Setting], user: Option<(&'a Path, &'a str)>) -> CnfInputs<'a> {
+        CnfInputs {
+            name: "t",
+            flavor: Flavor::MariaDb,
+            datadir: Path::new("/s/data"),
+            socket: Path::new("/s/mysqld.sock"),
+            port: 33061,
+            pid_file: Path::new("/s/mysqld.pid"),
+            error_log: Path::new("/s/error.log"),
+            as_root: true,
+            mem_bytes: 24 << 30,
+            user_config: user,
+            sets,
+        }
+    }
+
+    #[test]
+    fn defaults_are_sized_to_memory() {
+        assert_eq!(default_buffer_pool(24 << 30), 6 << 30);
+        assert_eq!(default_buffer_pool(100 << 20), 128 << 20);
+        assert_eq!(default_redo_log(6 << 30), 2 << 30);
+        assert_eq!(default_redo_log(128 << 20), 256 << 20);
+    }
+
+    #[test]
+    fn later_sources_come_later() {
+        let sets = [Setting::parse("innodb_buffer_pool_size=256M").unwrap()];
+        let user = "innodb_flush_log_at_trx_commit=2\n";
+        let text = render(&inputs(&sets, Some((Path::new("u.cnf"), user))));
+        let default = text.find("innodb_buffer_pool_size=6144M").unwrap();
+        let from_file = text.find("innodb_flush_log_at_trx_commit=2").unwrap();
+        let from_set = text.find("innodb_buffer_pool_size=256M").unwrap();
+        assert!(default < from_file && from_file < from_set, "{text}");
+        assert!(text.contains("bind-address=127.0.0.1"));
+        assert!(text.contains("user=root"));
+        // A file without a group header is put under [mysqld].
+        assert!(text.contains("# From --config u.cnf\n[mysqld]\ninnodb_flush"));
+    }
+
+    #[test]
+    fn redo_log_follows_the_users_buffer_pool() {
+        let sets = [Setting::parse("innodb-buffer-pool-size=1G").unwrap()];
+        let text = render(&inputs(&sets, None));
+        assert!(text.contains("innodb_log_file_size=512M"), "{text}");
+        let user = "[mysqld]\ninnodb_buffer_pool_size = 128M\n";
+        let text = render(&inputs(&[], Some((Path::new("u.cnf"), user))));
+        assert!(text.contains("innodb_log_file_size=256M"), "{text}");
+        let text = render(&inputs(&[], None));
+        assert!(text.contains("innodb_log_file_size=2048M"), "{text}");
+    }
+
+    #[test]
+    fn sizes_parse_like_the_server() {
+        assert_eq!(parse_size("268435456"), Some(268435456));
+        assert_eq!(parse_size("256M"), Some(256 << 20));
+        assert_eq!(parse_size("1g"), Some(1 << 30));
+        assert_eq!(parse_size("lots"), None);
+        assert_eq!(parse_size(""), None);
+    }
+
+    #[test]
+    fn set_is_validated_and_names_the_flag() {
+        assert_eq!(
+            Setting::parse("innodb-log-file-size = 1G").unwrap(),
+            Setting {
+                key: "innodb-log-file-size".into(),
+                value: "1G".into()
+            }
+        );
+        for bad in [
+            "noequals",
+            "=1",
+            "bad key=1",
+            "port=3307",
+            "bind-address=0.0.0.0",
+        ] {
+            let e = Setting::parse(bad).unwrap_err().to_string();
+            assert!(e.starts_with("--set"), "{bad}: {e}");
+        }
+        assert!(
+            Setting::parse("loose-bind_address=0.0.0.0")
+                .unwrap_err()
+                .to_string()
+                .contains("127.0.0.1")
+        );
+    }
+
+    #[test]
+    fn user_config_may_not_move_managed_paths() {
+        let p = Path::new("u.cnf");
+        assert!(check_user_config(p, "[mysqld]\n# datadir=/x\ninnodb_page_size=8k\n").is_ok());
+        let e = check_user_config(p, "[mysqld]\ndatadir = /elsewhere\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "u.cnf line 2: 'datadir' is managed by txbench"
+        );
+        assert!(check_user_config(p, "!includedir /etc/mysql").is_err());
+    }
+
+    #[test]
+    fn long_directories_get_a_short_socket() {
+        assert_eq!(
+            socket_path(Path::new("/s")),
+            PathBuf::from("/s/mysqld.sock")
+        );
+        let long = PathBuf::from(format!("/{}", "d".repeat(120)));
+        let s = socket_path(&long);
+        assert!(s.to_string_lossy().starts_with("/tmp/txbench-") && s.as_os_str().len() < 100);
+        assert_eq!(s, socket_path(&long));
+    }
+}

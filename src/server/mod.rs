@@ -1,0 +1,863 @@
+//! Throw-away local servers ("sandboxes"): MariaDB or MySQL from the machine's packages,
+//! each in its own directory under the state directory, on 127.0.0.1 and a unix socket.
+//!
+//! Layout of `$TXBENCH_HOME/servers/NAME/`: `server.json` (our marker and record),
+//! `my.cnf` (the final generated configuration), `data/`, `error.log`, `mysqld.pid`,
+//! `init.sql` (creates the benchmark database and user at every start).
+
+pub mod cnf;
+pub mod process;
+
+use crate::preflight::Preflight;
+use crate::target::{self, TargetUrl};
+use anyhow::{Context, Result, bail};
+use cnf::{CnfInputs, Flavor, Setting};
+use mysql::prelude::Queryable;
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The server used when a command needs a target and none was given.
+pub const DEFAULT_NAME: &str = "default";
+/// The benchmark user and database every sandbox gets.
+pub const BENCH_USER: &str = "txbench";
+/// See [`BENCH_USER`].
+pub const BENCH_DB: &str = "txbench";
+/// How long a server may take to accept connections (crash recovery of a large redo log
+/// can take a while).
+pub const START_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long a clean shutdown may take before SIGTERM, and SIGTERM before SIGKILL.
+pub const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(60);
+const TERM_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Where sandboxes live: `$TXBENCH_HOME`, default `./.txbench`.
+#[derive(Debug, Clone)]
+pub struct StateDir {
+    root: PathBuf,
+}
+
+impl StateDir {
+    /// From `$TXBENCH_HOME` or `./.txbench`, made absolute.
+    pub fn from_env() -> Result<StateDir> {
+        let root = std::env::var_os("TXBENCH_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(".txbench"));
+        Self::at(root)
+    }
+
+    /// A state directory at `root` (made absolute).
+    pub fn at(root: impl Into<PathBuf>) -> Result<StateDir> {
+        let root = root.into();
+        let root = if root.is_absolute() {
+            root
+        } else {
+            std::env::current_dir()
+                .context("reading the current directory")?
+                .join(root)
+        };
+        Ok(StateDir { root })
+    }
+
+    /// The directory of server `name`.
+    pub fn server_dir(&self, name: &str) -> PathBuf {
+        self.root.join("servers").join(name)
+    }
+
+    /// The state directory itself.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+}
+
+/// What `server.json` records about a sandbox.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ServerRecord {
+    /// The sandbox name.
+    pub name: String,
+    /// Its directory.
+    pub dir: PathBuf,
+    /// The server program.
+    pub binary: PathBuf,
+    /// MariaDB or MySQL.
+    pub flavor: Flavor,
+    /// `mariadbd --version` output.
+    pub binary_version: String,
+    /// TCP port on 127.0.0.1.
+    pub port: u16,
+    /// Unix socket.
+    pub socket: PathBuf,
+    /// The user's `--set` overrides, reapplied when a stopped server is started again.
+    pub sets: Vec<Setting>,
+    /// The user's `--config` file as it was read.
+    pub user_config: Option<(PathBuf, String)>,
+    /// True from a start until a clean stop: a server that is not running while this is
+    /// set has died.
+    pub expect_running: bool,
+    /// The pid of the last start.
+    pub pid: Option<i32>,
+}
+
+impl ServerRecord {
+    fn path(dir: &Path) -> PathBuf {
+        dir.join("server.json")
+    }
+    /// The generated my.cnf.
+    pub fn cnf(&self) -> PathBuf {
+        self.dir.join("my.cnf")
+    }
+    /// The data directory.
+    pub fn datadir(&self) -> PathBuf {
+        self.dir.join("data")
+    }
+    /// The server's error log.
+    pub fn error_log(&self) -> PathBuf {
+        self.dir.join("error.log")
+    }
+    /// The pid file the server writes.
+    pub fn pid_file(&self) -> PathBuf {
+        self.dir.join("mysqld.pid")
+    }
+    fn init_sql(&self) -> PathBuf {
+        self.dir.join("init.sql")
+    }
+    /// The URL benchmarks use (TCP on loopback; the user has no password, so there is
+    /// nothing to redact).
+    pub fn url(&self) -> TargetUrl {
+        TargetUrl {
+            engine: target::Engine::Mysql,
+            scheme: "mysql".into(),
+            user: BENCH_USER.into(),
+            password: None,
+            host: "127.0.0.1".into(),
+            port: self.port,
+            database: BENCH_DB.into(),
+            socket: None,
+        }
+    }
+    /// The same account through the unix socket (for management).
+    pub fn socket_url(&self) -> TargetUrl {
+        TargetUrl {
+            socket: Some(self.socket.clone()),
+            ..self.url()
+        }
+    }
+    fn save(&self) -> Result<()> {
+        let path = Self::path(&self.dir);
+        let tmp = path.with_extension("json.tmp");
+        fs::write(&tmp, serde_json::to_vec_pretty(self)?)
+            .with_context(|| format!("writing {}", tmp.display()))?;
+        fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+        Ok(())
+    }
+    fn load(dir: &Path) -> Result<ServerRecord> {
+        let path = Self::path(dir);
+        let bytes = fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        serde_json::from_slice(&bytes)
+            .with_context(|| format!("{} is not a txbench server record", path.display()))
+    }
+}
+
+/// The state of a sandbox.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum State {
+    /// Running and accepting connections.
+    Running {
+        /// Its pid.
+        pid: i32,
+    },
+    /// The process is there but does not accept connections (starting, stuck, or
+    /// shutting down).
+    NotResponding {
+        /// Its pid.
+        pid: i32,
+    },
+    /// Cleanly stopped.
+    Stopped,
+    /// Not running although it was not stopped by us: crashed or killed.
+    Died {
+        /// Why we think so.
+        reason: String,
+    },
+}
+
+impl State {
+    /// The pid of a live server process.
+    pub fn pid(&self) -> Option<i32> {
+        match self {
+            State::Running { pid } | State::NotResponding { pid } => Some(*pid),
+            _ => None,
+        }
+    }
+    /// One word for tables.
+    pub fn word(&self) -> &'static str {
+        match self {
+            State::Running { .. } => "running",
+            State::NotResponding { .. } => "not-responding",
+            State::Stopped => "stopped",
+            State::Died { .. } => "died",
+        }
+    }
+}
+
+/// A sandbox and its current state.
+#[derive(Debug, Clone)]
+pub struct Server {
+    /// What server.json says.
+    pub record: ServerRecord,
+    /// What we see now.
+    pub state: State,
+}
+
+/// Checks a sandbox name: it becomes a directory name.
+pub fn validate_name(name: &str) -> Result<()> {
+    if name.is_empty()
+        || name.len() > 64
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        || name.starts_with('-')
+    {
+        bail!("--name '{name}': use 1-64 letters, digits, '_' or '-'");
+    }
+    Ok(())
+}
+
+/// Finds a program on PATH, then in the sbin directories packages install servers to
+/// (a non-root PATH often lacks /usr/sbin).
+pub fn find_program(names: &[&str]) -> Option<PathBuf> {
+    find_program_in(&search_dirs(), names)
+}
+
+fn search_dirs() -> Vec<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(
+            ["/usr/sbin", "/usr/local/sbin", "/usr/local/mysql/bin"]
+                .iter()
+                .map(PathBuf::from),
+        )
+        .collect()
+}
+
+fn find_program_in(dirs: &[PathBuf], names: &[&str]) -> Option<PathBuf> {
+    names.iter().find_map(|name| {
+        dirs.iter()
+            .map(|d| d.join(name))
+            .find(|p| p.is_file() && is_executable(p))
+    })
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    fs::metadata(p)
+        .map(|m| m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+const INSTALL_HINT: &str =
+    "install the Debian package mariadb-server (apt-get install mariadb-server)";
+
+fn find_server_binary(dirs: &[PathBuf]) -> Result<(PathBuf, Flavor, String)> {
+    let Some(binary) = find_program_in(dirs, &["mariadbd", "mysqld"]) else {
+        bail!("mariadbd not found on PATH: {INSTALL_HINT}");
+    };
+    let out = Command::new(&binary)
+        .arg("--version")
+        .output()
+        .with_context(|| format!("running {} --version", binary.display()))?;
+    let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let flavor = if version.contains("MariaDB") {
+        Flavor::MariaDb
+    } else {
+        Flavor::MySql
+    };
+    Ok((binary, flavor, version))
+}
+
+/// What `server start` was asked for.
+#[derive(Debug, Clone, Default)]
+pub struct StartOptions {
+    /// Sandbox name.
+    pub name: String,
+    /// `--set` overrides.
+    pub sets: Vec<Setting>,
+    /// `--config FILE`.
+    pub config: Option<PathBuf>,
+    /// `--port N` (else a free port).
+    pub port: Option<u16>,
+}
+
+impl StartOptions {
+    fn changes_settings(&self) -> bool {
+        !self.sets.is_empty() || self.config.is_some() || self.port.is_some()
+    }
+}
+
+/// The outcome of `server start`.
+#[derive(Debug, Clone)]
+pub struct Started {
+    /// The sandbox.
+    pub record: ServerRecord,
+    /// Its pid.
+    pub pid: i32,
+    /// False when it was already running and nothing was done.
+    pub started: bool,
+    /// Seconds from spawning the server to its first accepted connection (0 if it was
+    /// already running). Bootstrap of a new data directory is in `bootstrap_seconds`.
+    pub start_seconds: f64,
+    /// Seconds spent creating a new data directory (0 when it existed).
+    pub bootstrap_seconds: f64,
+    /// The server's pre-flight.
+    pub preflight: Preflight,
+}
+
+/// Starts (creating if needed) the sandbox described by `opts`.
+pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
+    validate_name(&opts.name)?;
+    let dir = home.server_dir(&opts.name);
+    let user_config = match &opts.config {
+        Some(path) => {
+            let text = fs::read_to_string(path)
+                .with_context(|| format!("--config {}: cannot read it", path.display()))?;
+            cnf::check_user_config(path, &text)?;
+            Some((path.clone(), text))
+        }
+        None => None,
+    };
+    if let Some(port) = opts.port {
+        if port == 0 {
+            bail!("--port 0: give a port from 1 to 65535, or leave --port out for a free one");
+        }
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_err() {
+            bail!("--port {port}: the port is already in use on 127.0.0.1");
+        }
+    }
+
+    let existing = if ServerRecord::path(&dir).exists() {
+        Some(ServerRecord::load(&dir)?)
+    } else {
+        if dir.exists()
+            && fs::read_dir(&dir)
+                .map(|mut d| d.next().is_some())
+                .unwrap_or(true)
+        {
+            bail!(
+                "{} exists but was not created by txbench (no server.json): remove it or choose another --name",
+                dir.display()
+            );
+        }
+        None
+    };
+
+    let mut record = match existing {
+        Some(rec) => {
+            let server = inspect(rec);
+            if let Some(pid) = server.state.pid() {
+                if opts.changes_settings() {
+                    bail!(
+                        "server '{}' is already running; stop it first to change --set, --config or --port",
+                        opts.name
+                    );
+                }
+                let preflight = with_conn(&server.record.socket_url(), target::preflight)?;
+                return Ok(Started {
+                    record: server.record,
+                    pid,
+                    started: false,
+                    start_seconds: 0.0,
+                    bootstrap_seconds: 0.0,
+                    preflight,
+                });
+            }
+            let mut rec = server.record;
+            if opts.changes_settings() {
+                rec.sets = opts.sets.clone();
+                rec.user_config = user_config;
+            }
+            // A stale pid file from a crash would confuse the next start.
+            let _ = fs::remove_file(rec.pid_file());
+            rec
+        }
+        None => {
+            let (binary, flavor, binary_version) = find_server_binary(&search_dirs())?;
+            fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            let rec = ServerRecord {
+                name: opts.name.clone(),
+                socket: cnf::socket_path(&dir),
+                dir,
+                binary,
+                flavor,
+                binary_version,
+                port: 0,
+                sets: opts.sets.clone(),
+                user_config,
+                expect_running: false,
+                pid: None,
+            };
+            // Saved before anything can fail, so the directory is known to be ours.
+            rec.save()?;
+            rec
+        }
+    };
+    if !record.binary.is_file() {
+        bail!(
+            "{} is gone (server '{}' was created with it): {INSTALL_HINT}",
+            record.binary.display(),
+            record.name
+        );
+    }
+
+    // A port chosen by us can be taken by someone else before the server binds it;
+    // then try another. A port the user chose is tried once.
+    let attempts = if opts.port.is_some() { 1 } else { 3 };
+    let mut last_err = None;
+    for _ in 0..attempts {
+        record.port = match opts.port {
+            Some(p) => p,
+            None if record.port != 0 && port_free(record.port) => record.port,
+            None => free_port()?,
+        };
+        match start_once(&mut record) {
+            Ok(started) => return Ok(started),
+            Err(StartError::PortTaken(e)) => {
+                record.port = 0;
+                last_err = Some(e);
+            }
+            Err(StartError::Other(e)) => return Err(e),
+        }
+    }
+    Err(last_err.unwrap_or_else(|| anyhow::anyhow!("could not start the server")))
+}
+
+/// Wraps a start failure with what to do next.
+fn start_failure(record: &ServerRecord, what: &str, excerpt: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "server '{}' {what}; {excerpt} (fix the settings and start again, or remove it with `txbench server stop --rm {}`)",
+        record.name,
+        record.name
+    )
+}
+
+enum StartError {
+    PortTaken(anyhow::Error),
+    Other(anyhow::Error),
+}
+
+impl From<anyhow::Error> for StartError {
+    fn from(e: anyhow::Error) -> Self {
+        StartError::Other(e)
+    }
+}
+
+fn port_free(port: u16) -> bool {
+    std::net::TcpListener::bind(("127.0.0.1", port)).is_ok()
+}
+
+fn free_port() -> Result<u16> {
+    let l = std::net::TcpListener::bind(("127.0.0.1", 0)).context("finding a free port")?;
+    Ok(l.local_addr()?.port())
+}
+
+fn write_cnf(record: &ServerRecord) -> Result<()> {
+    let user_config = record
+        .user_config
+        .as_ref()
+        .map(|(p, t)| (p.as_path(), t.as_str()));
+    let text = cnf::render(&CnfInputs {
+        name: &record.name,
+        flavor: record.flavor,
+        datadir: &record.datadir(),
+        socket: &record.socket,
+        port: record.port,
+        pid_file: &record.pid_file(),
+        error_log: &record.error_log(),
+        as_root: process::is_root(),
+        mem_bytes: cnf::mem_total(),
+        user_config,
+        sets: &record.sets,
+    });
+    fs::write(record.cnf(), text).with_context(|| format!("writing {}", record.cnf().display()))
+}
+
+fn init_sql() -> String {
+    let mut s = format!("CREATE DATABASE IF NOT EXISTS `{BENCH_DB}`;\n");
+    for host in ["localhost", "127.0.0.1", "::1"] {
+        s.push_str(&format!(
+            "CREATE USER IF NOT EXISTS '{BENCH_USER}'@'{host}';\n\
+             GRANT ALL PRIVILEGES ON *.* TO '{BENCH_USER}'@'{host}' WITH GRANT OPTION;\n"
+        ));
+    }
+    s
+}
+
+fn bootstrap(record: &ServerRecord) -> Result<()> {
+    let datadir = record.datadir();
+    let log = record.error_log();
+    let offset = file_len(&log);
+    let mut cmd = match record.flavor {
+        Flavor::MariaDb => {
+            let Some(install) = find_program(&["mariadb-install-db", "mysql_install_db"]) else {
+                bail!("mariadb-install-db not found on PATH: {INSTALL_HINT}");
+            };
+            let mut c = Command::new(install);
+            c.arg(format!("--defaults-file={}", record.cnf().display()))
+                .arg(format!("--datadir={}", datadir.display()))
+                .arg("--auth-root-authentication-method=socket")
+                .arg("--skip-test-db");
+            if process::is_root() {
+                c.arg("--user=root");
+            }
+            c
+        }
+        Flavor::MySql => {
+            let mut c = Command::new(&record.binary);
+            c.arg(format!("--defaults-file={}", record.cnf().display()))
+                .arg("--initialize-insecure");
+            c
+        }
+    };
+    let out_file = open_append(&log)?;
+    let status = cmd
+        .stdin(Stdio::null())
+        .stdout(out_file.try_clone()?)
+        .stderr(out_file)
+        .status()
+        .context("running the server's install program")?;
+    if !status.success() {
+        let _ = fs::remove_dir_all(&datadir);
+        return Err(start_failure(
+            record,
+            &format!("failed to create its data directory ({status})"),
+            &log_excerpt(&log, offset),
+        ));
+    }
+    Ok(())
+}
+
+fn start_once(record: &mut ServerRecord) -> std::result::Result<Started, StartError> {
+    write_cnf(record)?;
+    let mut bootstrap_seconds = 0.0;
+    if !record.datadir().join("mysql").is_dir() {
+        let t = Instant::now();
+        bootstrap(record)?;
+        bootstrap_seconds = t.elapsed().as_secs_f64();
+    }
+    fs::write(record.init_sql(), init_sql())
+        .with_context(|| format!("writing {}", record.init_sql().display()))?;
+    let log = record.error_log();
+    let offset = file_len(&log);
+    let out = open_append(&log)?;
+    let t = Instant::now();
+    let mut child = {
+        use std::os::unix::process::CommandExt;
+        Command::new(&record.binary)
+            .arg(format!("--defaults-file={}", record.cnf().display()))
+            .arg(format!("--init-file={}", record.init_sql().display()))
+            .stdin(Stdio::null())
+            .stdout(out.try_clone().map_err(anyhow::Error::from)?)
+            .stderr(out)
+            // Its own process group: Ctrl-C in the terminal must not kill the sandbox.
+            .process_group(0)
+            .spawn()
+            .with_context(|| format!("starting {}", record.binary.display()))?
+    };
+    let pid = child.id() as i32;
+    record.pid = Some(pid);
+    record.expect_running = true;
+    record.save()?;
+    let deadline = t + START_TIMEOUT;
+    let socket_url = record.socket_url();
+    loop {
+        if let Some(status) = child.try_wait().map_err(anyhow::Error::from)? {
+            record.expect_running = false;
+            record.save()?;
+            let excerpt = log_excerpt(&log, offset);
+            let err = start_failure(record, &format!("failed to start ({status})"), &excerpt);
+            if excerpt.contains("Address already in use") {
+                return Err(StartError::PortTaken(err));
+            }
+            return Err(StartError::Other(err));
+        }
+        if record.socket.exists()
+            && let Ok(mut conn) = target::connect(&socket_url)
+        {
+            let start_seconds = t.elapsed().as_secs_f64();
+            let preflight = target::preflight(&mut conn)?;
+            return Ok(Started {
+                record: record.clone(),
+                pid,
+                started: true,
+                start_seconds,
+                bootstrap_seconds,
+                preflight,
+            });
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            record.expect_running = false;
+            record.save()?;
+            return Err(StartError::Other(start_failure(
+                record,
+                &format!(
+                    "did not accept connections within {} s",
+                    START_TIMEOUT.as_secs()
+                ),
+                &log_excerpt(&log, offset),
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn open_append(path: &Path) -> Result<fs::File> {
+    fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))
+}
+
+fn file_len(path: &Path) -> u64 {
+    fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+}
+
+/// The error-log lines written since `offset`, for a failure message: the `[ERROR]` lines
+/// if there are any, else the last few lines, joined with ` | `.
+pub fn log_excerpt(log: &Path, offset: u64) -> String {
+    let mut text = String::new();
+    if let Ok(mut f) = fs::File::open(log) {
+        let _ = f.seek(SeekFrom::Start(offset));
+        let _ = f.read_to_string(&mut text);
+    }
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let errors: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains("[ERROR]"))
+        .collect();
+    let chosen: Vec<&str> = if errors.is_empty() {
+        lines.iter().rev().take(5).rev().copied().collect()
+    } else {
+        errors.iter().rev().take(5).rev().copied().collect()
+    };
+    if chosen.is_empty() {
+        format!("the error log {} says nothing", log.display())
+    } else {
+        format!("error log {}: {}", log.display(), chosen.join(" | "))
+    }
+}
+
+/// Looks at a sandbox's process and socket.
+pub fn inspect(record: ServerRecord) -> Server {
+    let pid_from_file = fs::read_to_string(record.pid_file())
+        .ok()
+        .and_then(|s| s.trim().parse::<i32>().ok());
+    let pid = pid_from_file.or(record.pid);
+    let live = pid.filter(|p| process::alive(*p) && process::runs_with_cnf(*p, &record.cnf()));
+    let state = match live {
+        Some(pid) => {
+            if target::connect(&record.socket_url()).is_ok() {
+                State::Running { pid }
+            } else {
+                State::NotResponding { pid }
+            }
+        }
+        None if pid_from_file.is_some() => State::Died {
+            reason: format!(
+                "stale pid file {} (pid {} is gone)",
+                record.pid_file().display(),
+                pid_from_file.unwrap_or_default()
+            ),
+        },
+        None if record.expect_running => State::Died {
+            reason: "it was not stopped by txbench".to_string(),
+        },
+        None => State::Stopped,
+    };
+    Server { record, state }
+}
+
+/// The sandbox called `name`; an unknown name is an error.
+pub fn get(home: &StateDir, name: &str) -> Result<Server> {
+    validate_name(name)?;
+    let dir = home.server_dir(name);
+    if !ServerRecord::path(&dir).exists() {
+        bail!(
+            "no server named '{name}' in {} (see `txbench server list`)",
+            home.root().display()
+        );
+    }
+    Ok(inspect(ServerRecord::load(&dir)?))
+}
+
+/// Every sandbox in the state directory, by name.
+pub fn list(home: &StateDir) -> Result<Vec<Server>> {
+    let dir = home.root().join("servers");
+    let mut out = Vec::new();
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return Ok(out);
+    };
+    for entry in entries {
+        let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+        if ServerRecord::path(&entry.path()).exists() {
+            out.push(inspect(ServerRecord::load(&entry.path())?));
+        }
+    }
+    out.sort_by(|a, b| a.record.name.cmp(&b.record.name));
+    Ok(out)
+}
+
+/// How a server was stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopMethod {
+    /// It was not running.
+    NotRunning,
+    /// SQL `SHUTDOWN`.
+    Shutdown,
+    /// SIGTERM after the SQL shutdown did not finish in time.
+    Sigterm,
+    /// SIGKILL as the last resort.
+    Sigkill,
+}
+
+/// The outcome of `server stop`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Stopped {
+    /// The sandbox name.
+    pub name: String,
+    /// How it went down.
+    pub method: StopMethod,
+    /// Seconds from the request to the process being gone.
+    pub seconds: f64,
+    /// Whether the data was deleted (`--rm`).
+    pub removed: bool,
+    /// The state before stopping (e.g. `died` for a crashed server).
+    pub was: String,
+}
+
+/// Stops a sandbox: SQL shutdown, then SIGTERM, then SIGKILL, each bounded; `rm` deletes
+/// its directory.
+pub fn stop(home: &StateDir, name: &str, rm: bool) -> Result<Stopped> {
+    let server = get(home, name)?;
+    let was = server.state.word().to_string();
+    let mut record = server.record;
+    let t = Instant::now();
+    let method = match server.state.pid() {
+        None => StopMethod::NotRunning,
+        Some(pid) => {
+            let asked = target::connect(&record.socket_url())
+                .and_then(|mut c| c.query_drop("SHUTDOWN").map_err(anyhow::Error::from))
+                .is_ok();
+            if asked && process::wait_exit(pid, SHUTDOWN_TIMEOUT) {
+                StopMethod::Shutdown
+            } else {
+                process::signal(pid, libc::SIGTERM);
+                if process::wait_exit(pid, TERM_TIMEOUT) {
+                    StopMethod::Sigterm
+                } else {
+                    process::signal(pid, libc::SIGKILL);
+                    if !process::wait_exit(pid, Duration::from_secs(10)) {
+                        bail!("server '{name}' (pid {pid}) survived SIGKILL");
+                    }
+                    StopMethod::Sigkill
+                }
+            }
+        }
+    };
+    let seconds = t.elapsed().as_secs_f64();
+    let _ = fs::remove_file(record.pid_file());
+    record.expect_running = false;
+    if rm {
+        fs::remove_dir_all(&record.dir)
+            .with_context(|| format!("removing {}", record.dir.display()))?;
+        if !record.socket.starts_with(&record.dir) {
+            let _ = fs::remove_file(&record.socket);
+        }
+    } else {
+        record.save()?;
+    }
+    Ok(Stopped {
+        name: name.to_string(),
+        method,
+        seconds,
+        removed: rm,
+        was,
+    })
+}
+
+/// The last `lines` lines of a sandbox's error log.
+pub fn logs(home: &StateDir, name: &str, lines: usize) -> Result<String> {
+    let server = get(home, name)?;
+    let log = server.record.error_log();
+    let text = fs::read_to_string(&log).with_context(|| format!("reading {}", log.display()))?;
+    let all: Vec<&str> = text.lines().collect();
+    let from = all.len().saturating_sub(lines);
+    Ok(all[from..].iter().map(|l| format!("{l}\n")).collect())
+}
+
+/// The target of a command given no `--url`: the `default` sandbox, started if it is not
+/// running. Returns the URL and, if it had to be started, a line saying so.
+pub fn default_target(home: &StateDir) -> Result<(TargetUrl, Option<String>)> {
+    let started = start(
+        home,
+        &StartOptions {
+            name: DEFAULT_NAME.into(),
+            ..Default::default()
+        },
+    )
+    .context(
+        "no --url or TXBENCH_URL given, and the 'default' sandbox server could not be started",
+    )?;
+    let url = started.record.url();
+    let note = started.started.then(|| {
+        format!(
+            "no --url given: started sandbox server '{DEFAULT_NAME}' at {url} (stop it with `txbench server stop`)"
+        )
+    });
+    Ok((url, note))
+}
+
+fn with_conn<T>(url: &TargetUrl, f: impl FnOnce(&mut mysql::Conn) -> Result<T>) -> Result<T> {
+    let mut conn = target::connect(url)?;
+    f(&mut conn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_server_names_the_package_to_install() {
+        let empty = tempfile::tempdir().unwrap();
+        let e = find_server_binary(&[empty.path().to_path_buf()]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "mariadbd not found on PATH: install the Debian package mariadb-server (apt-get install mariadb-server)"
+        );
+    }
+
+    #[test]
+    fn names_become_directory_names_so_they_are_checked() {
+        for ok in ["default", "a-1", "B_2"] {
+            assert!(validate_name(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "../x", "a b", "-x", &"n".repeat(65)] {
+            let e = validate_name(bad).unwrap_err().to_string();
+            assert!(e.starts_with("--name"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn init_sql_has_one_statement_a_line() {
+        for line in init_sql().lines() {
+            assert!(line.ends_with(';'), "{line}");
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! Process helpers for sandbox servers: liveness, identity, signals.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// True when `pid` is a live process (not a zombie). Reaps it first if it is our child,
+/// so a server started by this process and since exited does not linger as a zombie.
+pub fn alive(pid: i32) -> bool {
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: waitpid with WNOHANG on a pid only reaps it if it is our exited child.
+    unsafe {
+        let mut status = 0;
+        libc::waitpid(pid, &mut status, libc::WNOHANG);
+    }
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    let exists = unsafe { libc::kill(pid, 0) } == 0
+        || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+    if !exists {
+        return false;
+    }
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state is the first field after the parenthesised command name.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .map(|(_, rest)| !rest.trim_start().starts_with('Z'))
+            .unwrap_or(true),
+        Err(_) => false,
+    }
+}
+
+/// True when `pid` runs with `--defaults-file=<cnf>`: the pid really is our server and not
+/// an unrelated process that reused the number of a dead one.
+pub fn runs_with_cnf(pid: i32, cnf: &Path) -> bool {
+    let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+        return false;
+    };
+    let want = format!("--defaults-file={}", cnf.display());
+    cmdline.split(|b| *b == 0).any(|arg| arg == want.as_bytes())
+}
+
+/// Sends `signal` to `pid`; a process that is already gone is not an error.
+pub fn signal(pid: i32, signal: i32) {
+    // SAFETY: plain kill(2); callers checked the pid is our server.
+    unsafe {
+        libc::kill(pid, signal);
+    }
+}
+
+/// Waits until `pid` has exited, at most `limit`. True if it exited.
+pub fn wait_exit(pid: i32, limit: Duration) -> bool {
+    let deadline = Instant::now() + limit;
+    loop {
+        if !alive(pid) {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// True when this process runs as root (the server then needs `user=root`).
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn our_own_process_is_alive_and_a_bogus_pid_is_not() {
+        assert!(alive(std::process::id() as i32));
+        assert!(!alive(0));
+        assert!(!alive(-5));
+        assert!(!alive(i32::MAX));
+    }
+
+    #[test]
+    // Not waiting is the point: alive() must reap the exited child itself.
+    #[allow(clippy::zombie_processes)]
+    fn an_exited_child_is_not_alive() {
+        let child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id() as i32;
+        assert!(wait_exit(pid, Duration::from_secs(10)));
+        assert!(!alive(pid));
+    }
+
+    #[test]
+    fn cmdline_identity() {
+        let cnf = Path::new("/nonexistent/my.cnf");
+        assert!(!runs_with_cnf(std::process::id() as i32, cnf));
+    }
+}

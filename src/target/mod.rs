@@ -1,0 +1,92 @@
+//! The database a command talks to: URL, connections, pre-flight.
+
+mod url;
+
+pub use self::url::{Engine, REDACTED, TargetUrl, UrlError, redact_url};
+
+use crate::preflight::{Preflight, VARIABLES};
+use anyhow::{Context, Result};
+use mysql::prelude::Queryable;
+use std::time::Duration;
+
+/// How long a TCP connect may take before we call the host unreachable.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Connection options for a target URL.
+pub fn opts(url: &TargetUrl) -> mysql::Opts {
+    let mut b = mysql::OptsBuilder::new()
+        .user(Some(&url.user))
+        .pass(url.password.as_deref())
+        .db_name(Some(&url.database))
+        // Never switch to the unix socket behind the user's back: TCP and socket
+        // connections cost different amounts of CPU, and the URL says which to use.
+        .prefer_socket(false)
+        .tcp_connect_timeout(Some(CONNECT_TIMEOUT))
+        .tcp_nodelay(true);
+    match &url.socket {
+        Some(socket) => b = b.socket(Some(socket.to_string_lossy())),
+        None => b = b.ip_or_hostname(Some(&url.host)).tcp_port(url.port),
+    }
+    b.into()
+}
+
+/// Opens one connection, turning the driver's errors into one line that names the target
+/// (with its password redacted) and what to check.
+pub fn connect(url: &TargetUrl) -> Result<mysql::Conn> {
+    mysql::Conn::new(opts(url)).map_err(|e| connect_error(url, e))
+}
+
+fn connect_error(url: &TargetUrl, e: mysql::Error) -> anyhow::Error {
+    let why = match &e {
+        mysql::Error::MySqlError(me) if me.code == 1045 => format!(
+            "access denied for user '{}': check the user and password in --url",
+            url.user
+        ),
+        mysql::Error::MySqlError(me) if me.code == 1049 => {
+            format!("database '{}' does not exist", url.database)
+        }
+        mysql::Error::MySqlError(me) => format!("server said: {} ({})", me.message, me.code),
+        mysql::Error::IoError(io) => io_reason(io.kind(), &io.to_string()),
+        mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(Some((_, desc, kind)))) => {
+            io_reason(*kind, desc)
+        }
+        mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => {
+            io_reason(std::io::ErrorKind::TimedOut, "")
+        }
+        other => other.to_string(),
+    };
+    anyhow::anyhow!("cannot connect to {url}: {why}")
+}
+
+fn io_reason(kind: std::io::ErrorKind, desc: &str) -> String {
+    use std::io::ErrorKind as K;
+    match kind {
+        K::ConnectionRefused => "connection refused (is the server running on that port?)".into(),
+        K::TimedOut | K::WouldBlock => format!(
+            "no answer within {} s (host unreachable?)",
+            CONNECT_TIMEOUT.as_secs()
+        ),
+        K::NotFound => "no such socket file (is the server running?)".into(),
+        _ => desc.to_string(),
+    }
+}
+
+/// Reads the pre-flight variables of a connected server.
+pub fn preflight(conn: &mut mysql::Conn) -> Result<Preflight> {
+    let list = VARIABLES
+        .iter()
+        .map(|v| format!("'{v}'"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let rows: Vec<(String, String)> = conn
+        .query(format!(
+            "SHOW GLOBAL VARIABLES WHERE Variable_name IN ({list})"
+        ))
+        .context("reading server variables for the pre-flight")?;
+    Ok(Preflight {
+        variables: rows
+            .into_iter()
+            .map(|(k, v)| (k.to_ascii_lowercase(), v))
+            .collect(),
+    })
+}

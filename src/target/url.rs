@@ -1,0 +1,287 @@
+//! Target URLs: `mysql://user:pass@host:port/db`, `mariadb://…`, `?socket=/path`.
+//!
+//! The password never leaves this type in text: `Display` and `Debug` redact it, and
+//! [`redact_url`] redacts raw strings, even malformed ones, before they reach a message.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// What replaces a password in every printed or stored URL.
+pub const REDACTED: &str = "***";
+
+/// The database engine a URL names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// MySQL or MariaDB (one wire protocol).
+    Mysql,
+}
+
+/// A parsed, validated target URL.
+#[derive(Clone, PartialEq, Eq)]
+pub struct TargetUrl {
+    /// The engine.
+    pub engine: Engine,
+    /// The scheme as written (`mysql` or `mariadb`), kept for display.
+    pub scheme: String,
+    /// The user name (default `root`).
+    pub user: String,
+    /// The password, if any. Never printed.
+    pub password: Option<String>,
+    /// Host name or address (default `127.0.0.1`).
+    pub host: String,
+    /// TCP port (default 3306).
+    pub port: u16,
+    /// The database (default `txbench`).
+    pub database: String,
+    /// A unix socket to connect through instead of TCP.
+    pub socket: Option<PathBuf>,
+}
+
+/// Why a URL was refused. The messages never contain the password.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum UrlError {
+    /// Not a URL at all.
+    #[error("invalid URL {url}: {reason}")]
+    Malformed {
+        /// The redacted input.
+        url: String,
+        /// What the parser said.
+        reason: String,
+    },
+    /// A scheme we do not speak.
+    #[error("unsupported scheme '{scheme}' in {url}: use mysql:// or mariadb://")]
+    Scheme {
+        /// The scheme given.
+        scheme: String,
+        /// The redacted input.
+        url: String,
+    },
+    /// A query parameter we do not know.
+    #[error("unknown parameter '{param}' in {url}: only ?socket=/path is understood")]
+    Param {
+        /// The parameter name.
+        param: String,
+        /// The redacted input.
+        url: String,
+    },
+}
+
+impl TargetUrl {
+    /// Parses a URL such as `mysql://user:pass@127.0.0.1:3306/db?socket=/run/mysqld.sock`.
+    pub fn parse(raw: &str) -> Result<TargetUrl, UrlError> {
+        let shown = redact_url(raw);
+        let parsed = url::Url::parse(raw.trim()).map_err(|e| UrlError::Malformed {
+            url: shown.clone(),
+            reason: e.to_string(),
+        })?;
+        let scheme = parsed.scheme().to_string();
+        let engine = match scheme.as_str() {
+            "mysql" | "mariadb" => Engine::Mysql,
+            _ => {
+                return Err(UrlError::Scheme { scheme, url: shown });
+            }
+        };
+        if parsed.cannot_be_a_base() {
+            return Err(UrlError::Malformed {
+                url: shown,
+                reason: "expected scheme://user:password@host:port/database".into(),
+            });
+        }
+        let decode = |s: &str| {
+            percent_decode(s).map_err(|reason| UrlError::Malformed {
+                url: shown.clone(),
+                reason,
+            })
+        };
+        let user = match parsed.username() {
+            "" => "root".to_string(),
+            u => decode(u)?,
+        };
+        let password = parsed.password().map(decode).transpose()?;
+        let host = match parsed.host_str() {
+            None | Some("") => "127.0.0.1".to_string(),
+            Some(h) => h.trim_start_matches('[').trim_end_matches(']').to_string(),
+        };
+        let port = parsed.port().unwrap_or(3306);
+        let database = match parsed.path().trim_start_matches('/') {
+            "" => "txbench".to_string(),
+            d if d.contains('/') => {
+                return Err(UrlError::Malformed {
+                    url: shown,
+                    reason: format!("'{d}' is not a database name"),
+                });
+            }
+            d => decode(d)?,
+        };
+        let mut socket = None;
+        for (k, v) in parsed.query_pairs() {
+            match k.as_ref() {
+                "socket" if !v.is_empty() => socket = Some(PathBuf::from(v.as_ref())),
+                _ => {
+                    return Err(UrlError::Param {
+                        param: k.into_owned(),
+                        url: shown,
+                    });
+                }
+            }
+        }
+        Ok(TargetUrl {
+            engine,
+            scheme,
+            user,
+            password,
+            host,
+            port,
+            database,
+            socket,
+        })
+    }
+}
+
+impl fmt::Display for TargetUrl {
+    /// The URL with the password replaced by `***`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}://{}", self.scheme, self.user)?;
+        if self.password.is_some() {
+            write!(f, ":{REDACTED}")?;
+        }
+        let host = if self.host.contains(':') {
+            format!("[{}]", self.host)
+        } else {
+            self.host.clone()
+        };
+        write!(f, "@{host}:{}/{}", self.port, self.database)?;
+        if let Some(s) = &self.socket {
+            write!(f, "?socket={}", s.display())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for TargetUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TargetUrl({self})")
+    }
+}
+
+fn percent_decode(s: &str) -> Result<String, String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or_else(|| "bad percent-escape".to_string())?;
+            out.push(hex);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| "percent-escape is not UTF-8".to_string())
+}
+
+/// Redacts the password of anything that looks like `scheme://user:password@…`, even a
+/// malformed URL, so that error messages can quote what the user typed.
+pub fn redact_url(raw: &str) -> String {
+    let Some(start) = raw.find("://").map(|i| i + 3) else {
+        return raw.to_string();
+    };
+    let rest = &raw[start..];
+    // The authority ends at the first '/', '?' or '#' after the last '@' (a password may
+    // itself contain '/' or '?', so look for the '@' first).
+    let Some(at) = rest.rfind('@') else {
+        return raw.to_string();
+    };
+    let userinfo = &rest[..at];
+    match userinfo.find(':') {
+        Some(colon) => format!(
+            "{}{}:{}{}",
+            &raw[..start],
+            &userinfo[..colon],
+            REDACTED,
+            &rest[at..]
+        ),
+        None => raw.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_full_url() {
+        let u = TargetUrl::parse("mysql://bench:s3cret@db.example:3307/sbtest").unwrap();
+        assert_eq!(u.user, "bench");
+        assert_eq!(u.password.as_deref(), Some("s3cret"));
+        assert_eq!(u.host, "db.example");
+        assert_eq!(u.port, 3307);
+        assert_eq!(u.database, "sbtest");
+        assert_eq!(u.socket, None);
+        assert_eq!(u.to_string(), "mysql://bench:***@db.example:3307/sbtest");
+        assert!(!format!("{u:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn defaults_and_socket_and_mariadb_scheme() {
+        let u = TargetUrl::parse("mariadb://?socket=/run/mysqld/mysqld.sock").unwrap();
+        assert_eq!(u.user, "root");
+        assert_eq!(u.password, None);
+        assert_eq!(u.host, "127.0.0.1");
+        assert_eq!(u.port, 3306);
+        assert_eq!(u.database, "txbench");
+        assert_eq!(u.socket, Some(PathBuf::from("/run/mysqld/mysqld.sock")));
+        assert_eq!(
+            u.to_string(),
+            "mariadb://root@127.0.0.1:3306/txbench?socket=/run/mysqld/mysqld.sock"
+        );
+    }
+
+    #[test]
+    fn percent_escapes_in_credentials_are_decoded() {
+        let u = TargetUrl::parse("mysql://a%40b:p%2Fw%3A@[::1]:3306/d").unwrap();
+        assert_eq!(u.user, "a@b");
+        assert_eq!(u.password.as_deref(), Some("p/w:"));
+        assert_eq!(u.host, "::1");
+        assert_eq!(u.to_string(), "mysql://a@b:***@[::1]:3306/d");
+    }
+
+    #[test]
+    fn refusals_name_the_problem_and_hide_the_password() {
+        let e = TargetUrl::parse("postgres://u:hunter2@h/db").unwrap_err();
+        assert!(matches!(e, UrlError::Scheme { .. }));
+        let msg = e.to_string();
+        assert!(
+            msg.contains("'postgres'") && !msg.contains("hunter2"),
+            "{msg}"
+        );
+
+        let e = TargetUrl::parse("mysql://u:hunter2@h:notaport/db").unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.starts_with("invalid URL"), "{msg}");
+        assert!(!msg.contains("hunter2"), "{msg}");
+
+        let e = TargetUrl::parse("just words").unwrap_err();
+        assert!(matches!(e, UrlError::Malformed { .. }));
+
+        let e = TargetUrl::parse("mysql://u@h/db?sslmode=1").unwrap_err();
+        assert!(e.to_string().contains("'sslmode'"));
+    }
+
+    #[test]
+    fn redact_handles_malformed_input() {
+        assert_eq!(
+            redact_url("mysql://u:p@ss/w?rd@host:x/db"),
+            "mysql://u:***@host:x/db"
+        );
+        assert_eq!(redact_url("mysql://u@host/db"), "mysql://u@host/db");
+        assert_eq!(redact_url("no scheme here"), "no scheme here");
+        assert_eq!(redact_url("mysql://:pw@h"), "mysql://:***@h");
+    }
+}

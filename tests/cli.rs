@@ -1,0 +1,173 @@
+//! Command-line messages that need no server: bad input gets one clear line and the
+//! documented exit code, never a panic, never a password.
+
+mod common;
+use common::*;
+
+#[test]
+fn malformed_url_names_the_flag_and_hides_the_password() {
+    let home = Home::new();
+    let out = home
+        .cmd()
+        .args(["info", "--url", "mysql://me:hunter2@localhost:notaport/db"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.starts_with("Error: --url: invalid URL mysql://me:***@localhost"),
+        "{line}"
+    );
+    let (o, e) = text(&out);
+    assert!(!o.contains("hunter2") && !e.contains("hunter2"));
+}
+
+#[test]
+fn unknown_scheme_is_refused() {
+    let home = Home::new();
+    let out = home
+        .cmd()
+        .args(["info", "--url", "postgres://me:hunter2@localhost/db"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(line.contains("unsupported scheme 'postgres'"), "{line}");
+    assert!(!line.contains("hunter2"));
+}
+
+#[test]
+fn unreachable_host_is_one_line() {
+    let home = Home::new();
+    // A port nobody listens on: bind one, note it, release it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("mysql://u:hunter2@127.0.0.1:{port}/db");
+    let out = home.cmd().args(["info", "--url", &url]).output().unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert_eq!(
+        line,
+        format!(
+            "Error: cannot connect to mysql://u:***@127.0.0.1:{port}/db: connection refused (is the server running on that port?)"
+        )
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let home = Home::new();
+    let out = home.cmd().arg("frobnicate").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = home
+        .cmd()
+        .args(["server", "start", "--port", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn bad_server_flags_name_the_flag() {
+    let home = Home::new();
+    let out = home
+        .cmd()
+        .args(["server", "start", "--set", "innodb_buffer_pool_size"])
+        .output()
+        .unwrap();
+    assert!(
+        assert_one_line_error(&out, 1)
+            .starts_with("Error: --set innodb_buffer_pool_size: expected key=value")
+    );
+    let out = home
+        .cmd()
+        .args(["server", "start", "--set", "bind-address=0.0.0.0"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 1).contains("127.0.0.1 only"));
+    let out = home
+        .cmd()
+        .args(["server", "start", "--name", "../escape"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 1).starts_with("Error: --name '../escape'"));
+    let out = home
+        .cmd()
+        .args(["server", "start", "--config", "/nonexistent/x.cnf"])
+        .output()
+        .unwrap();
+    assert!(
+        assert_one_line_error(&out, 1)
+            .starts_with("Error: --config /nonexistent/x.cnf: cannot read it")
+    );
+    // Nothing was created for any of these.
+    assert!(!home.path().join("servers").exists());
+}
+
+#[test]
+fn a_config_file_may_not_move_the_server_off_loopback() {
+    let home = Home::new();
+    let cnf = home.path().join("mine.cnf");
+    std::fs::write(
+        &cnf,
+        "[mysqld]\ninnodb_flush_log_at_trx_commit=2\nbind-address=0.0.0.0\n",
+    )
+    .unwrap();
+    let out = home
+        .cmd()
+        .args(["server", "start", "--config"])
+        .arg(&cnf)
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.ends_with("mine.cnf line 3: sandbox servers listen on 127.0.0.1 only"),
+        "{line}"
+    );
+}
+
+#[test]
+fn stopping_an_unknown_server_is_an_error() {
+    let home = Home::new();
+    let out = home
+        .cmd()
+        .args(["server", "stop", "ghost"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 1).contains("no server named 'ghost'"));
+    let out = home
+        .cmd()
+        .args(["server", "logs", "ghost"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, 1);
+}
+
+#[test]
+fn help_never_shows_the_url_from_the_environment() {
+    let home = Home::new();
+    let out = home
+        .cmd()
+        .arg("--help")
+        .env("TXBENCH_URL", "mysql://u:hunter2@h/db")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let (o, _) = text(&out);
+    assert!(o.contains("TXBENCH_URL") && !o.contains("hunter2"), "{o}");
+}
+
+#[test]
+fn report_and_compare_refuse_what_is_not_a_run() {
+    let home = Home::new();
+    let out = home.cmd().arg("report").arg(home.path()).output().unwrap();
+    assert!(assert_one_line_error(&out, 1).contains("is not a run directory (no result.json)"));
+    let out = home
+        .cmd()
+        .arg("compare")
+        .arg(home.path())
+        .arg(home.path())
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, 1);
+}

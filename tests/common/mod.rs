@@ -1,0 +1,102 @@
+//! Helpers for tests that run the real `txbench` binary against real sandbox servers.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+
+/// A private state directory ($TXBENCH_HOME) for one test.
+pub struct Home {
+    pub dir: TempDir,
+}
+
+impl Home {
+    pub fn new() -> Home {
+        Home {
+            dir: tempfile::Builder::new()
+                .prefix("txb-")
+                .tempdir()
+                .expect("temp dir"),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// `txbench` with this state directory and no inherited target URL.
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::cargo_bin("txbench").expect("txbench binary");
+        c.env("TXBENCH_HOME", self.path())
+            .env_remove("TXBENCH_URL")
+            .env("NO_COLOR", "1")
+            .timeout(std::time::Duration::from_secs(300));
+        c
+    }
+
+    /// Starts sandbox `name` (small buffer pool) and returns a guard that stops and removes
+    /// it on drop, even when the test fails.
+    pub fn start(&self, name: &str, extra: &[&str]) -> Server {
+        let out = self
+            .cmd()
+            .args(["server", "start", "--json", "--name", name])
+            .args(["--set", "innodb_buffer_pool_size=128M"])
+            .args(extra)
+            .output()
+            .expect("run txbench");
+        assert!(
+            out.status.success(),
+            "server start failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        Server {
+            home: self.path().to_path_buf(),
+            name: name.to_string(),
+            url: v["url"].as_str().expect("url").to_string(),
+            port: v["port"].as_u64().expect("port") as u16,
+            pid: v["pid"].as_i64().expect("pid") as i32,
+            json: v,
+        }
+    }
+}
+
+/// A running sandbox; stopped with `--rm` when dropped.
+pub struct Server {
+    pub home: PathBuf,
+    pub name: String,
+    pub url: String,
+    pub port: u16,
+    pub pid: i32,
+    pub json: serde_json::Value,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = Command::cargo_bin("txbench")
+            .expect("txbench binary")
+            .env("TXBENCH_HOME", &self.home)
+            .args(["server", "stop", "--rm", &self.name])
+            .timeout(std::time::Duration::from_secs(120))
+            .output();
+    }
+}
+
+/// stdout and stderr of a finished command as text.
+pub fn text(out: &std::process::Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Asserts a failure printed exactly one `Error: …` line, no panic, with the exit code.
+pub fn assert_one_line_error(out: &std::process::Output, code: i32) -> String {
+    let (_, err) = text(out);
+    assert_eq!(out.status.code(), Some(code), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.contains("RUST_BACKTRACE"), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("Error: ")).collect();
+    assert_eq!(lines.len(), 1, "expected one Error line: {err}");
+    lines[0].to_string()
+}

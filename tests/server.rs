@@ -1,0 +1,320 @@
+//! Sandbox servers, started for real through txbench's own code.
+
+mod common;
+use common::*;
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).expect("json output")
+}
+
+#[test]
+fn lifecycle_start_status_restart_stop_rm() {
+    let home = Home::new();
+    let s = home.start("life", &[]);
+    assert!(s.url.starts_with("mysql://txbench@127.0.0.1:"), "{}", s.url);
+    let pf = &s.json["preflight"]["variables"];
+    assert_eq!(pf["innodb_buffer_pool_size"], "134217728");
+    assert_eq!(
+        pf["innodb_log_file_size"], "268435456",
+        "redo follows the pool"
+    );
+    assert!(pf["version"].as_str().unwrap().contains("MariaDB"));
+    // The recorded my.cnf is the final one, with the override last.
+    let cnf = std::fs::read_to_string(home.path().join("servers/life/my.cnf")).unwrap();
+    assert!(
+        cnf.trim_end().ends_with("innodb_buffer_pool_size=128M"),
+        "{cnf}"
+    );
+    assert!(cnf.contains("bind-address=127.0.0.1"));
+
+    let st = json(
+        &home
+            .cmd()
+            .args(["server", "status", "life", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(st["state"]["state"], "running");
+    assert_eq!(st["state"]["pid"], s.pid);
+
+    // The text status and the pre-flight through `info`.
+    let out = home.cmd().args(["info", "--url", &s.url]).output().unwrap();
+    let (stdout, _) = text(&out);
+    assert!(out.status.success());
+    for want in [
+        "buffer pool      128.0 MiB",
+        "innodb_flush_log_at_trx_commit=1",
+        "isolation",
+        "max_connections  2000",
+    ] {
+        assert!(stdout.contains(want), "missing {want}: {stdout}");
+    }
+
+    // Starting a running server is fine; changing its settings while it runs is not.
+    let again = home
+        .cmd()
+        .args(["server", "start", "--name", "life"])
+        .output()
+        .unwrap();
+    assert!(again.status.success());
+    assert!(text(&again).0.contains("already running"));
+    let change = home
+        .cmd()
+        .args([
+            "server",
+            "start",
+            "--name",
+            "life",
+            "--set",
+            "max_connections=10",
+        ])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&change, 1).contains("stop it first"));
+
+    let stop = home
+        .cmd()
+        .args(["server", "stop", "life"])
+        .output()
+        .unwrap();
+    assert!(stop.status.success());
+    assert!(
+        text(&stop).0.contains("(SQL shutdown)"),
+        "{:?}",
+        text(&stop)
+    );
+    let st = json(
+        &home
+            .cmd()
+            .args(["server", "status", "life", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(st["state"]["state"], "stopped");
+    let again = home
+        .cmd()
+        .args(["server", "stop", "life"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(0));
+    assert!(text(&again).0.contains("is not running"));
+
+    // A restart keeps the data and the earlier --set.
+    let re = json(
+        &home
+            .cmd()
+            .args(["server", "start", "--name", "life", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(re["bootstrap_seconds"], 0.0);
+    assert_eq!(
+        re["preflight"]["variables"]["innodb_buffer_pool_size"],
+        "134217728"
+    );
+
+    let rm = home
+        .cmd()
+        .args(["server", "stop", "life", "--rm"])
+        .output()
+        .unwrap();
+    assert!(rm.status.success());
+    assert!(!home.path().join("servers/life").exists());
+    let gone = home
+        .cmd()
+        .args(["server", "status", "life"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&gone, 1).contains("no server named 'life'"));
+}
+
+#[test]
+fn two_servers_at_once_and_list() {
+    let home = Home::new();
+    let a = home.start("a", &[]);
+    let b = home.start("b", &["--set", "innodb_flush_log_at_trx_commit=2"]);
+    assert_ne!(a.port, b.port);
+    assert_eq!(
+        b.json["preflight"]["variables"]["innodb_flush_log_at_trx_commit"],
+        "2"
+    );
+    let list = json(
+        &home
+            .cmd()
+            .args(["server", "list", "--json"])
+            .output()
+            .unwrap(),
+    );
+    let names: Vec<_> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["state"]["state"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(names.len(), 2);
+    assert!(names.iter().all(|(_, st)| st == "running"), "{names:?}");
+    let out = home.cmd().args(["server", "list"]).output().unwrap();
+    let (stdout, _) = text(&out);
+    assert!(stdout.lines().count() == 3 && stdout.contains(&a.url) && stdout.contains(&b.url));
+}
+
+#[test]
+fn a_killed_server_is_reported_dead_and_can_start_again() {
+    let home = Home::new();
+    let s = home.start("victim", &[]);
+    // SAFETY: the pid is the sandbox server this test started.
+    unsafe { libc::kill(s.pid, libc::SIGKILL) };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let out = home
+        .cmd()
+        .args(["server", "status", "victim"])
+        .output()
+        .unwrap();
+    let (stdout, _) = text(&out);
+    assert!(stdout.contains("'victim': died"), "{stdout}");
+    assert!(stdout.contains("stale pid file"), "{stdout}");
+    let list = text(&home.cmd().args(["server", "list"]).output().unwrap()).0;
+    assert!(list.contains("died"), "{list}");
+    // Stopping a dead server says so and succeeds; starting it again recovers.
+    let stop = home
+        .cmd()
+        .args(["server", "stop", "victim"])
+        .output()
+        .unwrap();
+    assert!(stop.status.success());
+    assert!(text(&stop).0.contains("not running (died)"));
+    let re = home.start("victim", &[]);
+    assert_ne!(re.pid, s.pid);
+}
+
+#[test]
+fn a_bad_set_option_fails_with_the_error_log() {
+    let home = Home::new();
+    let out = home
+        .cmd()
+        .args([
+            "server",
+            "start",
+            "--name",
+            "bad",
+            "--set",
+            "innodb_no_such_knob=1",
+        ])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(line.contains("Error: server 'bad' failed to "), "{line}");
+    assert!(
+        line.contains("[ERROR] /usr/sbin/mariadbd: unknown variable 'innodb_no_such_knob=1'"),
+        "{line}"
+    );
+    assert!(line.ends_with("`txbench server stop --rm bad`)"), "{line}");
+    // Known as ours and not left behind as running; a corrected start works.
+    let st = json(
+        &home
+            .cmd()
+            .args(["server", "status", "bad", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(st["state"]["state"], "stopped");
+    let fixed = home.start("bad", &["--set", "innodb_flush_log_at_trx_commit=2"]);
+    assert_eq!(
+        fixed.json["preflight"]["variables"]["innodb_flush_log_at_trx_commit"],
+        "2"
+    );
+}
+
+#[test]
+fn a_port_in_use_is_refused_by_name() {
+    let home = Home::new();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = home
+        .cmd()
+        .args(["server", "start", "--name", "p", "--port", &port])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert_eq!(
+        line,
+        format!("Error: --port {port}: the port is already in use on 127.0.0.1")
+    );
+}
+
+#[test]
+fn a_directory_that_is_not_ours_is_left_alone() {
+    let home = Home::new();
+    let dir = home.path().join("servers/foreign/data");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("ibdata1"), b"precious").unwrap();
+    let out = home
+        .cmd()
+        .args(["server", "start", "--name", "foreign"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(line.contains("was not created by txbench"), "{line}");
+    assert_eq!(std::fs::read(dir.join("ibdata1")).unwrap(), b"precious");
+}
+
+#[test]
+fn no_url_starts_the_default_server_and_says_so() {
+    let home = Home::new();
+    let out = home.cmd().arg("info").output().unwrap();
+    // Whatever happens next, the default server goes away with the test.
+    let _guard = Server {
+        home: home.path().to_path_buf(),
+        name: "default".into(),
+        url: String::new(),
+        port: 0,
+        pid: 0,
+        json: serde_json::Value::Null,
+    };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stderr
+            .lines()
+            .filter(|l| l.contains("started sandbox server 'default'"))
+            .count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stdout.contains("MariaDB"), "{stdout}");
+    // The second time it is running already: no note.
+    let out = home.cmd().arg("info").output().unwrap();
+    assert!(out.status.success());
+    assert!(text(&out).1.is_empty(), "{:?}", text(&out).1);
+}
+
+#[test]
+fn wrong_credentials_are_one_line_without_the_password() {
+    let home = Home::new();
+    let s = home.start("creds", &[]);
+    let bad = format!("mysql://nobody:Sup3rSecret@127.0.0.1:{}/txbench", s.port);
+    let out = home.cmd().args(["info", "--url", &bad]).output().unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(line.contains("access denied for user 'nobody'"), "{line}");
+    assert!(line.contains("nobody:***@"), "{line}");
+    let (o, e) = text(&out);
+    assert!(!o.contains("Sup3rSecret") && !e.contains("Sup3rSecret"));
+    // The same through TXBENCH_URL.
+    let out = home
+        .cmd()
+        .arg("info")
+        .env("TXBENCH_URL", &bad)
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, 1);
+    assert!(!text(&out).1.contains("Sup3rSecret"));
+    // An unknown database is named.
+    let nodb = format!("mysql://txbench@127.0.0.1:{}/nosuchdb", s.port);
+    let out = home.cmd().args(["info", "--url", &nodb]).output().unwrap();
+    assert!(assert_one_line_error(&out, 1).contains("database 'nosuchdb' does not exist"));
+}
