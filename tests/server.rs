@@ -318,3 +318,26 @@ fn wrong_credentials_are_one_line_without_the_password() {
     let out = home.cmd().args(["info", "--url", &nodb]).output().unwrap();
     assert!(assert_one_line_error(&out, 1).contains("database 'nosuchdb' does not exist"));
 }
+
+#[test]
+fn several_servers_can_be_created_at_the_same_time() {
+    // Regression: bootstraps sharing /tmp collided on temporary table names and crashed
+    // mariadbd about one time in four; each server now has its own tmpdir.
+    let home = Home::new();
+    let servers: Vec<Server> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..6)
+            .map(|i| {
+                let home = &home;
+                s.spawn(move || home.start(&format!("par{i}"), &[]))
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut ports: Vec<u16> = servers.iter().map(|s| s.port).collect();
+    ports.sort_unstable();
+    ports.dedup();
+    assert_eq!(ports.len(), 6);
+    let cnf = std::fs::read_to_string(home.path().join("servers/par0/my.cnf")).unwrap();
+    let want = format!("tmpdir={}", home.path().join("servers/par0/tmp").display());
+    assert!(cnf.lines().any(|l| l == want), "{cnf}");
+}

@@ -121,6 +121,10 @@ impl ServerRecord {
     pub fn pid_file(&self) -> PathBuf {
         self.dir.join("mysqld.pid")
     }
+    /// The server's private temporary directory.
+    pub fn tmpdir(&self) -> PathBuf {
+        self.dir.join("tmp")
+    }
     fn init_sql(&self) -> PathBuf {
         self.dir.join("init.sql")
     }
@@ -464,6 +468,8 @@ fn free_port() -> Result<u16> {
 }
 
 fn write_cnf(record: &ServerRecord) -> Result<()> {
+    fs::create_dir_all(record.tmpdir())
+        .with_context(|| format!("creating {}", record.tmpdir().display()))?;
     let user_config = record
         .user_config
         .as_ref()
@@ -476,6 +482,7 @@ fn write_cnf(record: &ServerRecord) -> Result<()> {
         port: record.port,
         pid_file: &record.pid_file(),
         error_log: &record.error_log(),
+        tmpdir: &record.tmpdir(),
         as_root: process::is_root(),
         mem_bytes: cnf::mem_total(),
         user_config,
