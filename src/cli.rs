@@ -34,13 +34,13 @@ pub enum Command {
     /// Connect to the target and print its pre-flight (version, buffer pool, durability…).
     Info,
     /// Create and load a workload's tables.
-    Prepare(WorkloadArgs),
+    Prepare(PrepareCmd),
     /// Run a workload and measure it.
-    Run(WorkloadArgs),
+    Run(RunCmd),
     /// Check a workload's data for consistency.
-    Check(WorkloadArgs),
+    Check(WorkloadCmd),
     /// Drop a workload's tables.
-    Cleanup(WorkloadArgs),
+    Cleanup(WorkloadCmd),
     /// Write a report of stored runs.
     Report {
         /// Run or sweep directories.
@@ -57,14 +57,222 @@ pub enum Command {
     },
 }
 
-/// The workload verbs' arguments.
+/// `txbench prepare <workload> [options]`.
 #[derive(Debug, Args)]
-pub struct WorkloadArgs {
-    /// The workload, e.g. oltp_read_write, tpcc, tpcb.
-    pub workload: String,
-    /// The workload's options.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub options: Vec<String>,
+pub struct PrepareCmd {
+    /// Loader connections (default: the number of CPUs).
+    #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub load_threads: Option<u32>,
+    /// The workload.
+    #[command(subcommand)]
+    pub workload: WorkloadChoice,
+}
+
+/// `txbench check|cleanup <workload> [options]`.
+#[derive(Debug, Args)]
+pub struct WorkloadCmd {
+    /// The workload.
+    #[command(subcommand)]
+    pub workload: WorkloadChoice,
+}
+
+/// `txbench run <workload> [options]`.
+#[derive(Debug, Args)]
+pub struct RunCmd {
+    /// Driver options.
+    #[command(flatten)]
+    pub driver: DriverArgs,
+    /// The workload.
+    #[command(subcommand)]
+    pub workload: WorkloadChoice,
+}
+
+/// The driver's options (any workload).
+#[derive(Debug, Args, Clone)]
+pub struct DriverArgs {
+    /// Virtual users, one connection each.
+    #[arg(long, global = true, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub threads: u32,
+    /// Measured seconds (after the warm-up).
+    #[arg(long, global = true, default_value_t = 10.0, allow_negative_numbers = true, value_parser = positive_secs)]
+    pub time: f64,
+    /// Warm-up seconds, run but excluded from results.
+    #[arg(long, global = true, default_value_t = 0.0, allow_negative_numbers = true, value_parser = non_negative_secs)]
+    pub warmup: f64,
+    /// Stop after this many measured transactions (or at --time, whichever comes first).
+    #[arg(long, global = true, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
+    pub events: Option<u64>,
+    /// Seconds per interval line.
+    #[arg(long, global = true, default_value_t = 10.0, value_parser = positive_secs)]
+    pub report_interval: f64,
+    /// Open loop: this many transactions per second on a shared schedule; latency counts
+    /// from the intended start.
+    #[arg(long, global = true, allow_negative_numbers = true, value_parser = positive_secs)]
+    pub rate: Option<f64>,
+    /// Arrival process with --rate.
+    #[arg(long, global = true, value_enum, default_value_t = crate::config::RateDist::Poisson)]
+    pub rate_dist: crate::config::RateDist,
+    /// Seed of all random inputs (default: from the clock; always recorded).
+    #[arg(long, global = true)]
+    pub seed: Option<u64>,
+    /// Retries after a deadlock or lock-wait timeout.
+    #[arg(long, global = true, default_value_t = 3)]
+    pub retries: u32,
+    /// Percent of transactions in an interval that may fail with unexpected errors before
+    /// the run stops as INVALID.
+    #[arg(long, global = true, default_value_t = 5.0, value_parser = percent)]
+    pub max_error_rate: f64,
+    /// Transaction isolation level for every connection (default: the server's).
+    #[arg(long, global = true, value_enum)]
+    pub isolation: Option<crate::config::Isolation>,
+    /// Run directory (default: runs/<UTC time>-<workload>-t<threads>).
+    #[arg(long, global = true)]
+    pub out: Option<PathBuf>,
+}
+
+fn positive_secs(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
+    if !v.is_finite() || v <= 0.0 {
+        return Err(format!("must be greater than 0, got {s}"));
+    }
+    Ok(v)
+}
+
+fn non_negative_secs(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
+    if !v.is_finite() || v < 0.0 {
+        return Err(format!("must be 0 or more, got {s}"));
+    }
+    Ok(v)
+}
+
+fn percent(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
+    if !(0.0..=100.0).contains(&v) {
+        return Err(format!("must be between 0 and 100, got {s}"));
+    }
+    Ok(v)
+}
+
+/// `on|off|true|false|1|0`, as sysbench spells booleans.
+fn on_off(s: &str) -> Result<bool, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" | "yes" => Ok(true),
+        "off" | "false" | "0" | "no" => Ok(false),
+        _ => Err(format!("'{s}' is not on or off")),
+    }
+}
+
+/// The workloads.
+#[derive(Debug, Subcommand, Clone)]
+pub enum WorkloadChoice {
+    /// sysbench oltp_read_write: 10 point selects, 4 ranges, 2 updates, a delete+insert.
+    #[command(name = "oltp_read_write")]
+    OltpReadWrite(OltpArgs),
+    /// sysbench oltp_read_only: the reads of oltp_read_write.
+    #[command(name = "oltp_read_only")]
+    OltpReadOnly(OltpArgs),
+    /// sysbench oltp_write_only: the writes of oltp_read_write.
+    #[command(name = "oltp_write_only")]
+    OltpWriteOnly(OltpArgs),
+    /// sysbench oltp_point_select: one primary-key select.
+    #[command(name = "oltp_point_select")]
+    OltpPointSelect(OltpArgs),
+    /// sysbench oltp_update_index: UPDATE of the indexed column k.
+    #[command(name = "oltp_update_index")]
+    OltpUpdateIndex(OltpArgs),
+    /// sysbench oltp_update_non_index: UPDATE of the non-indexed column c.
+    #[command(name = "oltp_update_non_index")]
+    OltpUpdateNonIndex(OltpArgs),
+    /// sysbench oltp_insert: one INSERT.
+    #[command(name = "oltp_insert")]
+    OltpInsert(OltpArgs),
+    /// sysbench oltp_delete: one DELETE by primary key.
+    #[command(name = "oltp_delete")]
+    OltpDelete(OltpArgs),
+}
+
+/// Id distributions (`--rand-type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RandType {
+    /// Every id equally likely (txbench's default).
+    Uniform,
+    /// Bell curve around the middle.
+    Gaussian,
+    /// sysbench 1.0.20's default: --rand-spec-res % of ids within --rand-spec-pct % of the range.
+    Special,
+    /// Pareto, --rand-pareto-h.
+    Pareto,
+    /// Zipf, --rand-zipfian-exp.
+    Zipfian,
+}
+
+/// Options of the oltp_* workloads (sysbench's names and defaults).
+#[derive(Debug, Args, Clone)]
+pub struct OltpArgs {
+    /// Number of tables.
+    #[arg(long, default_value_t = 1)]
+    pub tables: u32,
+    /// Rows per table.
+    #[arg(long, default_value_t = 10_000)]
+    pub table_size: u32,
+    /// Rows per range SELECT.
+    #[arg(long, default_value_t = 100)]
+    pub range_size: u32,
+    /// Point SELECTs per transaction.
+    #[arg(long, default_value_t = 10)]
+    pub point_selects: u32,
+    /// Simple range SELECTs per transaction.
+    #[arg(long, default_value_t = 1)]
+    pub simple_ranges: u32,
+    /// SELECT SUM() ranges per transaction.
+    #[arg(long, default_value_t = 1)]
+    pub sum_ranges: u32,
+    /// SELECT … ORDER BY ranges per transaction.
+    #[arg(long, default_value_t = 1)]
+    pub order_ranges: u32,
+    /// SELECT DISTINCT ranges per transaction.
+    #[arg(long, default_value_t = 1)]
+    pub distinct_ranges: u32,
+    /// All range SELECTs on or off.
+    #[arg(long, default_value = "on", value_parser = on_off, num_args = 0..=1, default_missing_value = "on")]
+    pub range_selects: bool,
+    /// UPDATEs of the indexed column per transaction.
+    #[arg(long, default_value_t = 1)]
+    pub index_updates: u32,
+    /// UPDATEs of a non-indexed column per transaction.
+    #[arg(long, default_value_t = 1)]
+    pub non_index_updates: u32,
+    /// DELETE + INSERT pairs per transaction.
+    #[arg(long, default_value_t = 1)]
+    pub delete_inserts: u32,
+    /// Autocommit each statement instead of BEGIN … COMMIT.
+    #[arg(long, default_value = "off", value_parser = on_off, num_args = 0..=1, default_missing_value = "on")]
+    pub skip_trx: bool,
+    /// AUTO_INCREMENT id column.
+    #[arg(long, default_value = "on", value_parser = on_off, num_args = 0..=1, default_missing_value = "on")]
+    pub auto_inc: bool,
+    /// A secondary index on id instead of the primary key.
+    #[arg(long, default_value = "off", value_parser = on_off, num_args = 0..=1, default_missing_value = "on")]
+    pub secondary: bool,
+    /// Create the index on k after the load.
+    #[arg(long, default_value = "on", value_parser = on_off, num_args = 0..=1, default_missing_value = "on")]
+    pub create_secondary: bool,
+    /// Id distribution (sysbench 1.0.20 defaults to special; txbench to uniform).
+    #[arg(long, value_enum, default_value_t = RandType::Uniform)]
+    pub rand_type: RandType,
+    /// Pareto h.
+    #[arg(long, default_value_t = 0.2)]
+    pub rand_pareto_h: f64,
+    /// Zipfian exponent.
+    #[arg(long, default_value_t = 0.8)]
+    pub rand_zipfian_exp: f64,
+    /// special: percent of the range that is hot.
+    #[arg(long, default_value_t = 1.0)]
+    pub rand_spec_pct: f64,
+    /// special: percent of ids that fall in the hot part.
+    #[arg(long, default_value_t = 75.0)]
+    pub rand_spec_res: f64,
 }
 
 /// `txbench server …`.

@@ -4,10 +4,16 @@
 //! local servers), `target` (URLs and connections), `preflight` (what a server is set to).
 
 pub mod cli;
+pub mod config;
+pub mod driver;
 pub mod error;
+pub mod metrics;
 pub mod preflight;
+pub mod report;
+pub mod results;
 pub mod server;
 pub mod target;
+pub mod workload;
 
 mod commands;
 
@@ -23,9 +29,10 @@ pub fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Server { command } => commands::server(&out, command),
         Command::Info => commands::info(&out, cli.url.as_deref()),
-        Command::Prepare(w) | Command::Run(w) | Command::Check(w) | Command::Cleanup(w) => {
-            commands::workload(&w)
-        }
+        Command::Prepare(p) => commands::workload::prepare(&out, cli.url.as_deref(), &p),
+        Command::Run(r) => commands::workload::run(&out, cli.url.as_deref(), &r),
+        Command::Check(w) => commands::workload::check(&out, cli.url.as_deref(), &w),
+        Command::Cleanup(w) => commands::workload::cleanup(&out, cli.url.as_deref(), &w),
         Command::Report { runs } => commands::not_a_run(&runs[0]),
         Command::Compare { base, .. } => commands::not_a_run(&base),
     }

@@ -1,6 +1,8 @@
 //! The commands' output: text for people, `--json` for programs, `--quiet` for scripts.
 
-use crate::cli::{ServerCommand, WorkloadArgs};
+pub mod workload;
+
+use crate::cli::ServerCommand;
 use crate::server::{self, StateDir, cnf::Setting};
 use crate::target::{self, TargetUrl};
 use anyhow::{Context, Result, bail};
@@ -205,26 +207,12 @@ fn print_servers(out: &Output, servers: &[server::Server], detail: bool) {
     }
 }
 
-/// The workload names this build knows.
-pub const WORKLOADS: &[&str] = &[];
-
-/// `prepare|run|check|cleanup <workload>`.
-pub fn workload(w: &WorkloadArgs) -> Result<i32> {
-    let known = if WORKLOADS.is_empty() {
-        "none in this build".to_string()
-    } else {
-        WORKLOADS.join(", ")
-    };
-    bail!("unknown workload '{}' (known: {known})", w.workload)
-}
-
-/// `report`/`compare` before the results format exists: refuse what is not a run.
+/// `report`/`compare` until reports exist: read the run (so a directory that is not a
+/// run, or of a newer schema, is refused clearly), then say what is missing.
 pub fn not_a_run(dir: &Path) -> Result<i32> {
-    if !dir.join("result.json").is_file() {
-        bail!("{} is not a run directory (no result.json)", dir.display());
-    }
+    crate::results::RunResult::load(dir)?;
     bail!(
-        "{}: this build of txbench cannot read run results",
+        "{}: reports and comparisons are not in this build of txbench yet",
         dir.display()
     )
 }

@@ -4,6 +4,7 @@ mod url;
 
 pub use self::url::{Engine, REDACTED, TargetUrl, UrlError, redact_url};
 
+use crate::metrics::ErrorClass;
 use crate::preflight::{Preflight, VARIABLES};
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
@@ -89,4 +90,35 @@ pub fn preflight(conn: &mut mysql::Conn) -> Result<Preflight> {
             .map(|(k, v)| (k.to_ascii_lowercase(), v))
             .collect(),
     })
+}
+
+/// The driver's class of a database error.
+pub fn classify(e: &mysql::Error) -> ErrorClass {
+    match e {
+        mysql::Error::MySqlError(me) => match me.code {
+            1213 => ErrorClass::Deadlock,
+            1205 => ErrorClass::LockWaitTimeout,
+            1062 => ErrorClass::DuplicateKey,
+            // ER_SERVER_SHUTDOWN, ER_CONNECTION_KILLED (MariaDB), ER_QUERY_INTERRUPTED on kill.
+            1053 | 1927 => ErrorClass::ServerShutdown,
+            2006 | 2013 => ErrorClass::LostConnection,
+            _ => ErrorClass::Other,
+        },
+        mysql::Error::IoError(_)
+        | mysql::Error::CodecError(_)
+        | mysql::Error::DriverError(mysql::DriverError::ConnectTimeout)
+        | mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(_))
+        | mysql::Error::DriverError(mysql::DriverError::PacketOutOfSync) => {
+            ErrorClass::LostConnection
+        }
+        _ => ErrorClass::Other,
+    }
+}
+
+/// The message of a database error, without the driver's decoration.
+pub fn error_message(e: &mysql::Error) -> String {
+    match e {
+        mysql::Error::MySqlError(me) => format!("{} ({})", me.message, me.code),
+        other => other.to_string(),
+    }
 }

@@ -34,6 +34,13 @@ impl Home {
         c
     }
 
+    /// The same as [`Home::cmd`] as a plain std Command, for tests that spawn and signal it.
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("txbench"));
+        c.env("TXBENCH_HOME", self.path()).env_remove("TXBENCH_URL");
+        c
+    }
+
     /// Starts sandbox `name` (small buffer pool) and returns a guard that stops and removes
     /// it on drop, even when the test fails.
     pub fn start(&self, name: &str, extra: &[&str]) -> Server {
@@ -99,4 +106,51 @@ pub fn assert_one_line_error(out: &std::process::Output, code: i32) -> String {
     let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("Error: ")).collect();
     assert_eq!(lines.len(), 1, "expected one Error line: {err}");
     lines[0].to_string()
+}
+
+impl Server {
+    /// A direct connection to the sandbox (for setting up stalls, locks, kills).
+    pub fn conn(&self) -> mysql::Conn {
+        let url = txbench::target::TargetUrl::parse(&self.url).expect("url");
+        txbench::target::connect(&url).expect("connect")
+    }
+}
+
+/// The JSON lines a `--json` command printed.
+pub fn json_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// The `{"type":"summary"}` object of a `run --json`.
+pub fn summary_of(out: &std::process::Output) -> serde_json::Value {
+    json_lines(out)
+        .into_iter()
+        .find(|v| v["type"] == "summary")
+        .unwrap_or_else(|| panic!("no summary line: {:?}", text(out)))
+}
+
+/// Reads a run directory's result.json.
+pub fn result_json(dir: &Path) -> serde_json::Value {
+    let bytes = std::fs::read(dir.join("result.json")).expect("result.json");
+    serde_json::from_slice(&bytes).expect("result.json is JSON")
+}
+
+/// Asserts a result.json satisfies docs/result.schema.json.
+pub fn assert_schema_valid(v: &serde_json::Value) {
+    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/result.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(schema_path).expect("schema")).expect("schema JSON");
+    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+    let errors: Vec<String> = validator
+        .iter_errors(v)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "result.json breaks the schema: {errors:#?}"
+    );
 }

@@ -1,0 +1,553 @@
+//! The driver: one OS thread and one connection per virtual user, a start barrier, then
+//! the one worker loop (closed, or paced by the open-loop schedule), retries, reconnects,
+//! interval collection, results written as the run goes, and the validity rules.
+
+pub mod pacer;
+
+use crate::config::RunConfig;
+use crate::metrics::{ErrorClass, Recorder, StmtCounts};
+use crate::results::{
+    Client, IntervalRow, Phase, RunDir, RunResult, RunStatus, SCHEMA_VERSION, Summary, Tool,
+    Validity,
+};
+use crate::target::{self, TargetUrl};
+use crate::workload::{Workload, rand::worker_rng};
+use anyhow::{Result, bail};
+use mysql::prelude::Queryable;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Barrier, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+/// Stack size of a worker thread: workers keep little on the stack, and 1,000 of them
+/// must stay cheap.
+const WORKER_STACK: usize = 256 * 1024;
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C / SIGTERM handler (once per process): the run finishes its
+/// interval, writes everything and exits 130.
+pub fn install_signal_handler() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    });
+}
+
+/// What the run loop shows as it goes.
+pub trait Display {
+    /// A finished interval.
+    fn interval(&self, row: &IntervalRow);
+    /// Progress within the run (for a progress bar).
+    fn tick(&self, elapsed: Duration, total: Duration);
+    /// A line for people.
+    fn note(&self, line: &str);
+}
+
+/// Opens a worker connection with the run's session settings.
+pub fn connect_session(url: &TargetUrl, cfg: &RunConfig) -> Result<mysql::Conn> {
+    let mut conn = target::connect(url)?;
+    if let Some(iso) = cfg.isolation {
+        conn.query_drop(format!(
+            "SET SESSION TRANSACTION ISOLATION LEVEL {}",
+            iso.sql()
+        ))?;
+    }
+    Ok(conn)
+}
+
+struct Shared {
+    stop: AtomicBool,
+    /// Transactions still allowed (with --events); i64::MAX during warm-up or without it.
+    remaining: AtomicI64,
+    startup_error: Mutex<Option<String>>,
+    recorders: Vec<Mutex<Recorder>>,
+}
+
+/// Runs `workload` as `cfg` says, writing results into `out`. Returns the final result
+/// (its validity and status decide the exit code).
+pub fn run(
+    cfg: &RunConfig,
+    url: &TargetUrl,
+    workload: Arc<dyn Workload>,
+    preflight: crate::preflight::Preflight,
+    out: &mut RunDir,
+    display: &dyn Display,
+) -> Result<RunResult> {
+    install_signal_handler();
+    let names = workload.kinds();
+    let n = cfg.threads as usize;
+    let shared = Arc::new(Shared {
+        stop: AtomicBool::new(false),
+        remaining: AtomicI64::new(i64::MAX),
+        startup_error: Mutex::new(None),
+        recorders: (0..n)
+            .map(|_| Mutex::new(Recorder::new(names.len())))
+            .collect(),
+    });
+    let overflow = Arc::new(AtomicBool::new(false));
+    let stop_flag = Arc::new(AtomicBool::new(false));
+    let barrier = Arc::new(Barrier::new(n + 1));
+    let (go_tx, go_rx) =
+        crossbeam_channel::bounded::<Option<crossbeam_channel::Receiver<Instant>>>(n);
+
+    let mut handles = Vec::with_capacity(n);
+    for id in 0..n {
+        let shared = shared.clone();
+        let barrier = barrier.clone();
+        let go_rx = go_rx.clone();
+        let url = url.clone();
+        let cfg = cfg.clone();
+        let mut worker = workload.worker(id as u32, worker_rng(cfg.seed, id as u64));
+        let names = names.clone();
+        let h = std::thread::Builder::new()
+            .name(format!("vu-{id}"))
+            .stack_size(WORKER_STACK)
+            .spawn(move || {
+                let conn = connect_session(&url, &cfg).and_then(|mut c| {
+                    worker.on_connect(&mut c)?;
+                    Ok(c)
+                });
+                let mut conn = match conn {
+                    Ok(c) => Some(c),
+                    Err(e) => {
+                        let mut slot = shared
+                            .startup_error
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner());
+                        slot.get_or_insert_with(|| crate::error::one_line(&e));
+                        None
+                    }
+                };
+                barrier.wait();
+                let Ok(schedule) = go_rx.recv() else { return };
+                if let Some(conn) = conn.as_mut() {
+                    worker_loop(
+                        id,
+                        &cfg,
+                        &url,
+                        &shared,
+                        worker.as_mut(),
+                        conn,
+                        schedule,
+                        &names,
+                    );
+                }
+            })
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "starting virtual user {id}: {e} (too many --threads for this machine?)"
+                )
+            });
+        match h {
+            Ok(h) => handles.push(h),
+            Err(e) => {
+                drop(go_tx);
+                // Threads already started wait at the barrier; they cannot be released
+                // without all parties, so report and let the process end.
+                return Err(e);
+            }
+        }
+    }
+    barrier.wait();
+    if let Some(err) = shared
+        .startup_error
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone()
+    {
+        drop(go_tx);
+        for h in handles {
+            let _ = h.join();
+        }
+        bail!("a virtual user could not connect: {err}");
+    }
+
+    let t0 = Instant::now();
+    let started_at = SystemTime::now();
+    let pacer = cfg.rate.map(|rate| {
+        pacer::Pacer::start(
+            rate,
+            cfg.rate_dist,
+            cfg.seed,
+            t0,
+            pacer::queue_capacity(rate),
+            stop_flag.clone(),
+            overflow.clone(),
+        )
+    });
+    let warmup = Duration::from_secs_f64(cfg.warmup_s);
+    let mut in_warmup = !warmup.is_zero();
+    // The --events budget is in place before any worker starts (and set again after a
+    // warm-up, which spends none of it).
+    if !in_warmup {
+        shared
+            .remaining
+            .store(cfg.events.map_or(i64::MAX, |e| e as i64), Ordering::SeqCst);
+    }
+    for _ in 0..n {
+        let _ = go_tx.send(pacer.as_ref().map(|p| p.rx.clone()));
+    }
+
+    let mut result = RunResult {
+        schema_version: SCHEMA_VERSION,
+        tool: Tool {
+            name: "txbench".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
+        status: RunStatus::Running,
+        started_at: humantime::format_rfc3339_seconds(started_at).to_string(),
+        ended_at: None,
+        config: cfg.clone(),
+        loop_kind: if cfg.rate.is_some() { "open" } else { "closed" }.into(),
+        client: Client::this(),
+        server: preflight,
+        kinds: names.clone(),
+        notes: workload.notes(),
+        intervals: Vec::new(),
+        summary: None,
+        validity: Validity {
+            valid: true,
+            reasons: vec![],
+        },
+    };
+    if cfg.rate.is_none() {
+        result.notes.push(
+            "closed loop: each virtual user starts its next transaction when the last one ends, so response time equals service time".into(),
+        );
+    }
+
+    let mut monitor = Monitor::new(url);
+    let measure = Duration::from_secs_f64(cfg.time_s);
+    let interval = Duration::from_secs_f64(cfg.report_interval_s);
+    let total = warmup + measure;
+    let mut cumulative = Recorder::new(names.len());
+    let mut measured_secs = 0.0;
+    let mut phase_start = Duration::ZERO;
+    let mut last_tick = Duration::ZERO;
+    let mut status = RunStatus::Completed;
+    let mut abort: Option<String> = None;
+
+    loop {
+        // The next boundary: a multiple of the interval within the phase, or the phase end.
+        let phase_end = if in_warmup { warmup } else { total };
+        let k = ((last_tick - phase_start).as_secs_f64() / interval.as_secs_f64()).floor() + 1.0;
+        let next = (phase_start + interval.mul_f64(k)).min(phase_end);
+        let mut stopped_early = false;
+        loop {
+            let el = t0.elapsed();
+            if el >= next {
+                break;
+            }
+            if INTERRUPTED.load(Ordering::SeqCst)
+                || overflow.load(Ordering::Relaxed)
+                || shared.stop.load(Ordering::Relaxed)
+            {
+                stopped_early = true;
+                break;
+            }
+            display.tick(el, total);
+            std::thread::sleep((next - el).min(Duration::from_millis(50)));
+        }
+        let now = t0.elapsed();
+        let mut rec = Recorder::new(names.len());
+        for r in &shared.recorders {
+            let taken = std::mem::replace(
+                &mut *r.lock().unwrap_or_else(|p| p.into_inner()),
+                Recorder::new(names.len()),
+            );
+            rec.merge(&taken);
+        }
+        let phase = if in_warmup {
+            Phase::Warmup
+        } else {
+            Phase::Measure
+        };
+        let row = IntervalRow::of(
+            &rec,
+            &names,
+            phase,
+            last_tick.as_secs_f64(),
+            now.as_secs_f64(),
+            cfg.threads,
+        );
+        if phase == Phase::Measure {
+            cumulative.merge(&rec);
+            measured_secs += (now - last_tick).as_secs_f64();
+        }
+        display.interval(&row);
+        out.append_interval(&row, &rec, &names)?;
+        // Validity rules checked every interval.
+        if phase == Phase::Measure
+            && row.transactions + row.errors > 0
+            && row.unexpected_errors as f64
+                > cfg.max_error_rate * (row.transactions + row.errors) as f64
+        {
+            abort = Some(format!(
+                "{} of {} transactions failed with unexpected errors in the interval ending at {:.0}s (more than --max-error-rate {}%){}",
+                row.unexpected_errors,
+                row.transactions + row.errors,
+                row.end_s,
+                cfg.max_error_rate * 100.0,
+                top_messages(&rec)
+            ));
+        }
+        if overflow.load(Ordering::Relaxed) {
+            abort = Some(format!(
+                "the database cannot keep up with --rate {}: more than {} transactions were queued",
+                cfg.rate.unwrap_or_default(),
+                pacer::queue_capacity(cfg.rate.unwrap_or_default())
+            ));
+        }
+        if let Some(reason) = monitor.check() {
+            abort = Some(reason);
+        }
+        result.intervals.push(row);
+        last_tick = now;
+        if in_warmup && now >= warmup {
+            in_warmup = false;
+            phase_start = now;
+            shared
+                .remaining
+                .store(cfg.events.map_or(i64::MAX, |e| e as i64), Ordering::SeqCst);
+        }
+        let events_done = cfg.events.is_some() && shared.remaining.load(Ordering::SeqCst) <= 0;
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            status = RunStatus::Interrupted;
+        }
+        if abort.is_some() {
+            status = RunStatus::Aborted;
+        }
+        let finished =
+            now >= total || events_done || stopped_early || status != RunStatus::Completed;
+        if measured_secs > 0.0 {
+            result.summary = Some(Summary::of(&cumulative, &names, measured_secs));
+        }
+        if let Some(reason) = &abort {
+            result.validity.valid = false;
+            if !result.validity.reasons.contains(reason) {
+                result.validity.reasons.push(reason.clone());
+            }
+        }
+        if finished {
+            result.status = status;
+            result.ended_at =
+                Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string());
+        }
+        out.write_result(&result)?;
+        if finished {
+            break;
+        }
+    }
+    shared.stop.store(true, Ordering::SeqCst);
+    stop_flag.store(true, Ordering::SeqCst);
+    drop(go_tx);
+    drop(pacer);
+    for h in handles {
+        let _ = h.join();
+    }
+    if result.summary.is_none() && result.status == RunStatus::Completed {
+        result.validity.valid = false;
+        result
+            .validity
+            .reasons
+            .push("no measured interval: the run ended during warm-up".into());
+        out.write_result(&result)?;
+    }
+    Ok(result)
+}
+
+fn top_messages(rec: &Recorder) -> String {
+    let mut m: Vec<_> = rec
+        .messages
+        .iter()
+        .filter(|m| m.class.unexpected())
+        .collect();
+    m.sort_by_key(|e| std::cmp::Reverse(e.count));
+    if m.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = m
+        .iter()
+        .take(3)
+        .map(|m| format!("{}× {}: {}", m.count, m.kind, m.message))
+        .collect();
+    format!("; top errors: {}", list.join("; "))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn worker_loop(
+    id: usize,
+    cfg: &RunConfig,
+    url: &TargetUrl,
+    shared: &Shared,
+    worker: &mut dyn crate::workload::Worker,
+    conn: &mut mysql::Conn,
+    schedule: Option<crossbeam_channel::Receiver<Instant>>,
+    names: &[String],
+) {
+    let recorder = &shared.recorders[id];
+    while !shared.stop.load(Ordering::Relaxed) {
+        let intended = match &schedule {
+            None => Instant::now(),
+            Some(rx) => match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(t) => t,
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => continue,
+                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
+            },
+        };
+        // Exactly --events transactions start: once the budget is spent it stays spent.
+        if shared.remaining.fetch_sub(1, Ordering::Relaxed) <= 0 {
+            if cfg.events.is_some() {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+            break;
+        }
+        let kind = worker.next_kind();
+        let start = Instant::now();
+        let mut stmts = StmtCounts::default();
+        let mut retries = 0u32;
+        let result = loop {
+            match worker.execute(conn, kind, retries > 0, &mut stmts) {
+                Ok(outcome) => break Ok(outcome),
+                Err(e) => {
+                    let class = target::classify(&e);
+                    if class.disconnects() {
+                        break Err((class, target::error_message(&e)));
+                    }
+                    // A lock-wait timeout rolls back only the statement: end the transaction.
+                    let _ = conn.query_drop("ROLLBACK");
+                    if class.retryable() && retries < cfg.retries {
+                        retries += 1;
+                        continue;
+                    }
+                    break Err((class, target::error_message(&e)));
+                }
+            }
+        };
+        let end = Instant::now();
+        let lost = {
+            let mut r = recorder.lock().unwrap_or_else(|p| p.into_inner());
+            r.stmts.reads += stmts.reads;
+            r.stmts.writes += stmts.writes;
+            r.stmts.other += stmts.other;
+            r.kinds[kind].retries += u64::from(retries);
+            match &result {
+                Ok(outcome) => {
+                    r.completed(
+                        kind,
+                        *outcome,
+                        end.saturating_duration_since(intended).as_micros() as u64,
+                        (end - start).as_micros() as u64,
+                    );
+                    false
+                }
+                Err((class, msg)) => {
+                    r.failed(kind, &names[kind], *class, msg);
+                    class.disconnects()
+                }
+            }
+        };
+        if lost && !reconnect(cfg, url, shared, worker, conn, recorder) {
+            break;
+        }
+    }
+}
+
+/// Reconnects with backoff (50 ms doubling to 2 s) until it works or the run stops.
+fn reconnect(
+    cfg: &RunConfig,
+    url: &TargetUrl,
+    shared: &Shared,
+    worker: &mut dyn crate::workload::Worker,
+    conn: &mut mysql::Conn,
+    recorder: &Mutex<Recorder>,
+) -> bool {
+    let mut backoff = Duration::from_millis(50);
+    while !shared.stop.load(Ordering::Relaxed) {
+        if let Ok(mut c) = connect_session(url, cfg)
+            && worker.on_connect(&mut c).is_ok()
+        {
+            *conn = c;
+            recorder
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .reconnects += 1;
+            return true;
+        }
+        std::thread::sleep(backoff);
+        backoff = (backoff * 2).min(Duration::from_secs(2));
+    }
+    false
+}
+
+/// Watches the server once per interval from its own connection: a server whose Uptime
+/// goes backwards restarted; one unreachable for 10 s is gone. Either makes the run INVALID.
+struct Monitor {
+    url: TargetUrl,
+    conn: Option<mysql::Conn>,
+    uptime: Option<u64>,
+    unreachable_since: Option<Instant>,
+}
+
+const UNREACHABLE_LIMIT: Duration = Duration::from_secs(10);
+
+impl Monitor {
+    fn new(url: &TargetUrl) -> Monitor {
+        Monitor {
+            url: url.clone(),
+            conn: target::connect(url).ok(),
+            uptime: None,
+            unreachable_since: None,
+        }
+    }
+
+    fn read_uptime(&mut self) -> Option<u64> {
+        if self.conn.is_none() {
+            self.conn = target::connect(&self.url).ok();
+        }
+        let conn = self.conn.as_mut()?;
+        match conn.query_first::<(String, u64), _>("SHOW GLOBAL STATUS LIKE 'Uptime'") {
+            Ok(Some((_, up))) => Some(up),
+            _ => {
+                self.conn = None;
+                None
+            }
+        }
+    }
+
+    /// A reason to stop the run, if any.
+    fn check(&mut self) -> Option<String> {
+        match self.read_uptime() {
+            Some(up) => {
+                self.unreachable_since = None;
+                if let Some(prev) = self.uptime
+                    && up < prev
+                {
+                    return Some(format!(
+                        "the server restarted during the run (Uptime went from {prev} s to {up} s)"
+                    ));
+                }
+                self.uptime = Some(up);
+                None
+            }
+            None => {
+                let since = *self.unreachable_since.get_or_insert_with(Instant::now);
+                (since.elapsed() >= UNREACHABLE_LIMIT).then(|| {
+                    format!(
+                        "the server has been unreachable for {} s (it died or restarts)",
+                        since.elapsed().as_secs()
+                    )
+                })
+            }
+        }
+    }
+}
+
+/// Failed transactions of a class over a whole result (for tests and reports).
+pub fn errors_of(result: &RunResult, class: ErrorClass) -> u64 {
+    result
+        .summary
+        .as_ref()
+        .and_then(|s| s.errors_by_class.get(class.name()).copied())
+        .unwrap_or(0)
+}

@@ -1,0 +1,413 @@
+//! Measurement: per-worker recorders with HDR histograms per transaction kind, merged per
+//! interval; error classes; latency summaries. Pure data: no database code here.
+
+use hdrhistogram::Histogram;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Histogram bounds: 1 µs .. 1 h, 3 significant figures (values in microseconds).
+pub const HIST_LOW_US: u64 = 1;
+/// See [`HIST_LOW_US`].
+pub const HIST_HIGH_US: u64 = 3_600_000_000;
+/// See [`HIST_LOW_US`].
+pub const HIST_SIGFIG: u8 = 3;
+/// Distinct error messages kept per recorder (the rest are only counted).
+const MAX_MESSAGES: usize = 16;
+
+/// A new empty latency histogram with the fixed bounds.
+pub fn new_histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(HIST_LOW_US, HIST_HIGH_US, HIST_SIGFIG)
+        .expect("constant histogram bounds are valid")
+}
+
+/// What went wrong with a transaction, as the driver treats it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorClass {
+    /// 1213: retried.
+    Deadlock,
+    /// 1205: retried.
+    LockWaitTimeout,
+    /// 1062.
+    DuplicateKey,
+    /// 2006/2013 and I/O errors: reconnect and go on.
+    LostConnection,
+    /// The server is shutting down (1053) or killed the connection (1927).
+    ServerShutdown,
+    /// Anything else: the transaction fails and the message is kept.
+    Other,
+}
+
+impl ErrorClass {
+    /// All classes, in column order.
+    pub const ALL: [ErrorClass; 6] = [
+        ErrorClass::Deadlock,
+        ErrorClass::LockWaitTimeout,
+        ErrorClass::DuplicateKey,
+        ErrorClass::LostConnection,
+        ErrorClass::ServerShutdown,
+        ErrorClass::Other,
+    ];
+    /// Its column index.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// Contention errors the driver retries.
+    pub fn retryable(self) -> bool {
+        matches!(self, ErrorClass::Deadlock | ErrorClass::LockWaitTimeout)
+    }
+    /// Errors that mean the connection is gone.
+    pub fn disconnects(self) -> bool {
+        matches!(
+            self,
+            ErrorClass::LostConnection | ErrorClass::ServerShutdown
+        )
+    }
+    /// Errors that count against `--max-error-rate`: not contention, not a lost connection
+    /// (those are counted, retried or reconnected), but a transaction that should have worked.
+    pub fn unexpected(self) -> bool {
+        matches!(self, ErrorClass::DuplicateKey | ErrorClass::Other)
+    }
+    /// snake_case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorClass::Deadlock => "deadlock",
+            ErrorClass::LockWaitTimeout => "lock_wait_timeout",
+            ErrorClass::DuplicateKey => "duplicate_key",
+            ErrorClass::LostConnection => "lost_connection",
+            ErrorClass::ServerShutdown => "server_shutdown",
+            ErrorClass::Other => "other",
+        }
+    }
+}
+
+/// Statements executed, sysbench's read / write / other split.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StmtCounts {
+    /// SELECTs.
+    pub reads: u64,
+    /// INSERT / UPDATE / DELETE.
+    pub writes: u64,
+    /// BEGIN, COMMIT, CALL and the rest.
+    pub other: u64,
+}
+
+impl StmtCounts {
+    /// All statements.
+    pub fn total(&self) -> u64 {
+        self.reads + self.writes + self.other
+    }
+    fn add(&mut self, o: &StmtCounts) {
+        self.reads += o.reads;
+        self.writes += o.writes;
+        self.other += o.other;
+    }
+}
+
+/// Counters and histograms of one transaction kind.
+#[derive(Debug, Clone)]
+pub struct KindStats {
+    /// Committed transactions.
+    pub committed: u64,
+    /// Transactions rolled back on purpose (TPC-C's 1 % New-Orders): completed, not errors.
+    pub rolled_back: u64,
+    /// Failed transactions by class (after retries).
+    pub errors: [u64; 6],
+    /// Retries after deadlocks and lock-wait timeouts.
+    pub retries: u64,
+    /// Intended start → end (equals service time in a closed loop).
+    pub response: Histogram<u64>,
+    /// Actual start → end.
+    pub service: Histogram<u64>,
+}
+
+impl KindStats {
+    fn new() -> KindStats {
+        KindStats {
+            committed: 0,
+            rolled_back: 0,
+            errors: [0; 6],
+            retries: 0,
+            response: new_histogram(),
+            service: new_histogram(),
+        }
+    }
+    /// Completed transactions (committed + rolled back on purpose).
+    pub fn completed(&self) -> u64 {
+        self.committed + self.rolled_back
+    }
+    /// Failed transactions of every class.
+    pub fn failed(&self) -> u64 {
+        self.errors.iter().sum()
+    }
+    /// Failed transactions that count against `--max-error-rate`.
+    pub fn unexpected(&self) -> u64 {
+        ErrorClass::ALL
+            .iter()
+            .filter(|c| c.unexpected())
+            .map(|c| self.errors[c.index()])
+            .sum()
+    }
+}
+
+/// How a transaction ended well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Committed.
+    Committed,
+    /// Rolled back on purpose by the workload.
+    RolledBack,
+}
+
+/// What one worker measured since the last interval boundary.
+#[derive(Debug, Clone)]
+pub struct Recorder {
+    /// Per transaction kind, in the workload's kind order.
+    pub kinds: Vec<KindStats>,
+    /// Statements executed (successful or not).
+    pub stmts: StmtCounts,
+    /// Reconnects after a lost connection.
+    pub reconnects: u64,
+    /// Distinct error messages with their class and count.
+    pub messages: Vec<ErrorMessage>,
+}
+
+/// An error message seen during a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorMessage {
+    /// Its class.
+    pub class: ErrorClass,
+    /// The transaction kind it happened in.
+    pub kind: String,
+    /// The server's message.
+    pub message: String,
+    /// How often.
+    pub count: u64,
+}
+
+impl Recorder {
+    /// An empty recorder for `kinds` transaction kinds.
+    pub fn new(kinds: usize) -> Recorder {
+        Recorder {
+            kinds: (0..kinds).map(|_| KindStats::new()).collect(),
+            stmts: StmtCounts::default(),
+            reconnects: 0,
+            messages: Vec::new(),
+        }
+    }
+
+    /// Records a completed transaction.
+    pub fn completed(&mut self, kind: usize, outcome: Outcome, response_us: u64, service_us: u64) {
+        let k = &mut self.kinds[kind];
+        match outcome {
+            Outcome::Committed => k.committed += 1,
+            Outcome::RolledBack => k.rolled_back += 1,
+        }
+        k.response.saturating_record(response_us.max(HIST_LOW_US));
+        k.service.saturating_record(service_us.max(HIST_LOW_US));
+    }
+
+    /// Records a retry.
+    pub fn retried(&mut self, kind: usize) {
+        self.kinds[kind].retries += 1;
+    }
+
+    /// Records a failed transaction and keeps its message.
+    pub fn failed(&mut self, kind: usize, kind_name: &str, class: ErrorClass, message: &str) {
+        self.kinds[kind].errors[class.index()] += 1;
+        self.note_message(class, kind_name, message, 1);
+    }
+
+    fn note_message(&mut self, class: ErrorClass, kind: &str, message: &str, count: u64) {
+        if let Some(m) = self
+            .messages
+            .iter_mut()
+            .find(|m| m.class == class && m.kind == kind && m.message == message)
+        {
+            m.count += count;
+        } else if self.messages.len() < MAX_MESSAGES {
+            self.messages.push(ErrorMessage {
+                class,
+                kind: kind.to_string(),
+                message: message.to_string(),
+                count,
+            });
+        }
+    }
+
+    /// Adds another recorder's numbers to this one.
+    pub fn merge(&mut self, o: &Recorder) {
+        for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
+            a.committed += b.committed;
+            a.rolled_back += b.rolled_back;
+            a.retries += b.retries;
+            for (x, y) in a.errors.iter_mut().zip(b.errors) {
+                *x += y;
+            }
+            // Same bounds everywhere, so adding cannot fail.
+            let _ = a.response.add(&b.response);
+            let _ = a.service.add(&b.service);
+        }
+        self.stmts.add(&o.stmts);
+        self.reconnects += o.reconnects;
+        for m in &o.messages {
+            self.note_message(m.class, &m.kind, &m.message, m.count);
+        }
+    }
+
+    /// Completed transactions of all kinds.
+    pub fn completed_total(&self) -> u64 {
+        self.kinds.iter().map(KindStats::completed).sum()
+    }
+
+    /// Failed transactions of all kinds.
+    pub fn failed_total(&self) -> u64 {
+        self.kinds.iter().map(KindStats::failed).sum()
+    }
+
+    /// Failures by class name, all kinds.
+    pub fn errors_by_class(&self) -> BTreeMap<String, u64> {
+        let mut out = BTreeMap::new();
+        for c in ErrorClass::ALL {
+            let n: u64 = self.kinds.iter().map(|k| k.errors[c.index()]).sum();
+            if n > 0 {
+                out.insert(c.name().to_string(), n);
+            }
+        }
+        out
+    }
+
+    /// The response-time histogram of all kinds together.
+    pub fn all_response(&self) -> Histogram<u64> {
+        let mut h = new_histogram();
+        for k in &self.kinds {
+            let _ = h.add(&k.response);
+        }
+        h
+    }
+
+    /// The service-time histogram of all kinds together.
+    pub fn all_service(&self) -> Histogram<u64> {
+        let mut h = new_histogram();
+        for k in &self.kinds {
+            let _ = h.add(&k.service);
+        }
+        h
+    }
+}
+
+/// Latency figures in milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct LatencyStats {
+    /// Samples.
+    pub count: u64,
+    /// Minimum.
+    pub min_ms: f64,
+    /// Mean.
+    pub avg_ms: f64,
+    /// Median.
+    pub p50_ms: f64,
+    /// 90th percentile.
+    pub p90_ms: f64,
+    /// 95th percentile.
+    pub p95_ms: f64,
+    /// 99th percentile.
+    pub p99_ms: f64,
+    /// 99.9th percentile.
+    pub p999_ms: f64,
+    /// Maximum.
+    pub max_ms: f64,
+}
+
+impl LatencyStats {
+    /// The figures of a microsecond histogram (all zero when it is empty).
+    pub fn of(h: &Histogram<u64>) -> LatencyStats {
+        if h.is_empty() {
+            return LatencyStats::default();
+        }
+        let ms = |us: u64| us as f64 / 1000.0;
+        LatencyStats {
+            count: h.len(),
+            min_ms: ms(h.min()),
+            avg_ms: h.mean() / 1000.0,
+            p50_ms: ms(h.value_at_quantile(0.50)),
+            p90_ms: ms(h.value_at_quantile(0.90)),
+            p95_ms: ms(h.value_at_quantile(0.95)),
+            p99_ms: ms(h.value_at_quantile(0.99)),
+            p999_ms: ms(h.value_at_quantile(0.999)),
+            max_ms: ms(h.max()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histograms_keep_sub_millisecond_and_hour_long_latencies() {
+        let mut r = Recorder::new(1);
+        r.completed(0, Outcome::Committed, 37, 37);
+        r.completed(0, Outcome::Committed, 0, 0); // clamped to 1 µs
+        r.completed(0, Outcome::Committed, 7_200_000_000, 5); // beyond 1 h: saturates
+        let s = LatencyStats::of(&r.kinds[0].response);
+        assert_eq!(s.count, 3);
+        assert_eq!(s.min_ms, 0.001);
+        assert!((s.p50_ms - 0.037).abs() < 0.0001, "{s:?}");
+        assert!(s.max_ms >= 3_599_000.0);
+    }
+
+    #[test]
+    fn merge_adds_counts_histograms_and_messages() {
+        let mut a = Recorder::new(2);
+        let mut b = Recorder::new(2);
+        a.completed(0, Outcome::Committed, 100, 90);
+        b.completed(0, Outcome::RolledBack, 300, 200);
+        b.completed(1, Outcome::Committed, 50, 50);
+        a.failed(1, "pay", ErrorClass::Deadlock, "Deadlock found");
+        b.failed(1, "pay", ErrorClass::Deadlock, "Deadlock found");
+        b.failed(1, "pay", ErrorClass::Other, "boom");
+        b.retried(1);
+        b.stmts.reads = 5;
+        b.reconnects = 1;
+        a.merge(&b);
+        assert_eq!(a.kinds[0].completed(), 2);
+        assert_eq!(a.kinds[0].rolled_back, 1);
+        assert_eq!(a.kinds[0].response.len(), 2);
+        assert_eq!(a.kinds[1].failed(), 3);
+        assert_eq!(a.kinds[1].unexpected(), 1);
+        assert_eq!(a.kinds[1].retries, 1);
+        assert_eq!(a.completed_total(), 3);
+        assert_eq!(a.stmts.reads, 5);
+        assert_eq!(a.reconnects, 1);
+        assert_eq!(a.messages.len(), 2);
+        assert_eq!(a.messages[0].count, 2);
+        assert_eq!(
+            a.errors_by_class(),
+            BTreeMap::from([("deadlock".into(), 2), ("other".into(), 1)])
+        );
+        assert_eq!(a.all_response().len(), 3);
+    }
+
+    #[test]
+    fn message_list_is_bounded() {
+        let mut r = Recorder::new(1);
+        for i in 0..100 {
+            r.failed(0, "k", ErrorClass::Other, &format!("error {i}"));
+        }
+        assert_eq!(r.messages.len(), MAX_MESSAGES);
+        assert_eq!(r.kinds[0].failed(), 100);
+    }
+
+    #[test]
+    fn error_class_policy() {
+        assert!(ErrorClass::Deadlock.retryable() && ErrorClass::LockWaitTimeout.retryable());
+        assert!(!ErrorClass::Other.retryable());
+        assert!(ErrorClass::LostConnection.disconnects());
+        assert!(ErrorClass::Other.unexpected() && ErrorClass::DuplicateKey.unexpected());
+        assert!(!ErrorClass::Deadlock.unexpected() && !ErrorClass::LostConnection.unexpected());
+        for (i, c) in ErrorClass::ALL.iter().enumerate() {
+            assert_eq!(c.index(), i);
+        }
+    }
+}

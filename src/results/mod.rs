@@ -1,0 +1,476 @@
+//! Stored results: `result.json` (versioned, rewritten atomically after every interval),
+//! `intervals.csv` and `latency.hlog` (HdrHistogram interval log), appended as the run
+//! goes, so a crash or Ctrl-C loses at most one interval.
+
+use crate::config::RunConfig;
+use crate::metrics::{ErrorMessage, LatencyStats, Recorder, StmtCounts};
+use crate::preflight::Preflight;
+use anyhow::{Context, Result, bail};
+use hdrhistogram::serialization::{Serializer, V2DeflateSerializer};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The result.json schema version this build writes and reads.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// How the run ended (or that it is still going).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// Still running: the file is rewritten after every interval.
+    Running,
+    /// Ran its course.
+    Completed,
+    /// Ctrl-C or SIGTERM.
+    Interrupted,
+    /// Stopped early by a validity rule or a failure.
+    Aborted,
+}
+
+/// Whether the numbers can be trusted, and why not.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Validity {
+    /// True when no rule was broken.
+    pub valid: bool,
+    /// The broken rules, one sentence each.
+    pub reasons: Vec<String>,
+}
+
+/// The phase an interval belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Excluded from results.
+    Warmup,
+    /// Measured.
+    Measure,
+}
+
+/// One transaction kind within an interval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KindRow {
+    /// Kind name.
+    pub name: String,
+    /// Completed (committed + rolled back on purpose).
+    pub completed: u64,
+    /// Rolled back on purpose.
+    pub rolled_back: u64,
+    /// Failed.
+    pub errors: u64,
+    /// Retried.
+    pub retries: u64,
+    /// Response-time 95th percentile.
+    pub p95_ms: f64,
+    /// Response-time 99th percentile.
+    pub p99_ms: f64,
+}
+
+/// One interval of the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IntervalRow {
+    /// Warm-up or measured.
+    pub phase: Phase,
+    /// Seconds since the run started (warm-up included).
+    pub start_s: f64,
+    /// See `start_s`.
+    pub end_s: f64,
+    /// Virtual users.
+    pub threads: u32,
+    /// Completed transactions.
+    pub transactions: u64,
+    /// Completed transactions per second.
+    pub tps: f64,
+    /// Statements per second.
+    pub qps: f64,
+    /// Reads per second.
+    pub reads_ps: f64,
+    /// Writes per second.
+    pub writes_ps: f64,
+    /// Other statements per second.
+    pub other_ps: f64,
+    /// Response-time 95th percentile, all kinds.
+    pub p95_ms: f64,
+    /// Response-time 99th percentile, all kinds.
+    pub p99_ms: f64,
+    /// Service-time 99th percentile, all kinds.
+    pub service_p99_ms: f64,
+    /// Failed transactions.
+    pub errors: u64,
+    /// Failed transactions that count against --max-error-rate.
+    pub unexpected_errors: u64,
+    /// Failed transactions per second.
+    pub err_ps: f64,
+    /// Reconnects per second.
+    pub reconn_ps: f64,
+    /// Failures by class.
+    pub errors_by_class: BTreeMap<String, u64>,
+    /// Per kind.
+    pub kinds: Vec<KindRow>,
+}
+
+impl IntervalRow {
+    /// The row for what `rec` recorded between `start_s` and `end_s`.
+    pub fn of(
+        rec: &Recorder,
+        names: &[String],
+        phase: Phase,
+        start_s: f64,
+        end_s: f64,
+        threads: u32,
+    ) -> IntervalRow {
+        let secs = (end_s - start_s).max(1e-9);
+        let all = LatencyStats::of(&rec.all_response());
+        let all_service = LatencyStats::of(&rec.all_service());
+        let transactions = rec.completed_total();
+        let errors = rec.failed_total();
+        IntervalRow {
+            phase,
+            start_s,
+            end_s,
+            threads,
+            transactions,
+            tps: transactions as f64 / secs,
+            qps: rec.stmts.total() as f64 / secs,
+            reads_ps: rec.stmts.reads as f64 / secs,
+            writes_ps: rec.stmts.writes as f64 / secs,
+            other_ps: rec.stmts.other as f64 / secs,
+            p95_ms: all.p95_ms,
+            p99_ms: all.p99_ms,
+            service_p99_ms: all_service.p99_ms,
+            errors,
+            unexpected_errors: rec.kinds.iter().map(|k| k.unexpected()).sum(),
+            err_ps: errors as f64 / secs,
+            reconn_ps: rec.reconnects as f64 / secs,
+            errors_by_class: rec.errors_by_class(),
+            kinds: rec
+                .kinds
+                .iter()
+                .zip(names)
+                .map(|(k, name)| {
+                    let l = LatencyStats::of(&k.response);
+                    KindRow {
+                        name: name.clone(),
+                        completed: k.completed(),
+                        rolled_back: k.rolled_back,
+                        errors: k.failed(),
+                        retries: k.retries,
+                        p95_ms: l.p95_ms,
+                        p99_ms: l.p99_ms,
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One transaction kind over the measured phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KindSummary {
+    /// Kind name.
+    pub name: String,
+    /// Completed (committed + rolled back on purpose).
+    pub completed: u64,
+    /// Committed.
+    pub committed: u64,
+    /// Rolled back on purpose.
+    pub rolled_back: u64,
+    /// Failed, after retries.
+    pub errors: u64,
+    /// Retries.
+    pub retries: u64,
+    /// Completed per second.
+    pub tps: f64,
+    /// Intended start → end.
+    pub response: LatencyStats,
+    /// Actual start → end.
+    pub service: LatencyStats,
+}
+
+/// The measured phase in figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Measured seconds.
+    pub duration_s: f64,
+    /// Completed transactions.
+    pub transactions: u64,
+    /// Completed per second.
+    pub tps: f64,
+    /// Statements.
+    pub queries: u64,
+    /// Statements per second.
+    pub qps: f64,
+    /// Statement split.
+    pub stmts: StmtCounts,
+    /// Failed transactions.
+    pub errors: u64,
+    /// Failed transactions that count against --max-error-rate.
+    pub unexpected_errors: u64,
+    /// Failures by class.
+    pub errors_by_class: BTreeMap<String, u64>,
+    /// Retries.
+    pub retries: u64,
+    /// Reconnects.
+    pub reconnects: u64,
+    /// All kinds, response time.
+    pub response: LatencyStats,
+    /// All kinds, service time.
+    pub service: LatencyStats,
+    /// Per kind.
+    pub kinds: Vec<KindSummary>,
+    /// The most frequent error messages.
+    pub top_errors: Vec<ErrorMessage>,
+}
+
+impl Summary {
+    /// The summary of `rec`, which holds the whole measured phase of `secs` seconds.
+    pub fn of(rec: &Recorder, names: &[String], secs: f64) -> Summary {
+        let secs = secs.max(1e-9);
+        let transactions = rec.completed_total();
+        let mut top_errors = rec.messages.clone();
+        top_errors.sort_by_key(|e| std::cmp::Reverse(e.count));
+        top_errors.truncate(5);
+        Summary {
+            duration_s: secs,
+            transactions,
+            tps: transactions as f64 / secs,
+            queries: rec.stmts.total(),
+            qps: rec.stmts.total() as f64 / secs,
+            stmts: rec.stmts,
+            errors: rec.failed_total(),
+            unexpected_errors: rec.kinds.iter().map(|k| k.unexpected()).sum(),
+            errors_by_class: rec.errors_by_class(),
+            retries: rec.kinds.iter().map(|k| k.retries).sum(),
+            reconnects: rec.reconnects,
+            response: LatencyStats::of(&rec.all_response()),
+            service: LatencyStats::of(&rec.all_service()),
+            kinds: rec
+                .kinds
+                .iter()
+                .zip(names)
+                .map(|(k, name)| KindSummary {
+                    name: name.clone(),
+                    completed: k.completed(),
+                    committed: k.committed,
+                    rolled_back: k.rolled_back,
+                    errors: k.failed(),
+                    retries: k.retries,
+                    tps: k.completed() as f64 / secs,
+                    response: LatencyStats::of(&k.response),
+                    service: LatencyStats::of(&k.service),
+                })
+                .collect(),
+            top_errors,
+        }
+    }
+}
+
+/// The tool that wrote a result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tool {
+    /// "txbench".
+    pub name: String,
+    /// Its version.
+    pub version: String,
+}
+
+/// The machine the driver ran on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Client {
+    /// Host name.
+    pub host: String,
+    /// CPUs available to the driver.
+    pub cpus: usize,
+}
+
+impl Client {
+    /// This machine.
+    pub fn this() -> Client {
+        Client {
+            host: fs::read_to_string("/proc/sys/kernel/hostname")
+                .map(|h| h.trim().to_string())
+                .unwrap_or_else(|_| "unknown".into()),
+            cpus: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+        }
+    }
+}
+
+/// Everything about a run: result.json.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// Who wrote it.
+    pub tool: Tool,
+    /// How the run ended.
+    pub status: RunStatus,
+    /// UTC, RFC 3339.
+    pub started_at: String,
+    /// UTC, RFC 3339, once finished.
+    pub ended_at: Option<String>,
+    /// The configuration (password redacted).
+    pub config: RunConfig,
+    /// "closed" or "open" (with --rate).
+    pub loop_kind: String,
+    /// The driver's machine.
+    pub client: Client,
+    /// The server's pre-flight at the start.
+    pub server: Preflight,
+    /// Transaction kinds, in column order.
+    pub kinds: Vec<String>,
+    /// Things a reader must know (deviations from a specification, defaults that differ
+    /// from other tools).
+    pub notes: Vec<String>,
+    /// Every interval, warm-up included.
+    pub intervals: Vec<IntervalRow>,
+    /// The measured phase, once there is one.
+    pub summary: Option<Summary>,
+    /// The verdict.
+    pub validity: Validity,
+}
+
+impl RunResult {
+    /// Reads a run directory's result.json, refusing other schema versions clearly.
+    pub fn load(dir: &Path) -> Result<RunResult> {
+        let path = dir.join("result.json");
+        if !path.is_file() {
+            bail!("{} is not a run directory (no result.json)", dir.display());
+        }
+        let bytes = fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let v: serde_json::Value = serde_json::from_slice(&bytes)
+            .with_context(|| format!("{} is not JSON", path.display()))?;
+        match v.get("schema_version").and_then(|s| s.as_u64()) {
+            Some(n) if n == u64::from(SCHEMA_VERSION) => {}
+            Some(n) if n > u64::from(SCHEMA_VERSION) => bail!(
+                "{} has result schema version {n}, newer than this txbench understands ({SCHEMA_VERSION}): upgrade txbench",
+                path.display()
+            ),
+            Some(n) => bail!(
+                "{} has result schema version {n}, which this txbench no longer reads",
+                path.display()
+            ),
+            None => bail!(
+                "{} has no schema_version: not a txbench result",
+                path.display()
+            ),
+        }
+        serde_json::from_value(v).with_context(|| format!("reading {}", path.display()))
+    }
+}
+
+/// A run directory being written.
+pub struct RunDir {
+    path: PathBuf,
+    csv: File,
+    hlog: File,
+    serializer: V2DeflateSerializer,
+    buf: Vec<u8>,
+}
+
+const CSV_HEADER: &str = "phase,start_s,end_s,threads,transactions,tps,qps,reads_ps,writes_ps,other_ps,p95_ms,p99_ms,service_p99_ms,errors,err_ps,reconn_ps\n";
+
+impl RunDir {
+    /// Creates `path` (which must not hold a run already) with the CSV and log headers.
+    pub fn create(path: &Path, start: std::time::SystemTime) -> Result<RunDir> {
+        if path.join("result.json").exists() {
+            bail!(
+                "--out {}: holds a run already; choose another directory",
+                path.display()
+            );
+        }
+        fs::create_dir_all(path)
+            .with_context(|| format!("--out {}: cannot create it", path.display()))?;
+        let open = |name: &str| -> Result<File> {
+            OpenOptions::new()
+                .create(true)
+                .write(true)
+                .truncate(true)
+                .open(path.join(name))
+                .with_context(|| format!("creating {}", path.join(name).display()))
+        };
+        let mut csv = open("intervals.csv")?;
+        csv.write_all(CSV_HEADER.as_bytes())?;
+        let mut hlog = open("latency.hlog")?;
+        let start_unix = start
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs_f64())
+            .unwrap_or(0.0);
+        write!(
+            hlog,
+            "#[txbench {} latency log: values in microseconds; tags are KIND.response and KIND.service]\n\
+             #[StartTime: {start_unix:.3} (seconds since epoch), {}]\n\
+             #[BaseTime: {start_unix:.3} (seconds since epoch)]\n\
+             \"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n",
+            env!("CARGO_PKG_VERSION"),
+            humantime::format_rfc3339_seconds(start),
+        )?;
+        Ok(RunDir {
+            path: path.to_path_buf(),
+            csv,
+            hlog,
+            serializer: V2DeflateSerializer::new(),
+            buf: Vec::new(),
+        })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends an interval to intervals.csv and its histograms to latency.hlog.
+    pub fn append_interval(
+        &mut self,
+        row: &IntervalRow,
+        rec: &Recorder,
+        names: &[String],
+    ) -> Result<()> {
+        let phase = match row.phase {
+            Phase::Warmup => "warmup",
+            Phase::Measure => "measure",
+        };
+        writeln!(
+            self.csv,
+            "{phase},{:.3},{:.3},{},{},{:.2},{:.2},{:.2},{:.2},{:.2},{:.3},{:.3},{:.3},{},{:.2},{:.2}",
+            row.start_s, row.end_s, row.threads, row.transactions, row.tps, row.qps, row.reads_ps,
+            row.writes_ps, row.other_ps, row.p95_ms, row.p99_ms, row.service_p99_ms, row.errors,
+            row.err_ps, row.reconn_ps
+        )
+        .context("writing intervals.csv")?;
+        use base64::Engine as _;
+        let mut lines = String::new();
+        for (k, name) in rec.kinds.iter().zip(names) {
+            for (tag, h) in [("response", &k.response), ("service", &k.service)] {
+                self.buf.clear();
+                self.serializer
+                    .serialize(h, &mut self.buf)
+                    .map_err(|e| anyhow::anyhow!("encoding a histogram: {e:?}"))?;
+                lines.push_str(&format!(
+                    "Tag={name}.{tag},{:.3},{:.3},{:.3},{}\n",
+                    row.start_s,
+                    row.end_s - row.start_s,
+                    h.max() as f64 / 1000.0,
+                    base64::engine::general_purpose::STANDARD.encode(&self.buf)
+                ));
+            }
+        }
+        self.hlog
+            .write_all(lines.as_bytes())
+            .context("writing latency.hlog")?;
+        Ok(())
+    }
+
+    /// Rewrites result.json atomically (a temporary file renamed over it).
+    pub fn write_result(&self, result: &RunResult) -> Result<()> {
+        let path = self.path.join("result.json");
+        let tmp = self.path.join(".result.json.tmp");
+        let bytes = serde_json::to_vec_pretty(result)?;
+        fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+        fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,39 @@
+//! Workloads: what a virtual user does. The driver owns threads, clocks, pacing and
+//! counters; a workload owns its schema, data and transactions (sysbench's split).
+
+pub mod oltp;
+pub mod rand;
+
+use crate::metrics::{Outcome, StmtCounts};
+use anyhow::Result;
+
+/// A workload ready to run: it hands out one [`Worker`] per virtual user.
+pub trait Workload: Send + Sync {
+    /// Transaction kind names, in the order workers report them.
+    fn kinds(&self) -> Vec<String>;
+    /// The worker for virtual user `id`, with its own random generator.
+    fn worker(&self, id: u32, rng: rand::WorkerRng) -> Box<dyn Worker>;
+    /// Notes every output must carry (defaults that differ from other tools, deviations).
+    fn notes(&self) -> Vec<String>;
+}
+
+/// One virtual user's transactions on its own connection.
+pub trait Worker: Send {
+    /// Prepares statements on a new connection (at the start and after every reconnect).
+    fn on_connect(&mut self, conn: &mut mysql::Conn) -> std::result::Result<(), mysql::Error>;
+    /// Picks the kind of the next transaction.
+    fn next_kind(&mut self) -> usize;
+    /// Runs one transaction of `kind`, counting statements into `stmts`. With `retry`
+    /// set, it repeats the previous inputs after a deadlock or lock-wait timeout.
+    fn execute(
+        &mut self,
+        conn: &mut mysql::Conn,
+        kind: usize,
+        retry: bool,
+        stmts: &mut StmtCounts,
+    ) -> std::result::Result<Outcome, mysql::Error>;
+}
+
+/// Checks that the data a workload needs is there, for `run`: the error says what is
+/// missing and which `prepare` to run.
+pub type ReadyCheck = fn(&mut mysql::Conn) -> Result<()>;

@@ -1,0 +1,722 @@
+//! sysbench-style OLTP workloads (parity with sysbench 1.0.20's oltp_*.lua): tables
+//! sbtest1..N (id, k, c, pad; index k_N on k), the same statements per transaction and
+//! the same options. One difference, said in every summary: `--rand-type` defaults to
+//! uniform here, where sysbench 1.0.20 defaults to special.
+
+use super::rand::{Distribution, IdDist, WorkerRng, fill_template, uniform};
+use super::{Worker, Workload};
+use crate::metrics::{Outcome, StmtCounts};
+use anyhow::{Context, Result, bail};
+use mysql::prelude::Queryable;
+use mysql::{Conn, Statement};
+use serde::{Deserialize, Serialize};
+
+/// 10 groups of 11 digits, 119 characters (sysbench's `c`).
+pub const C_TEMPLATE: &[u8] = b"###########-###########-###########-###########-###########-###########-###########-###########-###########-###########";
+/// 5 groups of 11 digits, 59 characters (sysbench's `pad`).
+pub const PAD_TEMPLATE: &[u8] = b"###########-###########-###########-###########-###########";
+
+/// The eight sysbench OLTP scripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OltpKind {
+    /// oltp_read_write
+    ReadWrite,
+    /// oltp_read_only
+    ReadOnly,
+    /// oltp_write_only
+    WriteOnly,
+    /// oltp_point_select
+    PointSelect,
+    /// oltp_update_index
+    UpdateIndex,
+    /// oltp_update_non_index
+    UpdateNonIndex,
+    /// oltp_insert
+    Insert,
+    /// oltp_delete
+    Delete,
+}
+
+impl OltpKind {
+    /// The workload name, e.g. `oltp_read_write`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OltpKind::ReadWrite => "oltp_read_write",
+            OltpKind::ReadOnly => "oltp_read_only",
+            OltpKind::WriteOnly => "oltp_write_only",
+            OltpKind::PointSelect => "oltp_point_select",
+            OltpKind::UpdateIndex => "oltp_update_index",
+            OltpKind::UpdateNonIndex => "oltp_update_non_index",
+            OltpKind::Insert => "oltp_insert",
+            OltpKind::Delete => "oltp_delete",
+        }
+    }
+}
+
+/// The options of every oltp_* workload (sysbench's names and defaults).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OltpOptions {
+    /// Number of tables.
+    pub tables: u32,
+    /// Rows per table.
+    pub table_size: u32,
+    /// Rows per range SELECT.
+    pub range_size: u32,
+    /// Point SELECTs per transaction.
+    pub point_selects: u32,
+    /// Simple range SELECTs per transaction.
+    pub simple_ranges: u32,
+    /// SUM() range SELECTs per transaction.
+    pub sum_ranges: u32,
+    /// ORDER BY range SELECTs per transaction.
+    pub order_ranges: u32,
+    /// DISTINCT range SELECTs per transaction.
+    pub distinct_ranges: u32,
+    /// All range SELECTs on or off.
+    pub range_selects: bool,
+    /// UPDATEs of the indexed column per transaction.
+    pub index_updates: u32,
+    /// UPDATEs of a non-indexed column per transaction.
+    pub non_index_updates: u32,
+    /// DELETE + INSERT pairs per transaction.
+    pub delete_inserts: u32,
+    /// Autocommit every statement instead of BEGIN/COMMIT.
+    pub skip_trx: bool,
+    /// AUTO_INCREMENT id.
+    pub auto_inc: bool,
+    /// A secondary index on id instead of the primary key.
+    pub secondary: bool,
+    /// Create index k_N on k after the load.
+    pub create_secondary: bool,
+    /// Id distribution.
+    pub rand: Distribution,
+}
+
+impl Default for OltpOptions {
+    fn default() -> Self {
+        OltpOptions {
+            tables: 1,
+            table_size: 10_000,
+            range_size: 100,
+            point_selects: 10,
+            simple_ranges: 1,
+            sum_ranges: 1,
+            order_ranges: 1,
+            distinct_ranges: 1,
+            range_selects: true,
+            index_updates: 1,
+            non_index_updates: 1,
+            delete_inserts: 1,
+            skip_trx: false,
+            auto_inc: true,
+            secondary: false,
+            create_secondary: true,
+            rand: Distribution::Uniform,
+        }
+    }
+}
+
+impl OltpOptions {
+    /// Checks ranges; errors name the flag.
+    pub fn validate(&self) -> Result<()> {
+        if self.tables == 0 {
+            bail!("--tables must be at least 1");
+        }
+        if self.table_size == 0 {
+            bail!("--table-size must be at least 1");
+        }
+        // A range may run past the last id, as in sysbench: it just returns fewer rows.
+        if self.range_size == 0 {
+            bail!("--range-size must be at least 1");
+        }
+        match self.rand {
+            Distribution::Special { pct, res } => {
+                if !(0.0..=100.0).contains(&pct) {
+                    bail!("--rand-spec-pct must be between 0 and 100");
+                }
+                if !(0.0..100.0).contains(&res) {
+                    bail!("--rand-spec-res must be between 0 and 100 (exclusive)");
+                }
+            }
+            Distribution::Pareto { h } if !(h > 0.0 && h < 1.0) => {
+                bail!("--rand-pareto-h must be between 0 and 1 (exclusive)")
+            }
+            Distribution::Zipfian { exp } if exp < 0.0 => {
+                bail!("--rand-zipfian-exp must be >= 0")
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Statements one transaction of `kind` executes, as sysbench counts them.
+    pub fn statements_per_txn(&self, kind: OltpKind) -> StmtCounts {
+        let trx: u32 = if self.skip_trx { 0 } else { 2 };
+        let ranges = if self.range_selects {
+            self.simple_ranges + self.sum_ranges + self.order_ranges + self.distinct_ranges
+        } else {
+            0
+        };
+        let writes = self.index_updates + self.non_index_updates + 2 * self.delete_inserts;
+        let (r, w, o) = match kind {
+            OltpKind::ReadWrite => (self.point_selects + ranges, writes, trx),
+            OltpKind::ReadOnly => (self.point_selects + ranges, 0, trx),
+            OltpKind::WriteOnly => (0, writes, trx),
+            OltpKind::PointSelect => (1, 0, 0),
+            OltpKind::UpdateIndex => (0, self.index_updates, 0),
+            OltpKind::UpdateNonIndex => (0, self.non_index_updates, 0),
+            OltpKind::Insert | OltpKind::Delete => (0, 1, 0),
+        };
+        StmtCounts {
+            reads: u64::from(r),
+            writes: u64::from(w),
+            other: u64::from(o),
+        }
+    }
+}
+
+/// DDL of table `n`, sysbench's.
+pub fn create_table_sql(o: &OltpOptions, n: u32) -> String {
+    let id = if o.auto_inc {
+        "INTEGER NOT NULL AUTO_INCREMENT"
+    } else {
+        "INTEGER NOT NULL"
+    };
+    let key = if o.secondary {
+        "KEY xid"
+    } else {
+        "PRIMARY KEY"
+    };
+    format!(
+        "CREATE TABLE sbtest{n}(id {id}, k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, {key} (id)) ENGINE=InnoDB"
+    )
+}
+
+/// Rows per multi-row INSERT while loading.
+const LOAD_BATCH: u32 = 1000;
+
+/// Creates and loads the tables over `load_threads` connections (chunks of one table
+/// can load in parallel), then creates the k index on each table.
+pub fn prepare(
+    connect: &(dyn Fn() -> Result<Conn> + Sync),
+    o: &OltpOptions,
+    load_threads: u32,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<()> {
+    o.validate()?;
+    let mut conn = connect()?;
+    for n in 1..=o.tables {
+        let exists: Option<String> = conn.query_first(format!(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'sbtest{n}'"
+        ))?;
+        if exists.is_some() {
+            bail!(
+                "table sbtest{n} exists already: run `txbench cleanup oltp_read_write` first, or use the data as it is"
+            );
+        }
+    }
+    for n in 1..=o.tables {
+        conn.query_drop(create_table_sql(o, n))
+            .with_context(|| format!("creating sbtest{n}"))?;
+    }
+    // Work units: (table, first id, last id) in chunks, spread over the loaders.
+    let chunk = 50_000u32;
+    let mut units = Vec::new();
+    for n in 1..=o.tables {
+        let mut first = 1u32;
+        while first <= o.table_size {
+            let last = first.saturating_add(chunk - 1).min(o.table_size);
+            units.push((n, first, last));
+            first = match last.checked_add(1) {
+                Some(f) => f,
+                None => break,
+            };
+        }
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = load_threads.max(1).min(units.len() as u32).max(1);
+    std::thread::scope(|s| -> Result<()> {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let units = &units;
+                let next = &next;
+                s.spawn(move || -> Result<()> {
+                    let mut conn = connect()?;
+                    conn.query_drop("SET SESSION unique_checks = 0")?;
+                    let mut rng = super::rand::worker_rng(0x10ad, u64::from(t));
+                    let mut sql = String::with_capacity(LOAD_BATCH as usize * 200);
+                    let (mut c, mut pad) = (Vec::new(), Vec::new());
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&(n, first, last)) = units.get(i) else {
+                            return Ok(());
+                        };
+                        let mut id = first;
+                        while id <= last {
+                            let end = id.saturating_add(LOAD_BATCH - 1).min(last);
+                            sql.clear();
+                            sql.push_str(&format!("INSERT INTO sbtest{n}(id, k, c, pad) VALUES "));
+                            for row in id..=end {
+                                fill_template(&mut rng, C_TEMPLATE, &mut c);
+                                fill_template(&mut rng, PAD_TEMPLATE, &mut pad);
+                                let k = uniform(&mut rng, 1, o.table_size);
+                                if row > id {
+                                    sql.push(',');
+                                }
+                                // Templates hold only digits and dashes: safe to inline.
+                                sql.push_str(&format!(
+                                    "({row},{k},'{}','{}')",
+                                    std::str::from_utf8(&c).unwrap_or_default(),
+                                    std::str::from_utf8(&pad).unwrap_or_default()
+                                ));
+                            }
+                            conn.query_drop(&sql)
+                                .with_context(|| format!("loading sbtest{n}"))?;
+                            progress(u64::from(end - id + 1));
+                            if end == u32::MAX {
+                                break;
+                            }
+                            id = end + 1;
+                        }
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join()
+                .map_err(|_| anyhow::anyhow!("a loader thread panicked"))??;
+        }
+        Ok(())
+    })?;
+    if o.create_secondary {
+        for n in 1..=o.tables {
+            conn.query_drop(format!("CREATE INDEX k_{n} ON sbtest{n}(k)"))
+                .with_context(|| format!("creating index k_{n}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// The sbtest tables present in the database, by number.
+pub fn existing_tables(conn: &mut Conn) -> Result<Vec<u32>> {
+    let names: Vec<String> = conn.query(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'sbtest%'",
+    )?;
+    let mut nums: Vec<u32> = names
+        .iter()
+        .filter_map(|n| n.strip_prefix("sbtest").and_then(|d| d.parse().ok()))
+        .collect();
+    nums.sort_unstable();
+    Ok(nums)
+}
+
+/// Drops every sbtest table.
+pub fn cleanup(conn: &mut Conn) -> Result<usize> {
+    let tables = existing_tables(conn)?;
+    for n in &tables {
+        conn.query_drop(format!("DROP TABLE IF EXISTS sbtest{n}"))?;
+    }
+    Ok(tables.len())
+}
+
+/// Checks that tables 1..=tables exist with sysbench's columns: the error says what is
+/// missing and what to run.
+pub fn ready(conn: &mut Conn, o: &OltpOptions, workload: &str) -> Result<()> {
+    let prepare_hint = format!(
+        "run `txbench prepare {workload} --tables {} --table-size {}` first",
+        o.tables, o.table_size
+    );
+    let present = existing_tables(conn)?;
+    if present.is_empty() {
+        bail!("no sbtest tables in the database: {prepare_hint}");
+    }
+    if let Some(n) = (1..=o.tables).find(|n| !present.contains(n)) {
+        bail!(
+            "table sbtest{n} does not exist ({} tables are prepared, --tables is {}): {prepare_hint}",
+            present.len(),
+            o.tables
+        );
+    }
+    for n in 1..=o.tables {
+        let cols: Vec<String> = conn.query(format!(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'sbtest{n}' ORDER BY ordinal_position"
+        ))?;
+        let cols: Vec<String> = cols.iter().map(|c| c.to_ascii_lowercase()).collect();
+        for want in ["id", "k", "c", "pad"] {
+            if !cols.iter().any(|c| c == want) {
+                bail!(
+                    "table sbtest{n} has no column '{want}' (it has {}): not a sysbench table; run `txbench cleanup {workload}` and prepare again",
+                    cols.join(", ")
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Row counts per table, for `check`.
+pub fn row_counts(conn: &mut Conn, o: &OltpOptions) -> Result<Vec<(u32, u64)>> {
+    let mut out = Vec::new();
+    for n in 1..=o.tables {
+        let c: Option<u64> = conn.query_first(format!("SELECT COUNT(*) FROM sbtest{n}"))?;
+        out.push((n, c.unwrap_or(0)));
+    }
+    Ok(out)
+}
+
+/// A ready-to-run OLTP workload.
+pub struct Oltp {
+    /// Which script.
+    pub kind: OltpKind,
+    /// Its options.
+    pub options: OltpOptions,
+}
+
+impl Workload for Oltp {
+    fn kinds(&self) -> Vec<String> {
+        vec![self.kind.name().trim_start_matches("oltp_").to_string()]
+    }
+
+    fn worker(&self, _id: u32, rng: WorkerRng) -> Box<dyn Worker> {
+        Box::new(OltpWorker {
+            kind: self.kind,
+            o: self.options.clone(),
+            dist: IdDist::new(self.options.rand),
+            rng,
+            tables: Vec::new(),
+            c: Vec::with_capacity(120),
+            pad: Vec::with_capacity(60),
+        })
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let mut n = Vec::new();
+        if self.options.rand == Distribution::Uniform {
+            n.push(
+                "--rand-type uniform (txbench's default; sysbench 1.0.20 defaults to special)"
+                    .to_string(),
+            );
+        }
+        n
+    }
+}
+
+/// Prepared statements of one table.
+struct TableStmts {
+    point: Statement,
+    simple: Statement,
+    sum: Statement,
+    order: Statement,
+    distinct: Statement,
+    index_update: Statement,
+    non_index_update: Statement,
+    delete: Statement,
+    insert: Statement,
+}
+
+struct OltpWorker {
+    kind: OltpKind,
+    o: OltpOptions,
+    dist: IdDist,
+    rng: WorkerRng,
+    tables: Vec<TableStmts>,
+    c: Vec<u8>,
+    pad: Vec<u8>,
+}
+
+impl OltpWorker {
+    fn table(&mut self) -> usize {
+        uniform(&mut self.rng, 1, self.o.tables) as usize - 1
+    }
+
+    fn id(&mut self) -> u32 {
+        self.dist.sample(&mut self.rng, 1, self.o.table_size)
+    }
+
+    fn point_selects(&mut self, conn: &mut Conn, n: u32, s: &mut StmtCounts) -> mysql::Result<()> {
+        let t = self.table();
+        for _ in 0..n {
+            let id = self.id();
+            conn.exec_drop(&self.tables[t].point, (id,))?;
+            s.reads += 1;
+        }
+        Ok(())
+    }
+
+    fn ranges(&mut self, conn: &mut Conn, s: &mut StmtCounts) -> mysql::Result<()> {
+        let counts = [
+            self.o.simple_ranges,
+            self.o.sum_ranges,
+            self.o.order_ranges,
+            self.o.distinct_ranges,
+        ];
+        for (which, n) in counts.into_iter().enumerate() {
+            let t = self.table();
+            for _ in 0..n {
+                let id = self.id();
+                let hi = id.saturating_add(self.o.range_size - 1);
+                let st = &self.tables[t];
+                let stmt = [&st.simple, &st.sum, &st.order, &st.distinct][which];
+                conn.exec_drop(stmt, (id, hi))?;
+                s.reads += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn index_updates(&mut self, conn: &mut Conn, s: &mut StmtCounts) -> mysql::Result<()> {
+        let t = self.table();
+        for _ in 0..self.o.index_updates {
+            let id = self.id();
+            conn.exec_drop(&self.tables[t].index_update, (id,))?;
+            s.writes += 1;
+        }
+        Ok(())
+    }
+
+    fn non_index_updates(&mut self, conn: &mut Conn, s: &mut StmtCounts) -> mysql::Result<()> {
+        let t = self.table();
+        for _ in 0..self.o.non_index_updates {
+            fill_template(&mut self.rng, C_TEMPLATE, &mut self.c);
+            let id = self.id();
+            conn.exec_drop(&self.tables[t].non_index_update, (&self.c[..], id))?;
+            s.writes += 1;
+        }
+        Ok(())
+    }
+
+    fn delete_inserts(&mut self, conn: &mut Conn, s: &mut StmtCounts) -> mysql::Result<()> {
+        let t = self.table();
+        for _ in 0..self.o.delete_inserts {
+            let id = self.id();
+            let k = self.id();
+            fill_template(&mut self.rng, C_TEMPLATE, &mut self.c);
+            fill_template(&mut self.rng, PAD_TEMPLATE, &mut self.pad);
+            conn.exec_drop(&self.tables[t].delete, (id,))?;
+            s.writes += 1;
+            conn.exec_drop(&self.tables[t].insert, (id, k, &self.c[..], &self.pad[..]))?;
+            s.writes += 1;
+        }
+        Ok(())
+    }
+
+    fn in_trx(
+        &mut self,
+        conn: &mut Conn,
+        s: &mut StmtCounts,
+        body: impl FnOnce(&mut Self, &mut Conn, &mut StmtCounts) -> mysql::Result<()>,
+    ) -> mysql::Result<()> {
+        if !self.o.skip_trx {
+            conn.query_drop("BEGIN")?;
+            s.other += 1;
+        }
+        body(self, conn, s)?;
+        if !self.o.skip_trx {
+            conn.query_drop("COMMIT")?;
+            s.other += 1;
+        }
+        Ok(())
+    }
+}
+
+impl Worker for OltpWorker {
+    fn on_connect(&mut self, conn: &mut Conn) -> mysql::Result<()> {
+        self.tables.clear();
+        for n in 1..=self.o.tables {
+            let p = |conn: &mut Conn, sql: String| conn.prep(sql);
+            self.tables.push(TableStmts {
+                point: p(conn, format!("SELECT c FROM sbtest{n} WHERE id=?"))?,
+                simple: p(
+                    conn,
+                    format!("SELECT c FROM sbtest{n} WHERE id BETWEEN ? AND ?"),
+                )?,
+                sum: p(
+                    conn,
+                    format!("SELECT SUM(k) FROM sbtest{n} WHERE id BETWEEN ? AND ?"),
+                )?,
+                order: p(
+                    conn,
+                    format!("SELECT c FROM sbtest{n} WHERE id BETWEEN ? AND ? ORDER BY c"),
+                )?,
+                distinct: p(
+                    conn,
+                    format!("SELECT DISTINCT c FROM sbtest{n} WHERE id BETWEEN ? AND ? ORDER BY c"),
+                )?,
+                index_update: p(conn, format!("UPDATE sbtest{n} SET k=k+1 WHERE id=?"))?,
+                non_index_update: p(conn, format!("UPDATE sbtest{n} SET c=? WHERE id=?"))?,
+                delete: p(conn, format!("DELETE FROM sbtest{n} WHERE id=?"))?,
+                insert: p(
+                    conn,
+                    format!("INSERT INTO sbtest{n} (id, k, c, pad) VALUES (?, ?, ?, ?)"),
+                )?,
+            });
+        }
+        Ok(())
+    }
+
+    fn next_kind(&mut self) -> usize {
+        0
+    }
+
+    // Retries draw new inputs, as sysbench re-runs its event.
+    fn execute(
+        &mut self,
+        conn: &mut Conn,
+        _kind: usize,
+        _retry: bool,
+        s: &mut StmtCounts,
+    ) -> mysql::Result<Outcome> {
+        match self.kind {
+            OltpKind::ReadWrite => self.in_trx(conn, s, |w, conn, s| {
+                w.point_selects(conn, w.o.point_selects, s)?;
+                if w.o.range_selects {
+                    w.ranges(conn, s)?;
+                }
+                w.index_updates(conn, s)?;
+                w.non_index_updates(conn, s)?;
+                w.delete_inserts(conn, s)
+            })?,
+            OltpKind::ReadOnly => self.in_trx(conn, s, |w, conn, s| {
+                w.point_selects(conn, w.o.point_selects, s)?;
+                if w.o.range_selects {
+                    w.ranges(conn, s)?;
+                }
+                Ok(())
+            })?,
+            OltpKind::WriteOnly => self.in_trx(conn, s, |w, conn, s| {
+                w.index_updates(conn, s)?;
+                w.non_index_updates(conn, s)?;
+                w.delete_inserts(conn, s)
+            })?,
+            OltpKind::PointSelect => self.point_selects(conn, 1, s)?,
+            OltpKind::UpdateIndex => self.index_updates(conn, s)?,
+            OltpKind::UpdateNonIndex => self.non_index_updates(conn, s)?,
+            OltpKind::Insert => {
+                let t = self.table();
+                // sysbench: id 0 lets AUTO_INCREMENT choose; else a fresh id above the
+                // loaded range.
+                let id = if self.o.auto_inc {
+                    0
+                } else {
+                    uniform(
+                        &mut self.rng,
+                        self.o.table_size.saturating_add(1),
+                        i32::MAX as u32,
+                    )
+                };
+                let k = self.id();
+                fill_template(&mut self.rng, C_TEMPLATE, &mut self.c);
+                fill_template(&mut self.rng, PAD_TEMPLATE, &mut self.pad);
+                conn.exec_drop(&self.tables[t].insert, (id, k, &self.c[..], &self.pad[..]))?;
+                s.writes += 1;
+            }
+            OltpKind::Delete => {
+                let t = self.table();
+                let id = self.id();
+                conn.exec_drop(&self.tables[t].delete, (id,))?;
+                s.writes += 1;
+            }
+        }
+        Ok(Outcome::Committed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statement_counts_match_sysbench_defaults() {
+        let o = OltpOptions::default();
+        let c = o.statements_per_txn(OltpKind::ReadWrite);
+        assert_eq!((c.reads, c.writes, c.other), (14, 4, 2));
+        let c = o.statements_per_txn(OltpKind::ReadOnly);
+        assert_eq!((c.reads, c.writes, c.other), (14, 0, 2));
+        let c = o.statements_per_txn(OltpKind::WriteOnly);
+        assert_eq!((c.reads, c.writes, c.other), (0, 4, 2));
+        let c = o.statements_per_txn(OltpKind::PointSelect);
+        assert_eq!(c.total(), 1);
+        let skip = OltpOptions {
+            skip_trx: true,
+            range_selects: false,
+            ..o
+        };
+        let c = skip.statements_per_txn(OltpKind::ReadWrite);
+        assert_eq!((c.reads, c.writes, c.other), (10, 4, 0));
+    }
+
+    #[test]
+    fn ddl_follows_the_options() {
+        let o = OltpOptions::default();
+        assert_eq!(
+            create_table_sql(&o, 3),
+            "CREATE TABLE sbtest3(id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id)) ENGINE=InnoDB"
+        );
+        let s = OltpOptions {
+            secondary: true,
+            auto_inc: false,
+            ..o
+        };
+        let sql = create_table_sql(&s, 1);
+        assert!(sql.contains("id INTEGER NOT NULL,") && sql.contains("KEY xid (id)"));
+    }
+
+    #[test]
+    fn templates_have_sysbench_lengths() {
+        assert_eq!(C_TEMPLATE.len(), 119);
+        assert_eq!(PAD_TEMPLATE.len(), 59);
+    }
+
+    #[test]
+    fn validation_names_the_flag() {
+        let cases = [
+            (
+                OltpOptions {
+                    range_size: 0,
+                    ..Default::default()
+                },
+                "--range-size",
+            ),
+            (
+                OltpOptions {
+                    tables: 0,
+                    ..Default::default()
+                },
+                "--tables",
+            ),
+            (
+                OltpOptions {
+                    table_size: 0,
+                    ..Default::default()
+                },
+                "--table-size",
+            ),
+            (
+                OltpOptions {
+                    rand: Distribution::Pareto { h: 1.5 },
+                    ..Default::default()
+                },
+                "--rand-pareto-h",
+            ),
+            (
+                OltpOptions {
+                    rand: Distribution::Zipfian { exp: -1.0 },
+                    ..Default::default()
+                },
+                "--rand-zipfian-exp",
+            ),
+        ];
+        for (bad, flag) in cases {
+            let e = bad.validate().unwrap_err().to_string();
+            assert!(e.starts_with(flag), "{flag}: {e}");
+        }
+        // A range longer than the table is allowed, as in sysbench.
+        let long = OltpOptions {
+            range_size: 100,
+            table_size: 20,
+            ..Default::default()
+        };
+        assert!(long.validate().is_ok());
+    }
+}

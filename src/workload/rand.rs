@@ -1,0 +1,278 @@
+//! Random inputs: sysbench's id distributions (uniform, gaussian, special, pareto,
+//! zipfian, ported from its sb_rand.c so `--rand-type` means the same), and string
+//! templates (`#` a digit, `@` a letter).
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// The per-worker random generator (xoshiro256++, cheap and seedable).
+pub type WorkerRng = SmallRng;
+
+/// A generator for worker `worker` of a run seeded with `seed`: reproducible per worker.
+pub fn worker_rng(seed: u64, worker: u64) -> WorkerRng {
+    // Spread worker numbers so neighbouring workers do not get related streams.
+    SmallRng::seed_from_u64(seed ^ worker.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// `--rand-type` and its parameters.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Distribution {
+    /// Every id equally likely.
+    Uniform,
+    /// Mean of 12 uniforms (sysbench's `rand-spec-iter`).
+    Gaussian,
+    /// `res` % of values in the middle `pct` % of the range, the rest gaussian.
+    Special {
+        /// `--rand-spec-pct`.
+        pct: f64,
+        /// `--rand-spec-res`.
+        res: f64,
+    },
+    /// Pareto with `--rand-pareto-h`.
+    Pareto {
+        /// `--rand-pareto-h`.
+        h: f64,
+    },
+    /// Zipf with `--rand-zipfian-exp` (rejection-inversion sampling).
+    Zipfian {
+        /// `--rand-zipfian-exp`.
+        exp: f64,
+    },
+}
+
+const SPEC_ITER: u32 = 12;
+
+/// A ready-to-sample distribution over `[a, b]` (constants precomputed).
+#[derive(Debug, Clone, Copy)]
+pub struct IdDist {
+    dist: Distribution,
+    pareto_power: f64,
+    zipf_s: f64,
+    zipf_hx1: f64,
+}
+
+impl IdDist {
+    /// Precomputes what `dist` needs.
+    pub fn new(dist: Distribution) -> IdDist {
+        let (mut pareto_power, mut zipf_s, mut zipf_hx1) = (0.0, 0.0, 0.0);
+        match dist {
+            Distribution::Pareto { h } => pareto_power = h.ln() / (1.0 - h).ln(),
+            Distribution::Zipfian { exp } => {
+                zipf_s = 2.0 - h_integral_inverse(h_integral(2.5, exp) - h(2.0, exp), exp);
+                zipf_hx1 = h_integral(1.5, exp) - 1.0;
+            }
+            _ => {}
+        }
+        IdDist {
+            dist,
+            pareto_power,
+            zipf_s,
+            zipf_hx1,
+        }
+    }
+
+    /// The distribution.
+    pub fn distribution(&self) -> Distribution {
+        self.dist
+    }
+
+    /// A value in `[a, b]` (both inclusive, `a <= b`).
+    pub fn sample(&self, rng: &mut WorkerRng, a: u32, b: u32) -> u32 {
+        let v = match self.dist {
+            Distribution::Uniform => uniform(rng, a, b),
+            Distribution::Gaussian => {
+                let t = f64::from(b - a) + 1.0;
+                let sum: f64 = (0..SPEC_ITER).map(|_| rng.random::<f64>() * t).sum();
+                a + (sum / f64::from(SPEC_ITER)) as u32
+            }
+            Distribution::Special { pct, res } => {
+                let t = f64::from(b - a);
+                let range_size = t * (100.0 / (100.0 - res));
+                let rnd: f64 = rng.random();
+                if rnd * range_size < t {
+                    let sum: f64 = (0..SPEC_ITER).map(|_| rng.random::<f64>()).sum();
+                    a + (sum * t / f64::from(SPEC_ITER)) as u32
+                } else {
+                    let d = t * pct / 100.0;
+                    let r = rnd * (d + 1.0) + t / 2.0 - t * pct / 200.0;
+                    a + r as u32
+                }
+            }
+            Distribution::Pareto { .. } => {
+                let t = f64::from(b - a) + 1.0;
+                a + (t * rng.random::<f64>().powf(self.pareto_power)) as u32
+            }
+            Distribution::Zipfian { exp } => {
+                a + zipf(rng, b - a + 1, exp, self.zipf_s, self.zipf_hx1) - 1
+            }
+        };
+        v.clamp(a, b)
+    }
+}
+
+/// A uniform value in `[a, b]`, both inclusive.
+pub fn uniform(rng: &mut WorkerRng, a: u32, b: u32) -> u32 {
+    rng.random_range(a..=b)
+}
+
+fn zipf(rng: &mut WorkerRng, n: u32, e: f64, s: f64, hx1: f64) -> u32 {
+    let hn = h_integral(f64::from(n) + 0.5, e);
+    loop {
+        let u = hn + rng.random::<f64>() * (hx1 - hn);
+        let x = h_integral_inverse(u, e);
+        let k = ((x + 0.5) as u32).clamp(1, n);
+        if f64::from(k) - x <= s || u >= h_integral(f64::from(k) + 0.5, e) - h(f64::from(k), e) {
+            return k;
+        }
+    }
+}
+
+fn h_integral(x: f64, e: f64) -> f64 {
+    let log_x = x.ln();
+    helper2((1.0 - e) * log_x) * log_x
+}
+
+fn h(x: f64, e: f64) -> f64 {
+    (-e * x.ln()).exp()
+}
+
+fn h_integral_inverse(x: f64, e: f64) -> f64 {
+    let t = (x * (1.0 - e)).max(-1.0);
+    (helper1(t) * x).exp()
+}
+
+fn helper1(x: f64) -> f64 {
+    if x.abs() > 1e-8 {
+        x.ln_1p() / x
+    } else {
+        1.0 - x * (0.5 - x * (0.333_333_333_333_333_3 - 0.25 * x))
+    }
+}
+
+fn helper2(x: f64) -> f64 {
+    if x.abs() > 1e-8 {
+        x.exp_m1() / x
+    } else {
+        1.0 + x * 0.5 * (1.0 + x * 0.333_333_333_333_333_3 * (1.0 + 0.25 * x))
+    }
+}
+
+/// Fills `buf` from `template`: `#` becomes a random digit, `@` a random lower-case
+/// letter, anything else is copied (sysbench's `sysbench.rand.string`).
+pub fn fill_template(rng: &mut WorkerRng, template: &[u8], buf: &mut Vec<u8>) {
+    buf.clear();
+    buf.extend(template.iter().map(|&c| match c {
+        b'#' => b'0' + rng.random_range(0..10u8),
+        b'@' => b'a' + rng.random_range(0..26u8),
+        other => other,
+    }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn histogram(d: Distribution, n: u32, draws: usize) -> Vec<usize> {
+        let dist = IdDist::new(d);
+        let mut rng = worker_rng(7, 0);
+        let mut h = vec![0usize; n as usize + 1];
+        for _ in 0..draws {
+            let v = dist.sample(&mut rng, 1, n);
+            assert!((1..=n).contains(&v), "{d:?} gave {v}");
+            h[v as usize] += 1;
+        }
+        h
+    }
+
+    #[test]
+    fn uniform_is_flat() {
+        let h = histogram(Distribution::Uniform, 10, 100_000);
+        for c in &h[1..] {
+            assert!((9_000..11_000).contains(c), "{h:?}");
+        }
+    }
+
+    #[test]
+    fn gaussian_peaks_in_the_middle() {
+        let h = histogram(Distribution::Gaussian, 100, 100_000);
+        let middle: usize = h[40..=60].iter().sum();
+        let edges: usize = h[1..=20].iter().sum::<usize>() + h[81..=100].iter().sum::<usize>();
+        assert!(middle > 20 * edges.max(1), "middle {middle} edges {edges}");
+    }
+
+    #[test]
+    fn special_puts_res_percent_into_pct_percent_of_the_range() {
+        // sysbench 1.0.20 defaults: 75 % of values within 1 % of the range.
+        let n = 10_000;
+        let h = histogram(
+            Distribution::Special {
+                pct: 1.0,
+                res: 75.0,
+            },
+            n,
+            200_000,
+        );
+        let lo = (n / 2 - n / 200) as usize;
+        let hi = (n / 2 + n / 200 + 1) as usize;
+        let hot: usize = h[lo..=hi].iter().sum();
+        let share = hot as f64 / 200_000.0;
+        assert!((0.74..0.80).contains(&share), "hot share {share}");
+    }
+
+    #[test]
+    fn pareto_and_zipfian_favour_low_ids() {
+        for d in [
+            Distribution::Pareto { h: 0.2 },
+            Distribution::Zipfian { exp: 0.8 },
+        ] {
+            let h = histogram(d, 1000, 100_000);
+            let low: usize = h[1..=100].iter().sum();
+            assert!(low > 40_000, "{d:?}: {low} of 100000 in the lowest tenth");
+        }
+    }
+
+    #[test]
+    fn zipf_exponent_one_and_zero_work() {
+        let h = histogram(Distribution::Zipfian { exp: 1.0 }, 100, 50_000);
+        assert!(h[1] > h[2] && h[2] > h[10]);
+        let flat = histogram(Distribution::Zipfian { exp: 0.0 }, 10, 50_000);
+        assert!(
+            flat[1..].iter().all(|c| (4_000..6_000).contains(c)),
+            "{flat:?}"
+        );
+    }
+
+    #[test]
+    fn templates_keep_their_shape() {
+        let mut rng = worker_rng(1, 2);
+        let mut buf = Vec::new();
+        fill_template(&mut rng, b"###-@@", &mut buf);
+        assert_eq!(buf.len(), 6);
+        assert!(buf[..3].iter().all(u8::is_ascii_digit));
+        assert_eq!(buf[3], b'-');
+        assert!(buf[4..].iter().all(u8::is_ascii_lowercase));
+    }
+
+    #[test]
+    fn workers_get_different_reproducible_streams() {
+        let a: Vec<u32> = (0..5).map(|_| 0).collect::<Vec<_>>();
+        let mut r1 = worker_rng(42, 0);
+        let mut r2 = worker_rng(42, 0);
+        let mut r3 = worker_rng(42, 1);
+        let s1: Vec<u32> = a
+            .iter()
+            .map(|_| uniform(&mut r1, 0, u32::MAX - 1))
+            .collect();
+        let s2: Vec<u32> = a
+            .iter()
+            .map(|_| uniform(&mut r2, 0, u32::MAX - 1))
+            .collect();
+        let s3: Vec<u32> = a
+            .iter()
+            .map(|_| uniform(&mut r3, 0, u32::MAX - 1))
+            .collect();
+        assert_eq!(s1, s2);
+        assert_ne!(s1, s3);
+    }
+}

@@ -1,0 +1,586 @@
+//! sysbench-style OLTP workloads and the driver, against real sandbox servers.
+
+mod common;
+use common::*;
+use mysql::prelude::Queryable;
+use std::time::Duration;
+
+/// Starts sandbox `name` and prepares `workload` on it with `opts`.
+fn prepared(home: &Home, name: &str, workload: &str, opts: &[&str]) -> Server {
+    let s = home.start(name, &[]);
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "prepare", workload])
+        .args(opts)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "prepare failed: {:?}", text(&out));
+    s
+}
+
+/// `txbench run WORKLOAD` on `s` as a plain command, to spawn in the background.
+fn background_run(home: &Home, s: &Server, workload: &str, args: &[&str]) -> std::process::Command {
+    let mut cmd = home.std_cmd();
+    cmd.args(["--url", &s.url, "run", workload]).args(args);
+    cmd
+}
+
+const SMALL: [&str; 4] = ["--tables", "2", "--table-size", "2000"];
+
+fn run_args<'a>(workload: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec!["run", workload, "--json"];
+    v.extend_from_slice(extra);
+    v
+}
+
+#[test]
+fn every_oltp_workload_runs_with_sysbench_statement_counts() {
+    let home = Home::new();
+    let s = home.start("oltp", &[]);
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "prepare", "oltp_read_write"])
+        .args(SMALL)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "check", "oltp_read_write"])
+        .args(SMALL)
+        .output()
+        .unwrap();
+    assert!(
+        text(&out).0.contains("sbtest2: 2000 rows"),
+        "{:?}",
+        text(&out)
+    );
+
+    // (workload, extra options, reads, writes, other) per transaction, from sysbench 1.0.20.
+    let cases: &[(&str, &[&str], u64, u64, u64)] = &[
+        ("oltp_read_write", &[], 14, 4, 2),
+        ("oltp_read_only", &[], 14, 0, 2),
+        ("oltp_write_only", &[], 0, 4, 2),
+        ("oltp_point_select", &[], 1, 0, 0),
+        ("oltp_update_index", &[], 0, 1, 0),
+        ("oltp_update_non_index", &[], 0, 1, 0),
+        ("oltp_insert", &[], 0, 1, 0),
+        ("oltp_delete", &[], 0, 1, 0),
+        (
+            "oltp_read_write",
+            &[
+                "--point-selects",
+                "3",
+                "--simple-ranges",
+                "2",
+                "--sum-ranges",
+                "0",
+                "--order-ranges",
+                "0",
+                "--index-updates",
+                "2",
+                "--non-index-updates",
+                "0",
+                "--delete-inserts",
+                "2",
+                "--skip-trx",
+            ],
+            6,
+            6,
+            0,
+        ),
+        (
+            "oltp_read_only",
+            &["--range-selects", "off", "--rand-type", "zipfian"],
+            10,
+            0,
+            2,
+        ),
+    ];
+    for (i, (workload, extra, r, w, o)) in cases.iter().enumerate() {
+        let dir = home.path().join(format!("run{i}"));
+        let dir_s = dir.to_str().unwrap().to_string();
+        let mut args = run_args(
+            workload,
+            &[
+                "--threads",
+                "2",
+                "--events",
+                "40",
+                "--time",
+                "120",
+                "--out",
+                &dir_s,
+            ],
+        );
+        args.extend_from_slice(&SMALL);
+        args.extend_from_slice(extra);
+        let out = home
+            .cmd()
+            .arg("--url")
+            .arg(&s.url)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{workload} {extra:?}: {:?}",
+            text(&out)
+        );
+        let sum = summary_of(&out);
+        let m = &sum["summary"];
+        assert_eq!(m["transactions"], 40, "{workload}: {m}");
+        assert_eq!(m["errors"], 0, "{workload}: {m}");
+        assert_eq!(
+            (
+                m["stmts"]["reads"].as_u64().unwrap(),
+                m["stmts"]["writes"].as_u64().unwrap(),
+                m["stmts"]["other"].as_u64().unwrap()
+            ),
+            (40 * r, 40 * w, 40 * o),
+            "{workload} {extra:?}"
+        );
+        let result = result_json(&dir);
+        assert_schema_valid(&result);
+        assert_eq!(result["status"], "completed");
+        assert_eq!(result["validity"]["valid"], true);
+        assert!(
+            result["notes"]
+                .to_string()
+                .contains("sysbench 1.0.20 defaults to special")
+                || extra.contains(&"zipfian")
+        );
+        // No password in stored results; the URL is stored redacted.
+        assert!(
+            result["config"]["url"]
+                .as_str()
+                .unwrap()
+                .starts_with("mysql://txbench@127.0.0.1:")
+        );
+        if i == 0 {
+            // The HDR interval log is readable by HdrHistogram's own parser and holds every
+            // measured transaction.
+            let log = std::fs::read(dir.join("latency.hlog")).unwrap();
+            let mut deser = hdrhistogram::serialization::Deserializer::new();
+            let mut total = 0;
+            for item in hdrhistogram::serialization::interval_log::IntervalLogIterator::new(&log) {
+                // A line the parser rejects would leave the total short of 40.
+                if let Ok(hdrhistogram::serialization::interval_log::LogEntry::Interval(h)) = item
+                    && h.tag().map(|t| t.as_str()) == Some("read_write.response")
+                {
+                    let bytes = base64_decode(h.encoded_histogram());
+                    let hist: hdrhistogram::Histogram<u64> =
+                        deser.deserialize(&mut &bytes[..]).unwrap();
+                    total += hist.len();
+                }
+            }
+            assert_eq!(total, 40);
+            let csv = std::fs::read_to_string(dir.join("intervals.csv")).unwrap();
+            assert!(csv.starts_with("phase,start_s,end_s,threads,transactions,tps,qps"));
+            assert_eq!(
+                csv.lines().count(),
+                1 + result["intervals"].as_array().unwrap().len()
+            );
+        }
+    }
+
+    // cleanup drops the tables; a run after it says what to do.
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "cleanup", "oltp_read_write"])
+        .output()
+        .unwrap();
+    assert!(
+        text(&out).0.contains("dropped 2 sbtest table(s)"),
+        "{:?}",
+        text(&out)
+    );
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "run", "oltp_point_select", "--time", "1"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains(
+            "run `txbench prepare oltp_point_select --tables 1 --table-size 10000` first"
+        ),
+        "{line}"
+    );
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD
+        .decode(s)
+        .expect("base64")
+}
+
+#[test]
+fn an_open_loop_stall_shows_in_response_time_but_not_service_time() {
+    let home = Home::new();
+    let s = prepared(
+        &home,
+        "stall",
+        "oltp_point_select",
+        &["--table-size", "1000"],
+    );
+    let mut locker = s.conn();
+    let dir = home.path().join("stall-run");
+    let mut child = background_run(
+        &home,
+        &s,
+        "oltp_point_select",
+        &["--table-size", "1000", "--json"],
+    );
+    child
+        .args([
+            "--rate",
+            "200",
+            "--threads",
+            "4",
+            "--time",
+            "8",
+            "--report-interval",
+            "1",
+        ])
+        .arg("--out")
+        .arg(&dir);
+    let handle = std::thread::spawn(move || child.output().unwrap());
+    std::thread::sleep(Duration::from_secs(3));
+    locker.query_drop("LOCK TABLES sbtest1 WRITE").unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    locker.query_drop("UNLOCK TABLES").unwrap();
+    let out = handle.join().unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let m = &summary_of(&out)["summary"];
+    let response_p99 = m["response"]["p99_ms"].as_f64().unwrap();
+    let service_p99 = m["service"]["p99_ms"].as_f64().unwrap();
+    // About 300 of 1,600 arrivals wait behind the 1.5 s lock: response p99 is near 1.5 s.
+    // Only the 4 statements in flight wait inside the server: service p99 stays small.
+    assert!(response_p99 >= 700.0, "response p99 {response_p99} ms: {m}");
+    assert!(service_p99 < 200.0, "service p99 {service_p99} ms: {m}");
+    assert!(
+        m["service"]["max_ms"].as_f64().unwrap() >= 700.0,
+        "the stalled statements are still seen: {m}"
+    );
+    let result = result_json(&dir);
+    assert_eq!(result["loop_kind"], "open");
+    assert_schema_valid(&result);
+}
+
+#[test]
+fn lock_wait_timeouts_and_deadlocks_are_classified_and_retried() {
+    let home = Home::new();
+    let s = home.start("contention", &["--set", "innodb_lock_wait_timeout=1"]);
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "prepare",
+            "oltp_update_index",
+            "--table-size",
+            "20",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+
+    // Hold every row for 5 s: updates wait 1 s, time out, are retried 3 times, then fail.
+    let mut holder = s.conn();
+    holder.query_drop("BEGIN").unwrap();
+    holder
+        .query_drop("SELECT * FROM sbtest1 FOR UPDATE")
+        .unwrap();
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(5));
+        holder.query_drop("ROLLBACK").unwrap();
+    });
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "oltp_update_index",
+            "--table-size",
+            "20",
+            "--json",
+        ])
+        .args(["--threads", "2", "--time", "7", "--report-interval", "1"])
+        .output()
+        .unwrap();
+    release.join().unwrap();
+    assert!(
+        out.status.success(),
+        "contention is not unexpected: {:?}",
+        text(&out)
+    );
+    let m = &summary_of(&out)["summary"];
+    assert!(m["retries"].as_u64().unwrap() >= 2, "{m}");
+    assert!(
+        m["errors_by_class"]["lock_wait_timeout"].as_u64().unwrap() >= 1,
+        "{m}"
+    );
+    assert_eq!(m["unexpected_errors"], 0);
+    assert!(
+        m["top_errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Lock wait timeout"),
+        "{m}"
+    );
+    assert!(
+        m["transactions"].as_u64().unwrap() > 0,
+        "work resumed after the lock was released: {m}"
+    );
+
+    // Many writers on 20 rows in random order deadlock; deadlocks are retried too.
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "oltp_write_only",
+            "--table-size",
+            "20",
+            "--json",
+        ])
+        .args([
+            "--threads",
+            "8",
+            "--time",
+            "4",
+            "--report-interval",
+            "4",
+            "--index-updates",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let m = &summary_of(&out)["summary"];
+    assert!(
+        m["retries"].as_u64().unwrap() > 0,
+        "no deadlock was retried: {m}"
+    );
+    assert_eq!(m["unexpected_errors"], 0, "{m}");
+}
+
+#[test]
+fn killed_connections_reconnect_and_the_run_goes_on() {
+    let home = Home::new();
+    let s = prepared(
+        &home,
+        "kill",
+        "oltp_point_select",
+        &["--table-size", "1000"],
+    );
+    let mut admin = s.conn();
+    let mut cmd = background_run(
+        &home,
+        &s,
+        "oltp_point_select",
+        &["--table-size", "1000", "--json"],
+    );
+    cmd.args(["--threads", "3", "--time", "5", "--report-interval", "1"]);
+    let handle = std::thread::spawn(move || cmd.output().unwrap());
+    std::thread::sleep(Duration::from_secs(2));
+    let ids: Vec<u64> = admin
+        .query("SELECT id FROM information_schema.processlist WHERE user = 'txbench' AND id <> CONNECTION_ID() AND command <> 'Daemon'")
+        .unwrap();
+    assert!(ids.len() >= 3, "{ids:?}");
+    for id in &ids {
+        admin.query_drop(format!("KILL CONNECTION {id}")).unwrap();
+    }
+    let out = handle.join().unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let m = &summary_of(&out)["summary"];
+    assert!(m["reconnects"].as_u64().unwrap() >= 3, "{m}");
+    assert!(
+        m["errors_by_class"].get("lost_connection").is_some()
+            || m["errors_by_class"].get("server_shutdown").is_some(),
+        "{m}"
+    );
+    assert!(m["transactions"].as_u64().unwrap() > 100, "{m}");
+}
+
+#[test]
+fn ctrl_c_writes_results_and_exits_130() {
+    let home = Home::new();
+    let s = prepared(
+        &home,
+        "sigint",
+        "oltp_point_select",
+        &["--table-size", "1000"],
+    );
+    let dir = home.path().join("interrupted");
+    let mut cmd = background_run(&home, &s, "oltp_point_select", &["--table-size", "1000"]);
+    cmd.args(["--threads", "2", "--time", "60", "--report-interval", "1"])
+        .arg("--out")
+        .arg(&dir);
+    let child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2600));
+    // SAFETY: signalling the child we spawned.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{:?}", text(&out));
+    assert!(
+        text(&out)
+            .0
+            .contains("interrupted run of oltp_point_select"),
+        "{:?}",
+        text(&out)
+    );
+    let r = result_json(&dir);
+    assert_eq!(r["status"], "interrupted");
+    assert!(r["intervals"].as_array().unwrap().len() >= 2, "{r}");
+    assert!(r["summary"]["transactions"].as_u64().unwrap() > 0);
+    assert!(r["ended_at"].is_string());
+    assert_schema_valid(&r);
+}
+
+#[test]
+fn bad_run_input_is_refused_clearly() {
+    let home = Home::new();
+    for (args, flag) in [
+        (vec!["run", "oltp_nonsense"], "oltp_nonsense"),
+        (
+            vec!["run", "oltp_read_write", "--frobnicate"],
+            "--frobnicate",
+        ),
+        (
+            vec!["run", "oltp_read_write", "--threads", "0"],
+            "--threads",
+        ),
+        (
+            vec!["run", "oltp_read_write", "--threads", "-4"],
+            "--threads",
+        ),
+        (vec!["run", "oltp_read_write", "--time", "0"], "--time"),
+        (vec!["run", "oltp_read_write", "--time", "-1"], "--time"),
+        (vec!["run", "oltp_read_write", "--rate", "0"], "--rate"),
+        (vec!["run", "oltp_read_write", "--rate", "-5"], "--rate"),
+        (
+            vec!["run", "oltp_read_write", "--skip-trx", "maybe"],
+            "--skip-trx",
+        ),
+    ] {
+        let out = home.cmd().args(&args).output().unwrap();
+        let (_, err) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(flag), "{args:?} should name {flag}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+    // Option values checked after parsing name their flag, exit 1, before any server starts.
+    let out = home
+        .cmd()
+        .args(["run", "oltp_read_write", "--range-size", "0"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 1).contains("--range-size"));
+    assert!(!home.path().join("servers").exists());
+}
+
+#[test]
+fn a_table_of_the_wrong_shape_is_named() {
+    let home = Home::new();
+    let s = prepared(
+        &home,
+        "shape",
+        "oltp_point_select",
+        &["--table-size", "100"],
+    );
+    s.conn()
+        .query_drop("ALTER TABLE sbtest1 DROP COLUMN pad")
+        .unwrap();
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "oltp_point_select",
+            "--table-size",
+            "100",
+            "--time",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains("table sbtest1 has no column 'pad' (it has id, k, c)"),
+        "{line}"
+    );
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "oltp_point_select",
+            "--tables",
+            "3",
+            "--time",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        assert_one_line_error(&out, 1)
+            .contains("table sbtest2 does not exist (1 tables are prepared, --tables is 3)")
+    );
+    // prepare over existing tables refuses instead of mixing data.
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "prepare", "oltp_point_select"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 1).contains("sbtest1 exists already"));
+}
+
+#[test]
+fn a_server_that_dies_mid_run_ends_it_invalid_with_results_kept() {
+    let home = Home::new();
+    let s = prepared(
+        &home,
+        "dies",
+        "oltp_point_select",
+        &["--table-size", "1000"],
+    );
+    let dir = home.path().join("died");
+    let mut cmd = background_run(&home, &s, "oltp_point_select", &["--table-size", "1000"]);
+    cmd.args(["--threads", "2", "--time", "60", "--report-interval", "1"])
+        .arg("--out")
+        .arg(&dir);
+    let handle = std::thread::spawn(move || cmd.output().unwrap());
+    std::thread::sleep(Duration::from_secs(3));
+    // SAFETY: the pid is the sandbox server this test started.
+    unsafe { libc::kill(s.pid, libc::SIGKILL) };
+    let out = handle.join().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout} {stderr}");
+    assert!(
+        stdout.contains("INVALID: the server has been unreachable"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("Error: the run is INVALID: the server has been unreachable"),
+        "{stderr}"
+    );
+    let r = result_json(&dir);
+    assert_eq!(r["status"], "aborted");
+    assert_eq!(r["validity"]["valid"], false);
+    assert!(
+        r["summary"]["transactions"].as_u64().unwrap() > 0,
+        "results before the crash are kept"
+    );
+    assert!(r["intervals"].as_array().unwrap().len() >= 3);
+}
