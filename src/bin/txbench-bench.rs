@@ -1,9 +1,16 @@
 //! `make bench`: speed figures for txbench, printed and never asserted (machines are
 //! shared and noisy; compare the ratios measured side by side in one run).
+//!
+//! Client CPU is the child's own user + system time from wait4(2), so each figure covers
+//! exactly one driver process. `BENCH_SECONDS` shortens the timed runs (default 30).
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::time::Instant;
 use txbench::server::{self, StartOptions, StateDir, cnf::Setting};
+use txbench::target::TargetUrl;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
@@ -21,14 +28,14 @@ fn line(label: &str, runs: &[f64]) {
         .map(|s| format!("{s:.3}"))
         .collect::<Vec<_>>()
         .join(" ");
-    println!("  {label:<40} {:>7.3}   runs: {all}", median(runs.to_vec()));
+    println!("  {label:<42} {:>7.3}   runs: {all}", median(runs.to_vec()));
 }
 
 /// Sandbox server lifecycle: create (bootstrap + start), restart, stop; median of 5.
 fn sandbox(home: &StateDir) -> Result<()> {
     const N: usize = 5;
     let opts = StartOptions {
-        name: "bench".into(),
+        name: "bench-lifecycle".into(),
         sets: vec![Setting::parse("innodb_buffer_pool_size=1G")?],
         ..Default::default()
     };
@@ -39,12 +46,12 @@ fn sandbox(home: &StateDir) -> Result<()> {
         create.push(t.elapsed().as_secs_f64());
         spawn.push(s.start_seconds);
         let t = Instant::now();
-        server::stop(home, "bench", false)?;
+        server::stop(home, &opts.name, false)?;
         stop.push(t.elapsed().as_secs_f64());
         let t = Instant::now();
         server::start(home, &opts)?;
         restart.push(t.elapsed().as_secs_f64());
-        server::stop(home, "bench", true)?;
+        server::stop(home, &opts.name, true)?;
     }
     println!("== sandbox server (MariaDB, 1 GiB buffer pool), seconds, median of {N}");
     line("new server: bootstrap + start", &create);
@@ -54,9 +61,328 @@ fn sandbox(home: &StateDir) -> Result<()> {
     Ok(())
 }
 
+/// What one driver process cost.
+struct Measured {
+    stdout: String,
+    cpu_s: f64,
+    max_rss_kib: i64,
+    wall_s: f64,
+}
+
+/// Runs `cmd` to the end and takes its own CPU time and peak RSS from wait4.
+fn measure(mut cmd: Command) -> Result<Measured> {
+    let t = Instant::now();
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("starting {cmd:?}"))?;
+    let mut stdout = String::new();
+    let mut stderr = String::new();
+    if let Some(mut o) = child.stdout.take() {
+        o.read_to_string(&mut stdout)?;
+    }
+    if let Some(mut e) = child.stderr.take() {
+        e.read_to_string(&mut stderr)?;
+    }
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waiting for our own child, with valid pointers.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    if pid < 0 {
+        bail!("wait4 failed: {}", std::io::Error::last_os_error());
+    }
+    let wall_s = t.elapsed().as_secs_f64();
+    if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
+        bail!("{cmd:?} failed: {}", stderr.trim());
+    }
+    let secs = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+    Ok(Measured {
+        stdout,
+        cpu_s: secs(usage.ru_utime) + secs(usage.ru_stime),
+        max_rss_kib: usage.ru_maxrss,
+        wall_s,
+    })
+}
+
+fn txbench_bin() -> Result<PathBuf> {
+    let me = std::env::current_exe()?;
+    let bin = me.with_file_name("txbench");
+    if !bin.is_file() {
+        bail!(
+            "{} not found: build it first (cargo build --release --bins)",
+            bin.display()
+        );
+    }
+    Ok(bin)
+}
+
+fn sysbench_cmd(url: &TargetUrl, db: &str, args: &[&str]) -> Command {
+    let mut c = Command::new("sysbench");
+    c.arg(format!("--mysql-host={}", url.host))
+        .arg(format!("--mysql-port={}", url.port))
+        .arg(format!("--mysql-user={}", url.user))
+        .arg(format!("--mysql-db={db}"))
+        .args(args);
+    c
+}
+
+fn txbench_cmd(bin: &Path, url: &str, args: &[&str]) -> Command {
+    let mut c = Command::new(bin);
+    c.arg("--url").arg(url).args(args);
+    c
+}
+
+/// sysbench's "transactions: N (X per sec.)" and "queries: N (X per sec.)".
+fn sysbench_counts(out: &str) -> Result<(f64, f64)> {
+    let grab = |key: &str| -> Option<f64> {
+        let l = out.lines().find(|l| l.trim_start().starts_with(key))?;
+        l.split_whitespace().nth(1)?.parse().ok()
+    };
+    match (grab("transactions:"), grab("queries:")) {
+        (Some(t), Some(q)) => Ok((t, q)),
+        _ => bail!("no transaction count in sysbench output: {out}"),
+    }
+}
+
+/// txbench's --json summary: (transactions, queries).
+fn txbench_counts(out: &str) -> Result<(f64, f64)> {
+    for l in out.lines().rev() {
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(l)
+            && v["type"] == "summary"
+        {
+            let s = &v["summary"];
+            return Ok((
+                s["transactions"].as_f64().unwrap_or(0.0),
+                s["queries"].as_f64().unwrap_or(0.0),
+            ));
+        }
+    }
+    bail!("no summary in txbench output")
+}
+
+struct Pair {
+    tps: [f64; 2],
+    cpu_per_1000: [f64; 2],
+    us_per_query: [f64; 2],
+}
+
+/// One sysbench run and one txbench run of the same workload on the same tables.
+#[allow(clippy::too_many_arguments)]
+fn side_by_side(
+    bin: &Path,
+    url: &TargetUrl,
+    workload: &str,
+    tables: &str,
+    size: &str,
+    threads: u32,
+    secs: u32,
+) -> Result<Pair> {
+    let t = threads.to_string();
+    let s = secs.to_string();
+    let sb = measure(sysbench_cmd(
+        url,
+        "txbench",
+        &[
+            workload,
+            &format!("--tables={tables}"),
+            &format!("--table-size={size}"),
+            &format!("--threads={t}"),
+            &format!("--time={s}"),
+            "--rand-type=uniform",
+            "--report-interval=0",
+            "run",
+        ],
+    ))?;
+    let (sb_txn, sb_q) = sysbench_counts(&sb.stdout)?;
+    let out = std::env::temp_dir().join(format!("txbench-bench-run-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let tx = measure(txbench_cmd(
+        bin,
+        &url.to_string(),
+        &[
+            "run",
+            workload,
+            "--tables",
+            tables,
+            "--table-size",
+            size,
+            "--threads",
+            &t,
+            "--time",
+            &s,
+            "--report-interval",
+            &s,
+            "--json",
+            "--out",
+            out.to_str().unwrap_or("/tmp/txbench-bench-run"),
+        ],
+    ))?;
+    let _ = std::fs::remove_dir_all(&out);
+    let (tx_txn, tx_q) = txbench_counts(&tx.stdout)?;
+    Ok(Pair {
+        tps: [sb_txn / f64::from(secs), tx_txn / f64::from(secs)],
+        cpu_per_1000: [sb.cpu_s / sb_txn * 1000.0, tx.cpu_s / tx_txn * 1000.0],
+        us_per_query: [sb.cpu_s / sb_q * 1e6, tx.cpu_s / tx_q * 1e6],
+    })
+}
+
+fn driver(home: &StateDir) -> Result<()> {
+    let secs: u32 = std::env::var("BENCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30);
+    let bin = txbench_bin()?;
+    let started = server::start(
+        home,
+        &StartOptions {
+            name: "bench-driver".into(),
+            sets: vec![Setting::parse("innodb_buffer_pool_size=2G")?],
+            ..Default::default()
+        },
+    )?;
+    let url = started.record.url();
+    let url_s = url.to_string();
+
+    // Prepare: txbench into the benchmark database, sysbench into its own.
+    println!("\n== prepare oltp_read_write, 4 tables x 100,000 rows, wall seconds");
+    let tx = measure(txbench_cmd(
+        &bin,
+        &url_s,
+        &[
+            "prepare",
+            "oltp_read_write",
+            "--tables",
+            "4",
+            "--table-size",
+            "100000",
+        ],
+    ))?;
+    let mut conn = txbench::target::connect(&url)?;
+    use mysql::prelude::Queryable;
+    conn.query_drop("DROP DATABASE IF EXISTS sbprep")?;
+    conn.query_drop("CREATE DATABASE sbprep")?;
+    let sb = measure(sysbench_cmd(
+        &url,
+        "sbprep",
+        &[
+            "oltp_read_write",
+            "--tables=4",
+            "--table-size=100000",
+            &format!("--threads={}", txbench_cpus()),
+            "prepare",
+        ],
+    ))?;
+    conn.query_drop("DROP DATABASE sbprep")?;
+    println!(
+        "  sysbench 1.0.20 ({} threads) {:>7.2} s   txbench ({} loaders) {:>7.2} s   ratio txbench/sysbench {:.2}",
+        txbench_cpus(),
+        sb.wall_s,
+        txbench_cpus(),
+        tx.wall_s,
+        tx.wall_s / sb.wall_s
+    );
+
+    println!(
+        "\n== oltp_read_write on the same 4 x 100,000 tables, {secs} s per run, sysbench then txbench"
+    );
+    println!(
+        "  {:>7}  {:>10} {:>10} {:>7}   {:>14} {:>14} {:>7}",
+        "threads", "sb tps", "tx tps", "ratio", "sb cpu/1000tx", "tx cpu/1000tx", "ratio"
+    );
+    for threads in [1u32, 4, 16] {
+        let p = side_by_side(&bin, &url, "oltp_read_write", "4", "100000", threads, secs)?;
+        println!(
+            "  {:>7}  {:>10.1} {:>10.1} {:>7.3}   {:>12.3} s {:>12.3} s {:>7.3}",
+            threads,
+            p.tps[0],
+            p.tps[1],
+            p.tps[1] / p.tps[0],
+            p.cpu_per_1000[0],
+            p.cpu_per_1000[1],
+            p.cpu_per_1000[1] / p.cpu_per_1000[0]
+        );
+    }
+
+    let short = secs.clamp(5, 10);
+    println!(
+        "\n== per query: oltp_point_select, client CPU µs per query, {short} s per run (blocking mysql crate, thread per connection)"
+    );
+    println!(
+        "  {:>7}  {:>10} {:>10} {:>7}",
+        "threads", "sysbench", "txbench", "ratio"
+    );
+    for threads in [4u32, 64] {
+        let p = side_by_side(
+            &bin,
+            &url,
+            "oltp_point_select",
+            "4",
+            "100000",
+            threads,
+            short,
+        )?;
+        println!(
+            "  {:>7}  {:>10.2} {:>10.2} {:>7.3}",
+            threads,
+            p.us_per_query[0],
+            p.us_per_query[1],
+            p.us_per_query[1] / p.us_per_query[0]
+        );
+    }
+
+    println!("\n== driver memory: oltp_point_select with 1,000 connections, {short} s");
+    let out = std::env::temp_dir().join(format!("txbench-bench-rss-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let m = measure(txbench_cmd(
+        &bin,
+        &url_s,
+        &[
+            "run",
+            "oltp_point_select",
+            "--tables",
+            "4",
+            "--table-size",
+            "100000",
+            "--threads",
+            "1000",
+            "--time",
+            &short.to_string(),
+            "--report-interval",
+            &short.to_string(),
+            "--json",
+            "--out",
+            out.to_str().unwrap_or("/tmp/txbench-bench-rss"),
+        ],
+    ))?;
+    let _ = std::fs::remove_dir_all(&out);
+    let (txn, _) = txbench_counts(&m.stdout)?;
+    println!(
+        "  peak RSS {:.1} MiB (target < 100 MiB), {:.0} tps",
+        m.max_rss_kib as f64 / 1024.0,
+        txn / f64::from(short)
+    );
+    server::stop(home, "bench-driver", true)?;
+    Ok(())
+}
+
+fn txbench_cpus() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
 fn main() {
     let root = std::env::temp_dir().join(format!("txbench-bench-{}", std::process::id()));
-    let result = StateDir::at(&root).and_then(|home| sandbox(&home));
+    let result = StateDir::at(&root).and_then(|home| {
+        let r = sandbox(&home).and_then(|_| driver(&home));
+        // Whatever failed, no sandbox outlives the benchmark.
+        for name in ["bench-lifecycle", "bench-driver"] {
+            let _ = server::stop(&home, name, true);
+        }
+        r
+    });
     let _ = std::fs::remove_dir_all(&root);
     if let Err(e) = result {
         eprintln!("Error: {}", txbench::error::one_line(&e));

@@ -23,7 +23,11 @@ pub fn opts(url: &TargetUrl) -> mysql::Opts {
         // connections cost different amounts of CPU, and the URL says which to use.
         .prefer_socket(false)
         .tcp_connect_timeout(Some(CONNECT_TIMEOUT))
-        .tcp_nodelay(true);
+        .tcp_nodelay(true)
+        // No statement cache: workers keep their prepared statements for the life of the
+        // connection, and the cache (32 by default) closed the least recently used ones on
+        // the server while they were still held ("Unknown prepared statement handler").
+        .stmt_cache_size(Some(0));
     match &url.socket {
         Some(socket) => b = b.socket(Some(socket.to_string_lossy())),
         None => b = b.ip_or_hostname(Some(&url.host)).tcp_port(url.port),
