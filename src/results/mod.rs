@@ -150,7 +150,7 @@ impl IntervalRow {
                 .iter()
                 .zip(names)
                 .map(|(k, name)| {
-                    let l = LatencyStats::of(&k.response);
+                    let l = LatencyStats::of(&k.response.to_hdr());
                     KindRow {
                         name: name.clone(),
                         completed: k.completed(),
@@ -258,8 +258,8 @@ impl Summary {
                     errors: k.failed(),
                     retries: k.retries,
                     tps: k.completed() as f64 / secs,
-                    response: LatencyStats::of(&k.response),
-                    service: LatencyStats::of(&k.service),
+                    response: LatencyStats::of(&k.response.to_hdr()),
+                    service: LatencyStats::of(&k.service.to_hdr()),
                 })
                 .collect(),
             top_errors,
@@ -444,7 +444,8 @@ impl RunDir {
         use base64::Engine as _;
         let mut lines = String::new();
         for (k, name) in rec.kinds.iter().zip(names) {
-            for (tag, h) in [("response", &k.response), ("service", &k.service)] {
+            for (tag, sparse) in [("response", &k.response), ("service", &k.service)] {
+                let h = &sparse.to_hdr();
                 self.buf.clear();
                 self.serializer
                     .serialize(h, &mut self.buf)

@@ -402,17 +402,74 @@ impl Workload for Oltp {
     }
 }
 
-/// Prepared statements of one table.
-struct TableStmts {
-    point: Statement,
-    simple: Statement,
-    sum: Statement,
-    order: Statement,
-    distinct: Statement,
-    index_update: Statement,
-    non_index_update: Statement,
-    delete: Statement,
-    insert: Statement,
+/// The statements of the OLTP scripts (sysbench's stmt_defs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sql {
+    Point,
+    Simple,
+    Sum,
+    Order,
+    Distinct,
+    IndexUpdate,
+    NonIndexUpdate,
+    Delete,
+    Insert,
+}
+
+const SQL_KINDS: usize = 9;
+
+impl Sql {
+    fn text(self, n: usize) -> String {
+        match self {
+            Sql::Point => format!("SELECT c FROM sbtest{n} WHERE id=?"),
+            Sql::Simple => format!("SELECT c FROM sbtest{n} WHERE id BETWEEN ? AND ?"),
+            Sql::Sum => format!("SELECT SUM(k) FROM sbtest{n} WHERE id BETWEEN ? AND ?"),
+            Sql::Order => format!("SELECT c FROM sbtest{n} WHERE id BETWEEN ? AND ? ORDER BY c"),
+            Sql::Distinct => {
+                format!("SELECT DISTINCT c FROM sbtest{n} WHERE id BETWEEN ? AND ? ORDER BY c")
+            }
+            Sql::IndexUpdate => format!("UPDATE sbtest{n} SET k=k+1 WHERE id=?"),
+            Sql::NonIndexUpdate => format!("UPDATE sbtest{n} SET c=? WHERE id=?"),
+            Sql::Delete => format!("DELETE FROM sbtest{n} WHERE id=?"),
+            Sql::Insert => format!("INSERT INTO sbtest{n} (id, k, c, pad) VALUES (?, ?, ?, ?)"),
+        }
+    }
+}
+
+impl OltpKind {
+    /// The statements a script prepares (sysbench's `prepare_statements()`): only these,
+    /// so 1,000 point-select users hold 1 statement per table, not 9.
+    fn statements(self, o: &OltpOptions) -> Vec<Sql> {
+        let reads = |v: &mut Vec<Sql>| {
+            v.push(Sql::Point);
+            if o.range_selects {
+                v.extend([Sql::Simple, Sql::Sum, Sql::Order, Sql::Distinct]);
+            }
+        };
+        let writes = |v: &mut Vec<Sql>| {
+            v.extend([
+                Sql::IndexUpdate,
+                Sql::NonIndexUpdate,
+                Sql::Delete,
+                Sql::Insert,
+            ])
+        };
+        let mut v = Vec::new();
+        match self {
+            OltpKind::ReadWrite => {
+                reads(&mut v);
+                writes(&mut v);
+            }
+            OltpKind::ReadOnly => reads(&mut v),
+            OltpKind::WriteOnly => writes(&mut v),
+            OltpKind::PointSelect => v.push(Sql::Point),
+            OltpKind::UpdateIndex => v.push(Sql::IndexUpdate),
+            OltpKind::UpdateNonIndex => v.push(Sql::NonIndexUpdate),
+            OltpKind::Insert => v.push(Sql::Insert),
+            OltpKind::Delete => v.push(Sql::Delete),
+        }
+        v
+    }
 }
 
 struct OltpWorker {
@@ -420,12 +477,24 @@ struct OltpWorker {
     o: OltpOptions,
     dist: IdDist,
     rng: WorkerRng,
-    tables: Vec<TableStmts>,
+    /// Prepared statements per table, by [`Sql`].
+    tables: Vec<[Option<Statement>; SQL_KINDS]>,
     c: Vec<u8>,
     pad: Vec<u8>,
 }
 
 impl OltpWorker {
+    /// Table `t`'s statement, prepared now if `on_connect` did not.
+    fn stmt(&mut self, conn: &mut Conn, t: usize, sql: Sql) -> mysql::Result<Statement> {
+        let slot = &mut self.tables[t][sql as usize];
+        if let Some(st) = slot {
+            return Ok(st.clone());
+        }
+        let st = conn.prep(sql.text(t + 1))?;
+        *slot = Some(st.clone());
+        Ok(st)
+    }
+
     fn table(&mut self) -> usize {
         uniform(&mut self.rng, 1, self.o.tables) as usize - 1
     }
@@ -438,7 +507,8 @@ impl OltpWorker {
         let t = self.table();
         for _ in 0..n {
             let id = self.id();
-            conn.exec_drop(&self.tables[t].point, (id,))?;
+            let st = self.stmt(conn, t, Sql::Point)?;
+            conn.exec_drop(&st, (id,))?;
             s.reads += 1;
         }
         Ok(())
@@ -451,14 +521,14 @@ impl OltpWorker {
             self.o.order_ranges,
             self.o.distinct_ranges,
         ];
-        for (which, n) in counts.into_iter().enumerate() {
+        let kinds = [Sql::Simple, Sql::Sum, Sql::Order, Sql::Distinct];
+        for (sql, n) in kinds.into_iter().zip(counts) {
             let t = self.table();
             for _ in 0..n {
                 let id = self.id();
                 let hi = id.saturating_add(self.o.range_size - 1);
-                let st = &self.tables[t];
-                let stmt = [&st.simple, &st.sum, &st.order, &st.distinct][which];
-                conn.exec_drop(stmt, (id, hi))?;
+                let st = self.stmt(conn, t, sql)?;
+                conn.exec_drop(&st, (id, hi))?;
                 s.reads += 1;
             }
         }
@@ -469,7 +539,8 @@ impl OltpWorker {
         let t = self.table();
         for _ in 0..self.o.index_updates {
             let id = self.id();
-            conn.exec_drop(&self.tables[t].index_update, (id,))?;
+            let st = self.stmt(conn, t, Sql::IndexUpdate)?;
+            conn.exec_drop(&st, (id,))?;
             s.writes += 1;
         }
         Ok(())
@@ -480,7 +551,8 @@ impl OltpWorker {
         for _ in 0..self.o.non_index_updates {
             fill_template(&mut self.rng, C_TEMPLATE, &mut self.c);
             let id = self.id();
-            conn.exec_drop(&self.tables[t].non_index_update, (&self.c[..], id))?;
+            let st = self.stmt(conn, t, Sql::NonIndexUpdate)?;
+            conn.exec_drop(&st, (&self.c[..], id))?;
             s.writes += 1;
         }
         Ok(())
@@ -493,9 +565,11 @@ impl OltpWorker {
             let k = self.id();
             fill_template(&mut self.rng, C_TEMPLATE, &mut self.c);
             fill_template(&mut self.rng, PAD_TEMPLATE, &mut self.pad);
-            conn.exec_drop(&self.tables[t].delete, (id,))?;
+            let del = self.stmt(conn, t, Sql::Delete)?;
+            conn.exec_drop(&del, (id,))?;
             s.writes += 1;
-            conn.exec_drop(&self.tables[t].insert, (id, k, &self.c[..], &self.pad[..]))?;
+            let ins = self.stmt(conn, t, Sql::Insert)?;
+            conn.exec_drop(&ins, (id, k, &self.c[..], &self.pad[..]))?;
             s.writes += 1;
         }
         Ok(())
@@ -522,35 +596,12 @@ impl OltpWorker {
 
 impl Worker for OltpWorker {
     fn on_connect(&mut self, conn: &mut Conn) -> mysql::Result<()> {
-        self.tables.clear();
-        for n in 1..=self.o.tables {
-            let p = |conn: &mut Conn, sql: String| conn.prep(sql);
-            self.tables.push(TableStmts {
-                point: p(conn, format!("SELECT c FROM sbtest{n} WHERE id=?"))?,
-                simple: p(
-                    conn,
-                    format!("SELECT c FROM sbtest{n} WHERE id BETWEEN ? AND ?"),
-                )?,
-                sum: p(
-                    conn,
-                    format!("SELECT SUM(k) FROM sbtest{n} WHERE id BETWEEN ? AND ?"),
-                )?,
-                order: p(
-                    conn,
-                    format!("SELECT c FROM sbtest{n} WHERE id BETWEEN ? AND ? ORDER BY c"),
-                )?,
-                distinct: p(
-                    conn,
-                    format!("SELECT DISTINCT c FROM sbtest{n} WHERE id BETWEEN ? AND ? ORDER BY c"),
-                )?,
-                index_update: p(conn, format!("UPDATE sbtest{n} SET k=k+1 WHERE id=?"))?,
-                non_index_update: p(conn, format!("UPDATE sbtest{n} SET c=? WHERE id=?"))?,
-                delete: p(conn, format!("DELETE FROM sbtest{n} WHERE id=?"))?,
-                insert: p(
-                    conn,
-                    format!("INSERT INTO sbtest{n} (id, k, c, pad) VALUES (?, ?, ?, ?)"),
-                )?,
-            });
+        // Statements belong to a connection: a new one starts with none.
+        self.tables = vec![Default::default(); self.o.tables as usize];
+        for t in 0..self.tables.len() {
+            for sql in self.kind.statements(&self.o) {
+                self.stmt(conn, t, sql)?;
+            }
         }
         Ok(())
     }
@@ -608,13 +659,15 @@ impl Worker for OltpWorker {
                 let k = self.id();
                 fill_template(&mut self.rng, C_TEMPLATE, &mut self.c);
                 fill_template(&mut self.rng, PAD_TEMPLATE, &mut self.pad);
-                conn.exec_drop(&self.tables[t].insert, (id, k, &self.c[..], &self.pad[..]))?;
+                let st = self.stmt(conn, t, Sql::Insert)?;
+                conn.exec_drop(&st, (id, k, &self.c[..], &self.pad[..]))?;
                 s.writes += 1;
             }
             OltpKind::Delete => {
                 let t = self.table();
                 let id = self.id();
-                conn.exec_drop(&self.tables[t].delete, (id,))?;
+                let st = self.stmt(conn, t, Sql::Delete)?;
+                conn.exec_drop(&st, (id,))?;
                 s.writes += 1;
             }
         }
@@ -644,6 +697,19 @@ mod tests {
         };
         let c = skip.statements_per_txn(OltpKind::ReadWrite);
         assert_eq!((c.reads, c.writes, c.other), (10, 4, 0));
+    }
+
+    #[test]
+    fn each_script_prepares_only_what_it_runs() {
+        let o = OltpOptions::default();
+        assert_eq!(OltpKind::PointSelect.statements(&o), vec![Sql::Point]);
+        assert_eq!(OltpKind::ReadWrite.statements(&o).len(), 9);
+        assert_eq!(OltpKind::ReadOnly.statements(&o).len(), 5);
+        let no_ranges = OltpOptions {
+            range_selects: false,
+            ..o
+        };
+        assert_eq!(OltpKind::ReadOnly.statements(&no_ranges), vec![Sql::Point]);
     }
 
     #[test]
