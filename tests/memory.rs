@@ -1,0 +1,39 @@
+//! The client's memory per connection stays flat however many responses it reads.
+//!
+//! Regression: mysql_common's codec read into all the spare capacity of a 4 MiB buffer and
+//! consumed from the front, so every response touched fresh pages until 4 MiB per
+//! connection were resident (vendor/mysql_common/TXBENCH-PATCH.md). Its own test binary, so
+//! no other test allocates in this process meanwhile.
+
+mod common;
+use common::*;
+use mysql::prelude::Queryable;
+
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn reading_many_responses_does_not_grow_the_connection() {
+    let home = Home::new();
+    let s = home.start("memory", &[]);
+    let mut conn = s.conn();
+    let stmt = conn.prep("SELECT REPEAT('x', 120), ?").unwrap();
+    // Warm up allocator and buffers first.
+    for i in 0..2_000u32 {
+        conn.exec_drop(&stmt, (i,)).unwrap();
+    }
+    let before = rss_kib();
+    // 20,000 responses of about 150 bytes: 3 MB of fresh pages if the buffer walks.
+    for i in 0..20_000u32 {
+        conn.exec_drop(&stmt, (i,)).unwrap();
+    }
+    let grown = rss_kib().saturating_sub(before);
+    assert!(grown < 1024, "RSS grew by {grown} KiB reading 20,000 small responses");
+}
