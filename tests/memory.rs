@@ -35,5 +35,8 @@ fn reading_many_responses_does_not_grow_the_connection() {
         conn.exec_drop(&stmt, (i,)).unwrap();
     }
     let grown = rss_kib().saturating_sub(before);
-    assert!(grown < 1024, "RSS grew by {grown} KiB reading 20,000 small responses");
+    assert!(
+        grown < 1024,
+        "RSS grew by {grown} KiB reading 20,000 small responses"
+    );
 }

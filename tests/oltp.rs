@@ -586,3 +586,102 @@ fn a_server_that_dies_mid_run_ends_it_invalid_with_results_kept() {
     );
     assert!(r["intervals"].as_array().unwrap().len() >= 3);
 }
+
+#[test]
+fn a_server_restarted_mid_run_makes_it_invalid() {
+    let home = Home::new();
+    let s = prepared(
+        &home,
+        "restart",
+        "oltp_point_select",
+        &["--table-size", "1000"],
+    );
+    let dir = home.path().join("restarted");
+    let mut cmd = background_run(&home, &s, "oltp_point_select", &["--table-size", "1000"]);
+    cmd.args(["--threads", "2", "--time", "8", "--report-interval", "1"])
+        .arg("--out")
+        .arg(&dir);
+    let handle = std::thread::spawn(move || cmd.output().unwrap());
+    std::thread::sleep(Duration::from_secs(3));
+    let stop = home
+        .cmd()
+        .args(["server", "stop", "restart"])
+        .output()
+        .unwrap();
+    assert!(stop.status.success(), "{:?}", text(&stop));
+    // The same port again (it is free), so the run's connections come back to a new server.
+    let port = s.port.to_string();
+    let start = home
+        .cmd()
+        .args(["server", "start", "--name", "restart", "--port", &port])
+        .output()
+        .unwrap();
+    assert!(start.status.success(), "{:?}", text(&start));
+    let out = handle.join().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout} {stderr}");
+    assert!(
+        stdout.contains("INVALID: the server restarted during the run (Uptime went from"),
+        "{stdout}"
+    );
+    let r = result_json(&dir);
+    assert_eq!(r["validity"]["valid"], false);
+    assert!(
+        r["summary"]["reconnects"].as_u64().unwrap() >= 2,
+        "{}",
+        r["summary"]
+    );
+}
+
+#[test]
+fn transactions_that_always_fail_stop_the_run_as_invalid() {
+    let home = Home::new();
+    let s = prepared(
+        &home,
+        "sabotage",
+        "oltp_update_index",
+        &["--table-size", "1000"],
+    );
+    s.conn()
+        .query_drop(
+            "CREATE TRIGGER sbtest1_sabotage BEFORE UPDATE ON sbtest1 FOR EACH ROW \
+             SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'sabotaged by the test'",
+        )
+        .unwrap();
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "oltp_update_index",
+            "--table-size",
+            "1000",
+        ])
+        .args([
+            "--threads",
+            "2",
+            "--time",
+            "30",
+            "--report-interval",
+            "1",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("failed with unexpected errors"), "{stderr}");
+    assert!(
+        stderr.contains("sabotaged by the test (1644)"),
+        "the top error is named: {stderr}"
+    );
+    let sum = summary_of(&out);
+    assert_eq!(sum["validity"]["valid"], false);
+    assert_eq!(sum["status"], "aborted");
+    // It stopped at the first bad interval, not after 30 s.
+    assert!(
+        sum["summary"]["duration_s"].as_f64().unwrap() < 5.0,
+        "{sum}"
+    );
+}

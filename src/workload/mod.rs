@@ -1,6 +1,7 @@
 //! Workloads: what a virtual user does. The driver owns threads, clocks, pacing and
 //! counters; a workload owns its schema, data and transactions (sysbench's split).
 
+pub mod loader;
 pub mod oltp;
 pub mod rand;
 

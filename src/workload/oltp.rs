@@ -234,68 +234,61 @@ pub fn prepare(
             };
         }
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = load_threads.max(1).min(units.len() as u32).max(1);
-    std::thread::scope(|s| -> Result<()> {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let units = &units;
-                let next = &next;
-                s.spawn(move || -> Result<()> {
-                    let mut conn = connect()?;
-                    conn.query_drop("SET SESSION unique_checks = 0")?;
-                    let mut rng = super::rand::worker_rng(0x10ad, u64::from(t));
-                    let mut sql = String::with_capacity(LOAD_BATCH as usize * 200);
-                    let (mut c, mut pad) = (Vec::new(), Vec::new());
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&(n, first, last)) = units.get(i) else {
-                            return Ok(());
-                        };
-                        let mut id = first;
-                        while id <= last {
-                            let end = id.saturating_add(LOAD_BATCH - 1).min(last);
-                            sql.clear();
-                            sql.push_str(&format!("INSERT INTO sbtest{n}(id, k, c, pad) VALUES "));
-                            for row in id..=end {
-                                fill_template(&mut rng, C_TEMPLATE, &mut c);
-                                fill_template(&mut rng, PAD_TEMPLATE, &mut pad);
-                                let k = uniform(&mut rng, 1, o.table_size);
-                                if row > id {
-                                    sql.push(',');
-                                }
-                                // Templates hold only digits and dashes: safe to inline.
-                                sql.push_str(&format!(
-                                    "({row},{k},'{}','{}')",
-                                    std::str::from_utf8(&c).unwrap_or_default(),
-                                    std::str::from_utf8(&pad).unwrap_or_default()
-                                ));
-                            }
-                            conn.query_drop(&sql)
-                                .with_context(|| format!("loading sbtest{n}"))?;
-                            progress(u64::from(end - id + 1));
-                            if end == u32::MAX {
-                                break;
-                            }
-                            id = end + 1;
-                        }
-                    }
-                })
-            })
-            .collect();
-        for h in handles {
-            h.join()
-                .map_err(|_| anyhow::anyhow!("a loader thread panicked"))??;
-        }
-        Ok(())
+    super::loader::parallel_units(connect, load_threads, &units, &|conn, &(n, first, last)| {
+        load_chunk(conn, o, n, first, last, progress)
     })?;
+    // Indexes after the data, in parallel like sysbench's per-table threads.
     if o.create_secondary {
-        for n in 1..=o.tables {
+        let tables: Vec<u32> = (1..=o.tables).collect();
+        super::loader::parallel_units(connect, load_threads, &tables, &|conn, &n| {
             conn.query_drop(format!("CREATE INDEX k_{n} ON sbtest{n}(k)"))
-                .with_context(|| format!("creating index k_{n}"))?;
-        }
+                .with_context(|| format!("creating index k_{n}"))
+        })?;
     }
     Ok(())
+}
+
+/// Loads ids `first..=last` of table `n` in multi-row INSERTs. The rows depend only on the
+/// table and the ids, not on which loader thread ran the chunk.
+fn load_chunk(
+    conn: &mut Conn,
+    o: &OltpOptions,
+    n: u32,
+    first: u32,
+    last: u32,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<()> {
+    conn.query_drop("SET SESSION unique_checks = 0")?;
+    let mut rng = super::rand::worker_rng(0x10ad ^ (u64::from(n) << 32), u64::from(first));
+    let mut sql = String::with_capacity(LOAD_BATCH as usize * 200);
+    let (mut c, mut pad) = (Vec::new(), Vec::new());
+    let mut id = first;
+    loop {
+        let end = id.saturating_add(LOAD_BATCH - 1).min(last);
+        sql.clear();
+        sql.push_str(&format!("INSERT INTO sbtest{n}(id, k, c, pad) VALUES "));
+        for row in id..=end {
+            fill_template(&mut rng, C_TEMPLATE, &mut c);
+            fill_template(&mut rng, PAD_TEMPLATE, &mut pad);
+            let k = uniform(&mut rng, 1, o.table_size);
+            if row > id {
+                sql.push(',');
+            }
+            // Templates hold only digits and dashes: safe to inline.
+            sql.push_str(&format!(
+                "({row},{k},'{}','{}')",
+                String::from_utf8_lossy(&c),
+                String::from_utf8_lossy(&pad)
+            ));
+        }
+        conn.query_drop(&sql)
+            .with_context(|| format!("loading sbtest{n}"))?;
+        progress(u64::from(end - id + 1));
+        if end >= last {
+            return Ok(());
+        }
+        id = end + 1;
+    }
 }
 
 /// The sbtest tables present in the database, by number.
