@@ -190,6 +190,35 @@ pub enum WorkloadChoice {
     /// sysbench oltp_delete: one DELETE by primary key.
     #[command(name = "oltp_delete")]
     OltpDelete(OltpArgs),
+    /// TPC-C (v5.11): nine tables, five transactions, NOPM and TPM (never called tpmC).
+    Tpcc(TpccArgs),
+}
+
+/// Options of the TPC-C workload.
+#[derive(Debug, Args, Clone)]
+pub struct TpccArgs {
+    /// Warehouses (prepare: to load, default 1; check and run: default all prepared).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..))]
+    pub warehouses: Option<u32>,
+    /// Undelivered orders: null (the specification) or default (a sentinel value, so the
+    /// delivery UPDATE does not grow the row; see the page-split write-up).
+    #[arg(long, value_enum, default_value_t = crate::workload::tpcc::NullDates::Null)]
+    pub null_dates: crate::workload::tpcc::NullDates,
+    /// Partition order_line by warehouse (HASH, one partition per 100 warehouses, at least 2).
+    #[arg(long)]
+    pub partition: bool,
+    /// Create the specification's foreign keys after the load.
+    #[arg(long)]
+    pub foreign_keys: bool,
+    /// Storage engine.
+    #[arg(long, default_value = "InnoDB")]
+    pub engine: String,
+    /// How rows reach the server.
+    #[arg(long, value_enum, default_value_t = crate::workload::tpcc::LoadMethod::LoadData)]
+    pub load_method: crate::workload::tpcc::LoadMethod,
+    /// Write the data as CSV files (and load.sql) into DIR instead of loading a server.
+    #[arg(long, value_name = "DIR")]
+    pub csv: Option<PathBuf>,
 }
 
 /// Id distributions (`--rand-type`).

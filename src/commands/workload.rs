@@ -1,7 +1,7 @@
 //! `prepare`, `run`, `check` and `cleanup` of a workload.
 
 use super::{Output, resolve_target};
-use crate::cli::{OltpArgs, PrepareCmd, RandType, RunCmd, WorkloadChoice, WorkloadCmd};
+use crate::cli::{OltpArgs, PrepareCmd, RandType, RunCmd, TpccArgs, WorkloadChoice, WorkloadCmd};
 use crate::config::RunConfig;
 use crate::driver;
 use crate::error::{EXIT_INTERRUPTED, EXIT_OK, Failure};
@@ -10,6 +10,7 @@ use crate::results::{IntervalRow, RunDir, RunStatus};
 use crate::target::{self, TargetUrl};
 use crate::workload::oltp::{self, Oltp, OltpKind, OltpOptions};
 use crate::workload::rand::Distribution;
+use crate::workload::tpcc::{self, TpccOptions};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -21,13 +22,25 @@ use std::time::{Duration, Instant, SystemTime};
 /// A workload chosen on the command line, with validated options.
 enum Selected {
     Oltp(OltpKind, OltpOptions),
+    Tpcc(TpccArgs),
 }
 
 impl Selected {
     fn name(&self) -> &'static str {
         match self {
             Selected::Oltp(k, _) => k.name(),
+            Selected::Tpcc(_) => "tpcc",
         }
+    }
+}
+
+fn tpcc_options(a: &TpccArgs, warehouses: u32) -> TpccOptions {
+    TpccOptions {
+        warehouses,
+        null_dates: a.null_dates,
+        partition: a.partition,
+        foreign_keys: a.foreign_keys,
+        engine: a.engine.clone(),
     }
 }
 
@@ -68,6 +81,12 @@ fn oltp_options(a: &OltpArgs) -> Result<OltpOptions> {
 
 fn select(w: &WorkloadChoice) -> Result<Selected> {
     let (kind, args) = match w {
+        WorkloadChoice::Tpcc(a) => {
+            if a.warehouses == Some(0) {
+                anyhow::bail!("--warehouses must be at least 1");
+            }
+            return Ok(Selected::Tpcc(a.clone()));
+        }
         WorkloadChoice::OltpReadWrite(a) => (OltpKind::ReadWrite, a),
         WorkloadChoice::OltpReadOnly(a) => (OltpKind::ReadOnly, a),
         WorkloadChoice::OltpWriteOnly(a) => (OltpKind::WriteOnly, a),
@@ -100,9 +119,14 @@ fn progress_bar(out: &Output, len: u64, template: &str) -> Option<ProgressBar> {
 /// `txbench prepare`.
 pub fn prepare(out: &Output, url: Option<&str>, cmd: &PrepareCmd) -> Result<i32> {
     let sel = select(&cmd.workload)?;
-    let target = resolve_target(out, url)?;
     let threads = cmd.load_threads.unwrap_or_else(cpus);
-    let Selected::Oltp(_, o) = &sel;
+    if let Selected::Tpcc(a) = &sel {
+        return prepare_tpcc(out, url, a, threads);
+    }
+    let Selected::Oltp(_, o) = &sel else {
+        unreachable!("tpcc returned above")
+    };
+    let target = resolve_target(out, url)?;
     let rows = u64::from(o.tables) * u64::from(o.table_size);
     let pb = progress_bar(
         out,
@@ -143,16 +167,115 @@ pub fn prepare(out: &Output, url: Option<&str>, cmd: &PrepareCmd) -> Result<i32>
     Ok(EXIT_OK)
 }
 
+fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> Result<i32> {
+    let o = tpcc_options(a, a.warehouses.unwrap_or(1));
+    o.validate()?;
+    let approx = tpcc::load::Unit::Items.approx_rows()
+        + u64::from(o.warehouses) * tpcc::load::Unit::Warehouse(1).approx_rows();
+    let pb = progress_bar(
+        out,
+        approx,
+        "{elapsed_precise} [{bar:40}] {human_pos}/~{human_len} rows ({per_sec}, ETA {eta})",
+    );
+    let tick = |n: u64| {
+        if let Some(pb) = &pb {
+            pb.inc(n)
+        }
+    };
+    let t = Instant::now();
+    if let Some(dir) = &a.csv {
+        let rows = tpcc::write_csv(dir, &o, threads, &tick)?;
+        if let Some(pb) = &pb {
+            pb.finish_and_clear();
+        }
+        let secs = t.elapsed().as_secs_f64();
+        if out.json {
+            println!(
+                "{}",
+                json!({"workload": "tpcc", "csv": dir, "rows": rows, "seconds": secs})
+            );
+        } else if !out.quiet {
+            println!(
+                "wrote {} warehouse(s), {rows} rows, as CSV in {} ({:.2} s); load them with {}",
+                o.warehouses,
+                dir.display(),
+                secs,
+                dir.join("load.sql").display()
+            );
+        }
+        return Ok(EXIT_OK);
+    }
+    let target = resolve_target(out, url)?;
+    out.note(&format!(
+        "preparing tpcc: {} warehouse(s) on {target} with {threads} loader(s), --null-dates {}, --load-method {}",
+        o.warehouses,
+        o.null_dates.name(),
+        a.load_method.name()
+    ));
+    let connect = || target::connect(&target);
+    let done = tpcc::prepare(&connect, &o, threads, a.load_method, &tick)?;
+    if let Some(pb) = &pb {
+        pb.finish_and_clear();
+    }
+    let secs = t.elapsed().as_secs_f64();
+    match done {
+        tpcc::Prepared::AlreadyComplete => {
+            if out.json {
+                println!(
+                    "{}",
+                    json!({"workload": "tpcc", "warehouses": o.warehouses, "already_complete": true})
+                );
+            } else if !out.quiet {
+                println!(
+                    "tpcc with {} warehouse(s) is already prepared: nothing to do",
+                    o.warehouses
+                );
+            }
+        }
+        tpcc::Prepared::Loaded {
+            units,
+            rows,
+            resumed,
+        } => {
+            if out.json {
+                println!(
+                    "{}",
+                    json!({"workload": "tpcc", "warehouses": o.warehouses, "units": units, "rows": rows,
+                           "seconds": secs, "resumed": resumed, "load_threads": threads})
+                );
+            } else if !out.quiet {
+                println!(
+                    "prepared tpcc: {} warehouse(s){}, {rows} rows in {secs:.2} s ({:.0} rows/s)",
+                    o.warehouses,
+                    if resumed {
+                        format!(" (resumed: {units} unit(s) were missing)")
+                    } else {
+                        String::new()
+                    },
+                    rows as f64 / secs.max(1e-9)
+                );
+            }
+        }
+    }
+    Ok(EXIT_OK)
+}
+
 /// `txbench cleanup`.
 pub fn cleanup(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> {
     let sel = select(&cmd.workload)?;
     let target = resolve_target(out, url)?;
     let mut conn = target::connect(&target)?;
-    let n = oltp::cleanup(&mut conn)?;
+    let what = match &sel {
+        Selected::Tpcc(_) => {
+            tpcc::cleanup(&mut conn)?;
+            "the TPC-C tables".to_string()
+        }
+        Selected::Oltp(..) => format!("{} sbtest table(s)", oltp::cleanup(&mut conn)?),
+    };
     if out.json {
-        println!("{}", json!({"workload": sel.name(), "dropped_tables": n}));
+        println!("{}", json!({"workload": sel.name(), "dropped": what}));
     } else if !out.quiet {
-        println!("dropped {n} sbtest table(s)");
+        println!("dropped {what}");
     }
     Ok(EXIT_OK)
 }
@@ -160,25 +283,78 @@ pub fn cleanup(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32
 /// `txbench check`.
 pub fn check(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> {
     let sel = select(&cmd.workload)?;
-    let Selected::Oltp(_, o) = &sel;
     let target = resolve_target(out, url)?;
     let mut conn = target::connect(&target)?;
-    oltp::ready(&mut conn, o, sel.name())?;
-    let counts = oltp::row_counts(&mut conn, o)?;
+    match &sel {
+        Selected::Tpcc(a) => check_tpcc(out, &mut conn, a),
+        Selected::Oltp(_, o) => {
+            oltp::ready(&mut conn, o, sel.name())?;
+            let counts = oltp::row_counts(&mut conn, o)?;
+            if out.json {
+                let tables: Vec<_> = counts
+                    .iter()
+                    .map(|(n, c)| json!({"table": format!("sbtest{n}"), "rows": c}))
+                    .collect();
+                println!(
+                    "{}",
+                    json!({"workload": sel.name(), "ok": true, "tables": tables})
+                );
+            } else if !out.quiet {
+                for (n, c) in &counts {
+                    println!("sbtest{n}: {c} rows, columns id, k, c, pad present");
+                }
+                println!("check {}: ok", sel.name());
+            }
+            Ok(EXIT_OK)
+        }
+    }
+}
+
+fn check_tpcc(out: &Output, conn: &mut mysql::Conn, a: &TpccArgs) -> Result<i32> {
+    let state = tpcc::ready(conn, a.warehouses)?;
+    let t = Instant::now();
+    let results = tpcc::check::run(conn, state.null_dates, state.initial)?;
+    let secs = t.elapsed().as_secs_f64();
+    let failed: Vec<u32> = results
+        .iter()
+        .filter(|c| !c.passed())
+        .map(|c| c.number)
+        .collect();
     if out.json {
-        let tables: Vec<_> = counts
-            .iter()
-            .map(|(n, c)| json!({"table": format!("sbtest{n}"), "rows": c}))
-            .collect();
         println!(
             "{}",
-            json!({"workload": sel.name(), "ok": true, "tables": tables})
+            json!({"workload": "tpcc", "warehouses": state.warehouses, "null_dates": state.null_dates,
+                   "seconds": secs, "passed": failed.is_empty(), "conditions": results})
         );
     } else if !out.quiet {
-        for (n, c) in &counts {
-            println!("sbtest{n}: {c} rows, columns id, k, c, pad present");
+        println!(
+            "TPC-C consistency (clause 3.3.2), {} warehouse(s), --null-dates {}, {secs:.2} s",
+            state.warehouses,
+            state.null_dates.name()
+        );
+        for c in &results {
+            let verdict = if !c.applies {
+                "n/a "
+            } else if c.violations == 0 {
+                "pass"
+            } else {
+                "FAIL"
+            };
+            println!(
+                "  {:>2}  {verdict}  {:>8} violating  {}",
+                c.number, c.violations, c.description
+            );
         }
-        println!("check {}: ok", sel.name());
+    }
+    if !failed.is_empty() {
+        anyhow::bail!(
+            "TPC-C consistency check failed: condition(s) {}",
+            failed
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     Ok(EXIT_OK)
 }
@@ -238,6 +414,11 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
     let mut conn = target::connect(&target)?;
     let preflight = target::preflight(&mut conn)?;
     let workload: Arc<dyn crate::workload::Workload> = match &sel {
+        Selected::Tpcc(_) => {
+            anyhow::bail!(
+                "the TPC-C transactions are not in this build of txbench yet (prepare, check and cleanup are)"
+            )
+        }
         Selected::Oltp(kind, o) => {
             oltp::ready(&mut conn, o, sel.name())?;
             Arc::new(Oltp {
@@ -247,7 +428,10 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
         }
     };
     drop(conn);
-    let Selected::Oltp(_, o) = &sel;
+    let workload_options = match &sel {
+        Selected::Oltp(_, o) => serde_json::to_value(o)?,
+        Selected::Tpcc(a) => json!({"warehouses": a.warehouses}),
+    };
     let cfg = RunConfig {
         workload: sel.name().to_string(),
         url: target.to_string(),
@@ -262,7 +446,7 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
         retries: d.retries,
         max_error_rate: d.max_error_rate / 100.0,
         isolation: d.isolation,
-        workload_options: serde_json::to_value(o)?,
+        workload_options,
     };
     let dir = d
         .out

@@ -1,17 +1,17 @@
-//! Parallel loading: units of work spread over several connections, each thread taking the
-//! next unit until none are left or one failed.
+//! Parallel loading: units of work spread over several threads (each with its own state,
+//! usually a connection), each thread taking the next unit until none are left or one failed.
 
 use anyhow::{Result, anyhow};
-use mysql::Conn;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// Runs `work` on every unit over at most `threads` connections opened with `connect`.
-/// The first error stops the others from taking new units and is returned.
-pub fn parallel_units<U: Sync>(
-    connect: &(dyn Fn() -> Result<Conn> + Sync),
+/// Runs `work` on every unit over at most `threads` threads, each with the state `open`
+/// gives it (a connection, say). The first error stops the others from taking new units
+/// and is returned.
+pub fn parallel_units<S, U: Sync>(
+    open: &(dyn Fn() -> Result<S> + Sync),
     threads: u32,
     units: &[U],
-    work: &(dyn Fn(&mut Conn, &U) -> Result<()> + Sync),
+    work: &(dyn Fn(&mut S, &U) -> Result<()> + Sync),
 ) -> Result<()> {
     if units.is_empty() {
         return Ok(());
@@ -23,12 +23,12 @@ pub fn parallel_units<U: Sync>(
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| -> Result<()> {
-                    let mut conn = connect()?;
+                    let mut state = open()?;
                     while !failed.load(Ordering::Relaxed) {
                         let Some(unit) = units.get(next.fetch_add(1, Ordering::Relaxed)) else {
                             break;
                         };
-                        if let Err(e) = work(&mut conn, unit) {
+                        if let Err(e) = work(&mut state, unit) {
                             failed.store(true, Ordering::Relaxed);
                             return Err(e);
                         }
@@ -56,7 +56,7 @@ mod tests {
     fn a_failing_connection_is_reported_and_no_work_runs() {
         let ran = AtomicUsize::new(0);
         let units = [1, 2, 3];
-        let err = parallel_units(
+        let err = parallel_units::<(), _>(
             &|| Err(anyhow!("cannot connect: refused")),
             2,
             &units,
@@ -72,7 +72,7 @@ mod tests {
 
     #[test]
     fn no_units_is_no_work_and_no_connection() {
-        let r = parallel_units(
+        let r = parallel_units::<(), _>(
             &|| Err(anyhow!("must not connect")),
             4,
             &[] as &[u32],

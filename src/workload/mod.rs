@@ -2,8 +2,10 @@
 //! counters; a workload owns its schema, data and transactions (sysbench's split).
 
 pub mod loader;
+pub mod meta;
 pub mod oltp;
 pub mod rand;
+pub mod tpcc;
 
 use crate::metrics::{Outcome, StmtCounts};
 use anyhow::Result;

@@ -1,6 +1,7 @@
 //! Random inputs: sysbench's id distributions (uniform, gaussian, special, pareto,
-//! zipfian, ported from its sb_rand.c so `--rand-type` means the same), and string
-//! templates (`#` a digit, `@` a letter).
+//! zipfian, ported from its sb_rand.c so `--rand-type` means the same), string templates
+//! (`#` a digit, `@` a letter), and TPC-C's generators (clause 2.1.6 NURand, 4.3.2 strings,
+//! last names and zip codes).
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -169,6 +170,82 @@ pub fn fill_template(rng: &mut WorkerRng, template: &[u8], buf: &mut Vec<u8>) {
     }));
 }
 
+/// TPC-C clause 2.1.6: `NURand(A, x, y) = (((random(0, A) | random(x, y)) + C) % (y - x + 1)) + x`.
+pub fn nurand(rng: &mut WorkerRng, a: u32, c: u32, x: u32, y: u32) -> u32 {
+    (((uniform(rng, 0, a) | uniform(rng, x, y)) + c) % (y - x + 1)) + x
+}
+
+/// Clause 2.1.6.1: the run-time C of C_LAST must differ from the load-time C by a delta in
+/// [65, 119], excluding 96 and 112.
+pub fn valid_c_last_delta(c_load: u32, c_run: u32) -> bool {
+    let delta = c_load.abs_diff(c_run);
+    (65..=119).contains(&delta) && delta != 96 && delta != 112
+}
+
+/// A run-time C for C_LAST in [0, 255] that honours the delta rule against `c_load`.
+pub fn c_last_for_run(rng: &mut WorkerRng, c_load: u32) -> u32 {
+    loop {
+        let c = uniform(rng, 0, 255);
+        if valid_c_last_delta(c_load, c) {
+            return c;
+        }
+    }
+}
+
+/// Clause 4.3.2.3: the ten syllables of C_LAST.
+pub const SYLLABLES: [&str; 10] = [
+    "BAR", "OUGHT", "ABLE", "PRI", "PRES", "ESE", "ANTI", "CALLY", "ATION", "EING",
+];
+
+/// Clause 4.3.2.3: C_LAST for a number in [0, 999], one syllable per decimal digit.
+pub fn last_name(num: u32, out: &mut Vec<u8>) {
+    out.clear();
+    for digit in [num / 100 % 10, num / 10 % 10, num % 10] {
+        out.extend_from_slice(SYLLABLES[digit as usize].as_bytes());
+    }
+}
+
+const ALNUM: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/// Clause 4.3.2.2: a random a-string of a random length in [min, max] (letters and digits:
+/// nothing that needs escaping in SQL, CSV or LOAD DATA).
+pub fn a_string(rng: &mut WorkerRng, min: u32, max: u32, out: &mut Vec<u8>) {
+    out.clear();
+    let len = uniform(rng, min, max);
+    out.extend((0..len).map(|_| ALNUM[rng.random_range(0..ALNUM.len())]));
+}
+
+/// Clause 4.3.2.2: a random n-string (digits) of a random length in [min, max].
+pub fn n_string(rng: &mut WorkerRng, min: u32, max: u32, out: &mut Vec<u8>) {
+    out.clear();
+    let len = uniform(rng, min, max);
+    out.extend((0..len).map(|_| b'0' + rng.random_range(0..10u8)));
+}
+
+/// Clause 4.3.2.7: four random digits followed by "11111".
+pub fn zip(rng: &mut WorkerRng, out: &mut Vec<u8>) {
+    n_string(rng, 4, 4, out);
+    out.extend_from_slice(b"11111");
+}
+
+/// Clause 4.3.3.1: I_DATA / S_DATA, an a-string [26, 50]; for 10 % of rows "ORIGINAL"
+/// replaces 8 characters at a random position.
+pub fn data_with_original(rng: &mut WorkerRng, out: &mut Vec<u8>) {
+    a_string(rng, 26, 50, out);
+    if uniform(rng, 1, 10) == 1 {
+        let at = uniform(rng, 0, out.len() as u32 - 8) as usize;
+        out[at..at + 8].copy_from_slice(b"ORIGINAL");
+    }
+}
+
+/// Clause 4.3.2.6: the numbers 1..=n in random order.
+pub fn permutation(rng: &mut WorkerRng, n: u32) -> Vec<u32> {
+    use rand::seq::SliceRandom;
+    let mut v: Vec<u32> = (1..=n).collect();
+    v.shuffle(rng);
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,5 +351,99 @@ mod tests {
             .collect();
         assert_eq!(s1, s2);
         assert_ne!(s1, s3);
+    }
+
+    #[test]
+    fn nurand_stays_in_range_and_skews() {
+        let mut rng = worker_rng(5, 0);
+        let mut hits = vec![0u32; 3001];
+        for _ in 0..300_000 {
+            let v = nurand(&mut rng, 1023, 259, 1, 3000);
+            assert!((1..=3000).contains(&v));
+            hits[v as usize] += 1;
+        }
+        // Non-uniform: the busiest id is drawn far more often than the average (100).
+        assert!(
+            *hits.iter().max().unwrap() > 300,
+            "max {}",
+            hits.iter().max().unwrap()
+        );
+        for _ in 0..10_000 {
+            let v = nurand(&mut rng, 255, 77, 0, 999);
+            assert!(v <= 999);
+            let v = nurand(&mut rng, 8191, 4000, 1, 100_000);
+            assert!((1..=100_000).contains(&v));
+        }
+    }
+
+    #[test]
+    fn c_last_delta_rule() {
+        assert!(
+            valid_c_last_delta(0, 65) && valid_c_last_delta(200, 81) && valid_c_last_delta(0, 119)
+        );
+        assert!(!valid_c_last_delta(0, 64) && !valid_c_last_delta(0, 120));
+        assert!(!valid_c_last_delta(10, 106) && !valid_c_last_delta(122, 10)); // 96 and 112
+        let mut rng = worker_rng(9, 0);
+        for c_load in 0..=255 {
+            let c = c_last_for_run(&mut rng, c_load);
+            assert!(c <= 255 && valid_c_last_delta(c_load, c), "{c_load} -> {c}");
+        }
+    }
+
+    #[test]
+    fn last_names_follow_the_syllables() {
+        let mut out = Vec::new();
+        last_name(371, &mut out);
+        assert_eq!(out, b"PRICALLYOUGHT");
+        last_name(40, &mut out);
+        assert_eq!(out, b"BARPRESBAR");
+        last_name(999, &mut out);
+        assert_eq!(out, b"EINGEINGEING");
+        last_name(0, &mut out);
+        assert_eq!(out, b"BARBARBAR");
+    }
+
+    #[test]
+    fn strings_have_their_lengths_and_alphabets() {
+        let mut rng = worker_rng(3, 1);
+        let mut out = Vec::new();
+        let mut lens = std::collections::BTreeSet::new();
+        for _ in 0..2000 {
+            a_string(&mut rng, 8, 16, &mut out);
+            assert!((8..=16).contains(&out.len()));
+            assert!(out.iter().all(u8::is_ascii_alphanumeric));
+            lens.insert(out.len());
+            n_string(&mut rng, 16, 16, &mut out);
+            assert!(out.len() == 16 && out.iter().all(u8::is_ascii_digit));
+        }
+        assert_eq!(lens.len(), 9, "every length from 8 to 16 occurs");
+        zip(&mut rng, &mut out);
+        assert_eq!(out.len(), 9);
+        assert!(out.ends_with(b"11111") && out[..4].iter().all(u8::is_ascii_digit));
+    }
+
+    #[test]
+    fn about_ten_percent_original() {
+        let mut rng = worker_rng(4, 4);
+        let mut out = Vec::new();
+        let n = 20_000;
+        let with = (0..n)
+            .filter(|_| {
+                data_with_original(&mut rng, &mut out);
+                assert!((26..=50).contains(&out.len()));
+                out.windows(8).any(|w| w == b"ORIGINAL")
+            })
+            .count();
+        let share = with as f64 / n as f64;
+        assert!((0.09..0.11).contains(&share), "{share}");
+    }
+
+    #[test]
+    fn permutations_hold_every_number_once() {
+        let mut rng = worker_rng(2, 2);
+        let mut p = permutation(&mut rng, 3000);
+        assert_ne!(p[..10], (1..=10).collect::<Vec<u32>>()[..]);
+        p.sort_unstable();
+        assert_eq!(p, (1..=3000).collect::<Vec<u32>>());
     }
 }

@@ -1,0 +1,70 @@
+//! `txbench_meta`: what a database holds (workload, options, load progress, TPC-C's load-time
+//! C values), so later commands can check and honour how the data was prepared.
+
+use anyhow::{Context, Result};
+use mysql::Conn;
+use mysql::prelude::Queryable;
+
+/// The table name.
+pub const TABLE: &str = "txbench_meta";
+
+/// Creates the table if it is missing.
+pub fn ensure(conn: &mut Conn) -> Result<()> {
+    conn.query_drop(format!(
+        "CREATE TABLE IF NOT EXISTS {TABLE} (name VARCHAR(100) NOT NULL PRIMARY KEY, value TEXT NOT NULL) ENGINE=InnoDB"
+    ))
+    .context("creating txbench_meta")
+}
+
+/// True when the table exists.
+pub fn exists(conn: &mut Conn) -> Result<bool> {
+    let n: Option<u64> = conn.query_first(format!(
+        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = '{TABLE}'"
+    ))?;
+    Ok(n.unwrap_or(0) > 0)
+}
+
+/// A value, if set (and if the table exists).
+pub fn get(conn: &mut Conn, name: &str) -> Result<Option<String>> {
+    if !exists(conn)? {
+        return Ok(None);
+    }
+    Ok(conn.exec_first(format!("SELECT value FROM {TABLE} WHERE name = ?"), (name,))?)
+}
+
+/// Sets a value (creating the table if needed).
+pub fn set(conn: &mut Conn, name: &str, value: &str) -> Result<()> {
+    ensure(conn)?;
+    conn.exec_drop(
+        format!("REPLACE INTO {TABLE} (name, value) VALUES (?, ?)"),
+        (name, value),
+    )
+    .with_context(|| format!("writing {name} to txbench_meta"))
+}
+
+/// Every name with `prefix`, with its value.
+pub fn with_prefix(conn: &mut Conn, prefix: &str) -> Result<Vec<(String, String)>> {
+    if !exists(conn)? {
+        return Ok(Vec::new());
+    }
+    Ok(conn.exec(
+        format!("SELECT name, value FROM {TABLE} WHERE name LIKE CONCAT(?, '%') ORDER BY name"),
+        (prefix,),
+    )?)
+}
+
+/// Removes every name with `prefix`.
+pub fn remove_prefix(conn: &mut Conn, prefix: &str) -> Result<()> {
+    if exists(conn)? {
+        conn.exec_drop(
+            format!("DELETE FROM {TABLE} WHERE name LIKE CONCAT(?, '%')"),
+            (prefix,),
+        )?;
+    }
+    Ok(())
+}
+
+/// The workload the database holds, if txbench prepared one.
+pub fn workload(conn: &mut Conn) -> Result<Option<String>> {
+    get(conn, "workload")
+}

@@ -1,0 +1,164 @@
+//! The consistency conditions of clause 3.3.2, each as one set-based query over all
+//! warehouses that counts the violating rows. "Null" in conditions 5 and 7 means the
+//! sentinel when the data was prepared with `--null-dates default`.
+
+use super::NullDates;
+use anyhow::{Context, Result};
+use mysql::Conn;
+use mysql::prelude::Queryable;
+use serde::{Deserialize, Serialize};
+
+/// One condition's outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Condition {
+    /// 1..=12.
+    pub number: u32,
+    /// What it requires.
+    pub description: String,
+    /// Violating rows (districts, orders, customers… as the condition counts them).
+    pub violations: u64,
+    /// False when the condition does not apply (11 after the first run).
+    pub applies: bool,
+}
+
+impl Condition {
+    /// True when it holds or does not apply.
+    pub fn passed(&self) -> bool {
+        !self.applies || self.violations == 0
+    }
+}
+
+/// The twelve conditions' descriptions and queries (each returns one count).
+pub fn conditions(nd: NullDates) -> Vec<(u32, &'static str, String)> {
+    let o_null = nd.order_undelivered("o.");
+    let ol_null = nd.line_undelivered("ol.");
+    let delivered_sums = format!(
+        "SELECT o.o_w_id w, o.o_d_id d, o.o_c_id c, SUM(ol.ol_amount) s FROM orders o JOIN order_line ol \
+         ON ol.ol_w_id = o.o_w_id AND ol.ol_d_id = o.o_d_id AND ol.ol_o_id = o.o_id \
+         WHERE NOT ({ol_null}) GROUP BY o.o_w_id, o.o_d_id, o.o_c_id"
+    );
+    vec![
+        (
+            1,
+            "W_YTD = sum(D_YTD) per warehouse",
+            "SELECT COUNT(*) FROM warehouse w LEFT JOIN (SELECT d_w_id, SUM(d_ytd) s FROM district GROUP BY d_w_id) d \
+             ON d.d_w_id = w.w_id WHERE w.w_ytd <> COALESCE(d.s, 0)"
+                .to_string(),
+        ),
+        (
+            2,
+            "D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID) per district",
+            "SELECT COUNT(*) FROM district d \
+             LEFT JOIN (SELECT o_w_id, o_d_id, MAX(o_id) m FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id \
+             LEFT JOIN (SELECT no_w_id, no_d_id, MAX(no_o_id) m FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id \
+             WHERE d.d_next_o_id - 1 <> COALESCE(o.m, 0) OR (n.m IS NOT NULL AND n.m <> d.d_next_o_id - 1)"
+                .to_string(),
+        ),
+        (
+            3,
+            "max(NO_O_ID) - min(NO_O_ID) + 1 = rows in NEW-ORDER per district",
+            "SELECT COUNT(*) FROM (SELECT MAX(no_o_id) - MIN(no_o_id) + 1 - COUNT(*) diff FROM new_order GROUP BY no_w_id, no_d_id) t WHERE diff <> 0"
+                .to_string(),
+        ),
+        (
+            4,
+            "sum(O_OL_CNT) = rows in ORDER-LINE per district",
+            "SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) s FROM orders GROUP BY o_w_id, o_d_id) o \
+             LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) c FROM order_line GROUP BY ol_w_id, ol_d_id) l \
+             ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id WHERE o.s <> COALESCE(l.c, 0)"
+                .to_string(),
+        ),
+        (
+            5,
+            "O_CARRIER_ID is null if and only if a NEW-ORDER row exists",
+            format!(
+                "SELECT (SELECT COUNT(*) FROM orders o LEFT JOIN new_order n \
+                 ON n.no_w_id = o.o_w_id AND n.no_d_id = o.o_d_id AND n.no_o_id = o.o_id \
+                 WHERE ({o_null}) <> (n.no_o_id IS NOT NULL)) + \
+                 (SELECT COUNT(*) FROM new_order n LEFT JOIN orders o \
+                 ON o.o_w_id = n.no_w_id AND o.o_d_id = n.no_d_id AND o.o_id = n.no_o_id WHERE o.o_id IS NULL)"
+            ),
+        ),
+        (
+            6,
+            "O_OL_CNT = number of its ORDER-LINE rows, per order",
+            "SELECT COUNT(*) FROM orders o LEFT JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, COUNT(*) c FROM order_line \
+             GROUP BY ol_w_id, ol_d_id, ol_o_id) l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id \
+             WHERE o.o_ol_cnt <> COALESCE(l.c, 0)"
+                .to_string(),
+        ),
+        (
+            7,
+            "OL_DELIVERY_D is null if and only if its order's O_CARRIER_ID is null",
+            format!(
+                "SELECT COUNT(*) FROM orders o JOIN order_line ol \
+                 ON ol.ol_w_id = o.o_w_id AND ol.ol_d_id = o.o_d_id AND ol.ol_o_id = o.o_id \
+                 WHERE ({ol_null}) <> ({o_null})"
+            ),
+        ),
+        (
+            8,
+            "W_YTD = sum(H_AMOUNT) per warehouse",
+            "SELECT COUNT(*) FROM warehouse w LEFT JOIN (SELECT h_w_id, SUM(h_amount) s FROM history GROUP BY h_w_id) h \
+             ON h.h_w_id = w.w_id WHERE w.w_ytd <> COALESCE(h.s, 0)"
+                .to_string(),
+        ),
+        (
+            9,
+            "D_YTD = sum(H_AMOUNT) per district",
+            "SELECT COUNT(*) FROM district d LEFT JOIN (SELECT h_w_id, h_d_id, SUM(h_amount) s FROM history GROUP BY h_w_id, h_d_id) h \
+             ON h.h_w_id = d.d_w_id AND h.h_d_id = d.d_id WHERE d.d_ytd <> COALESCE(h.s, 0)"
+                .to_string(),
+        ),
+        (
+            10,
+            "C_BALANCE = sum(delivered OL_AMOUNT) - sum(H_AMOUNT) per customer",
+            format!(
+                "SELECT COUNT(*) FROM customer c \
+                 LEFT JOIN ({delivered_sums}) d ON d.w = c.c_w_id AND d.d = c.c_d_id AND d.c = c.c_id \
+                 LEFT JOIN (SELECT h_c_w_id, h_c_d_id, h_c_id, SUM(h_amount) s FROM history GROUP BY h_c_w_id, h_c_d_id, h_c_id) h \
+                 ON h.h_c_w_id = c.c_w_id AND h.h_c_d_id = c.c_d_id AND h.h_c_id = c.c_id \
+                 WHERE c.c_balance <> COALESCE(d.s, 0) - COALESCE(h.s, 0)"
+            ),
+        ),
+        (
+            11,
+            "count(ORDER) - count(NEW-ORDER) = 2100 per district (initial state only)",
+            "SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, COUNT(*) c FROM orders GROUP BY o_w_id, o_d_id) o \
+             LEFT JOIN (SELECT no_w_id, no_d_id, COUNT(*) c FROM new_order GROUP BY no_w_id, no_d_id) n \
+             ON n.no_w_id = o.o_w_id AND n.no_d_id = o.o_d_id WHERE o.c - COALESCE(n.c, 0) <> 2100"
+                .to_string(),
+        ),
+        (
+            12,
+            "C_BALANCE + C_YTD_PAYMENT = sum(delivered OL_AMOUNT) per customer",
+            format!(
+                "SELECT COUNT(*) FROM customer c \
+                 LEFT JOIN ({delivered_sums}) d ON d.w = c.c_w_id AND d.d = c.c_d_id AND d.c = c.c_id \
+                 WHERE c.c_balance + c.c_ytd_payment <> COALESCE(d.s, 0)"
+            ),
+        ),
+    ]
+}
+
+/// Runs every condition; 11 only when `initial` (no run since prepare).
+pub fn run(conn: &mut Conn, nd: NullDates, initial: bool) -> Result<Vec<Condition>> {
+    let mut out = Vec::new();
+    for (number, description, sql) in conditions(nd) {
+        let applies = number != 11 || initial;
+        let violations = if applies {
+            conn.query_first::<u64, _>(&sql)
+                .with_context(|| format!("checking condition {number}"))?
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        out.push(Condition {
+            number,
+            description: description.to_string(),
+            violations,
+            applies,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,765 @@
+//! The initial population (clause 4.3.3.1), generated in memory and streamed to the server
+//! with `LOAD DATA LOCAL INFILE` (no temporary files), multi-row INSERTs, or CSV files.
+//!
+//! Work is split into units (the ITEM table, and one unit per warehouse with all its rows),
+//! spread over the loader connections. A unit is recorded as complete in txbench_meta only
+//! after all its rows are in, so an interrupted `prepare` reloads just the units that were
+//! not finished (after deleting their partial rows).
+
+use super::schema::{self, columns};
+use super::{CUSTOMERS, DISTRICTS, FIRST_NEW_ORDER, ITEMS, LoadMethod, NullDates, ORDERS};
+use crate::workload::meta;
+use crate::workload::rand::{
+    WorkerRng, a_string, data_with_original, last_name, n_string, nurand, permutation, uniform,
+    worker_rng, zip,
+};
+use anyhow::{Context, Result, bail};
+use mysql::Conn;
+use mysql::prelude::Queryable;
+use std::io::Write;
+use std::sync::Arc;
+
+/// Everything the generators need; the same values give the same rows.
+#[derive(Debug, Clone)]
+pub struct Population {
+    /// Seed of all load-time random numbers.
+    pub seed: u64,
+    /// C of NURand(255, 0, 999) for C_LAST at load (clause 2.1.6.1), stored in txbench_meta.
+    pub c_last_load: u32,
+    /// "Current date/time" for C_SINCE, H_DATE, O_ENTRY_D, OL_DELIVERY_D.
+    pub now: String,
+    /// NULL or sentinel for undelivered orders.
+    pub null_dates: NullDates,
+}
+
+/// A unit of load work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// The ITEM table (once, not per warehouse).
+    Items,
+    /// Every row of one warehouse.
+    Warehouse(u32),
+}
+
+impl Unit {
+    /// Its tables, in load order.
+    pub fn tables(self) -> &'static [&'static str] {
+        // schema::TABLES starts with item, then the per-warehouse tables in load order.
+        match self {
+            Unit::Items => &schema::TABLES[..1],
+            Unit::Warehouse(_) => &schema::TABLES[1..],
+        }
+    }
+
+    /// Its name in txbench_meta and in CSV file names.
+    pub fn key(self) -> String {
+        match self {
+            Unit::Items => "item".into(),
+            Unit::Warehouse(w) => format!("w{w}"),
+        }
+    }
+
+    /// Rows it holds (order lines estimated at 10 per order), for progress bars.
+    pub fn approx_rows(self) -> u64 {
+        match self {
+            Unit::Items => u64::from(ITEMS),
+            Unit::Warehouse(_) => {
+                let orders = u64::from(DISTRICTS * ORDERS);
+                1 + 10
+                    + 100_000
+                    + 2 * u64::from(DISTRICTS * CUSTOMERS)
+                    + orders
+                    + 9_000
+                    + 10 * orders
+            }
+        }
+    }
+}
+
+/// How rows are encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Tab-separated lines, `\N` for NULL (LOAD DATA's default).
+    Tsv,
+    /// Comma-separated lines, `\N` for NULL (loadable with LOAD DATA … FIELDS TERMINATED BY ',').
+    Csv,
+    /// `(…),(…)` tuples for a multi-row INSERT.
+    Sql,
+}
+
+/// An encoder of rows into a byte buffer. Generated strings are letters, digits, spaces,
+/// dashes and colons only, so nothing needs escaping in any format.
+pub struct Rows {
+    fmt: Format,
+    /// The encoded rows.
+    pub buf: Vec<u8>,
+    /// Rows in `buf`.
+    pub count: usize,
+    field: usize,
+}
+
+impl Rows {
+    /// An empty encoder.
+    pub fn new(fmt: Format) -> Rows {
+        Rows {
+            fmt,
+            buf: Vec::with_capacity(256 * 1024),
+            count: 0,
+            field: 0,
+        }
+    }
+
+    /// Empties the buffer.
+    pub fn clear(&mut self) {
+        self.buf.clear();
+        self.count = 0;
+        self.field = 0;
+    }
+
+    fn sep(&mut self) {
+        if self.field == 0 {
+            if self.fmt == Format::Sql {
+                if self.count > 0 {
+                    self.buf.push(b',');
+                }
+                self.buf.push(b'(');
+            }
+        } else {
+            self.buf.push(match self.fmt {
+                Format::Tsv => b'\t',
+                Format::Csv | Format::Sql => b',',
+            });
+        }
+        self.field += 1;
+    }
+
+    /// An integer.
+    pub fn int(&mut self, v: i64) {
+        self.sep();
+        let mut b = itoa_buf(v);
+        self.buf.append(&mut b);
+    }
+
+    /// A decimal given as an integer of `scale` decimal places (`dec(-1000, 2)` is -10.00).
+    pub fn dec(&mut self, v: i64, scale: u32) {
+        self.sep();
+        let p = 10i64.pow(scale);
+        if v < 0 {
+            self.buf.push(b'-');
+        }
+        let a = v.unsigned_abs();
+        let mut b = itoa_buf((a / p as u64) as i64);
+        self.buf.append(&mut b);
+        self.buf.push(b'.');
+        let frac = format!("{:0width$}", a % p as u64, width = scale as usize);
+        self.buf.extend_from_slice(frac.as_bytes());
+    }
+
+    /// A string or date/time.
+    pub fn str(&mut self, s: &[u8]) {
+        self.sep();
+        if self.fmt == Format::Sql {
+            self.buf.push(b'\'');
+            self.buf.extend_from_slice(s);
+            self.buf.push(b'\'');
+        } else {
+            self.buf.extend_from_slice(s);
+        }
+    }
+
+    /// NULL.
+    pub fn null(&mut self) {
+        self.sep();
+        self.buf.extend_from_slice(match self.fmt {
+            Format::Sql => b"NULL",
+            _ => b"\\N",
+        });
+    }
+
+    /// Ends a row.
+    pub fn end(&mut self) {
+        match self.fmt {
+            Format::Sql => self.buf.push(b')'),
+            _ => self.buf.push(b'\n'),
+        }
+        self.count += 1;
+        self.field = 0;
+    }
+}
+
+fn itoa_buf(v: i64) -> Vec<u8> {
+    v.to_string().into_bytes()
+}
+
+/// Per-warehouse values shared by ORDER, NEW-ORDER and ORDER-LINE: O_OL_CNT and O_C_ID (a
+/// permutation of the customers per district, clause 4.3.3.1).
+struct Orders {
+    ol_cnt: Vec<u8>,
+    c_id: Vec<u16>,
+}
+
+impl Orders {
+    fn new(pop: &Population, w: u32) -> Orders {
+        let mut rng = worker_rng(pop.seed ^ 0x0bde_5000, u64::from(w));
+        let n = (DISTRICTS * ORDERS) as usize;
+        let ol_cnt = (0..n).map(|_| uniform(&mut rng, 5, 15) as u8).collect();
+        let mut c_id = Vec::with_capacity(n);
+        for _ in 0..DISTRICTS {
+            c_id.extend(
+                permutation(&mut rng, CUSTOMERS)
+                    .into_iter()
+                    .map(|c| c as u16),
+            );
+        }
+        Orders { ol_cnt, c_id }
+    }
+}
+
+/// Generates the rows of one table of one unit, a chunk at a time.
+pub struct TableGen {
+    table: &'static str,
+    w: u32,
+    pop: Arc<Population>,
+    rng: WorkerRng,
+    next: u32,
+    orders: Option<Orders>,
+    s: Vec<u8>,
+}
+
+impl TableGen {
+    /// The generator of `table` in `unit`.
+    pub fn new(pop: Arc<Population>, unit: Unit, table: &'static str) -> TableGen {
+        let w = match unit {
+            Unit::Items => 0,
+            Unit::Warehouse(w) => w,
+        };
+        let tag = schema::TABLES.iter().position(|t| *t == table).unwrap_or(0) as u64;
+        let orders = matches!(table, "orders" | "order_line").then(|| Orders::new(&pop, w));
+        TableGen {
+            table,
+            w,
+            rng: worker_rng(pop.seed ^ (tag << 40), u64::from(w)),
+            pop,
+            next: 0,
+            orders,
+            s: Vec::with_capacity(512),
+        }
+    }
+
+    /// Appends up to about `max` rows to `rows`; false when the table is complete.
+    pub fn fill(&mut self, rows: &mut Rows, max: usize) -> bool {
+        let start = rows.count;
+        while rows.count - start < max {
+            if !self.row(rows) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Writes the next row (or the next order's lines); false when there are no more.
+    fn row(&mut self, r: &mut Rows) -> bool {
+        let i = self.next;
+        let w = i64::from(self.w);
+        let now = self.pop.now.as_bytes();
+        let rng = &mut self.rng;
+        let s = &mut self.s;
+        match self.table {
+            "item" => {
+                if i >= ITEMS {
+                    return false;
+                }
+                r.int(i64::from(i + 1));
+                r.int(i64::from(uniform(rng, 1, 10_000)));
+                a_string(rng, 14, 24, s);
+                r.str(s);
+                r.dec(i64::from(uniform(rng, 100, 10_000)), 2);
+                data_with_original(rng, s);
+                r.str(s);
+            }
+            "warehouse" => {
+                if i >= 1 {
+                    return false;
+                }
+                r.int(w);
+                address(rng, s, r);
+                r.dec(i64::from(uniform(rng, 0, 2_000)), 4);
+                r.dec(300_000 * 100, 2);
+            }
+            "district" => {
+                if i >= DISTRICTS {
+                    return false;
+                }
+                r.int(i64::from(i + 1));
+                r.int(w);
+                address(rng, s, r);
+                r.dec(i64::from(uniform(rng, 0, 2_000)), 4);
+                r.dec(30_000 * 100, 2);
+                r.int(i64::from(ORDERS + 1));
+            }
+            "stock" => {
+                if i >= ITEMS {
+                    return false;
+                }
+                r.int(i64::from(i + 1));
+                r.int(w);
+                r.int(i64::from(uniform(rng, 10, 100)));
+                for _ in 0..10 {
+                    a_string(rng, 24, 24, s);
+                    r.str(s);
+                }
+                r.int(0);
+                r.int(0);
+                r.int(0);
+                data_with_original(rng, s);
+                r.str(s);
+            }
+            "customer" => {
+                if i >= DISTRICTS * CUSTOMERS {
+                    return false;
+                }
+                let (d, c) = (i / CUSTOMERS + 1, i % CUSTOMERS + 1);
+                r.int(i64::from(c));
+                r.int(i64::from(d));
+                r.int(w);
+                a_string(rng, 8, 16, s);
+                r.str(s);
+                r.str(b"OE");
+                // 4.3.3.1: the first 1,000 customers take the names 0..999 in order.
+                let num = if c <= 1000 {
+                    c - 1
+                } else {
+                    nurand(rng, 255, self.pop.c_last_load, 0, 999)
+                };
+                last_name(num, s);
+                r.str(s);
+                for _ in 0..3 {
+                    a_string(rng, 10, 20, s);
+                    r.str(s);
+                }
+                a_string(rng, 2, 2, s);
+                r.str(s);
+                zip(rng, s);
+                r.str(s);
+                n_string(rng, 16, 16, s);
+                r.str(s);
+                r.str(now);
+                r.str(if uniform(rng, 1, 10) == 1 {
+                    b"BC"
+                } else {
+                    b"GC"
+                });
+                r.dec(50_000 * 100, 2);
+                r.dec(i64::from(uniform(rng, 0, 5_000)), 4);
+                r.dec(-10_00, 2);
+                r.dec(10_00, 2);
+                r.int(1);
+                r.int(0);
+                a_string(rng, 300, 500, s);
+                r.str(s);
+            }
+            "history" => {
+                if i >= DISTRICTS * CUSTOMERS {
+                    return false;
+                }
+                let (d, c) = (i / CUSTOMERS + 1, i % CUSTOMERS + 1);
+                r.int(i64::from(c));
+                r.int(i64::from(d));
+                r.int(w);
+                r.int(i64::from(d));
+                r.int(w);
+                r.str(now);
+                r.dec(10_00, 2);
+                a_string(rng, 12, 24, s);
+                r.str(s);
+            }
+            "orders" => {
+                if i >= DISTRICTS * ORDERS {
+                    return false;
+                }
+                let Some(orders) = &self.orders else {
+                    return false;
+                };
+                let (d, o) = (i / ORDERS + 1, i % ORDERS + 1);
+                r.int(i64::from(o));
+                r.int(i64::from(d));
+                r.int(w);
+                r.int(i64::from(orders.c_id[i as usize]));
+                r.str(now);
+                if o < FIRST_NEW_ORDER {
+                    r.int(i64::from(uniform(rng, 1, 10)));
+                } else {
+                    undelivered_carrier(self.pop.null_dates, r);
+                }
+                r.int(i64::from(orders.ol_cnt[i as usize]));
+                r.int(1);
+            }
+            "new_order" => {
+                let per = ORDERS - FIRST_NEW_ORDER + 1;
+                if i >= DISTRICTS * per {
+                    return false;
+                }
+                r.int(i64::from(FIRST_NEW_ORDER + i % per));
+                r.int(i64::from(i / per + 1));
+                r.int(w);
+            }
+            "order_line" => {
+                if i >= DISTRICTS * ORDERS {
+                    return false;
+                }
+                let Some(orders) = &self.orders else {
+                    return false;
+                };
+                let (d, o) = (i / ORDERS + 1, i % ORDERS + 1);
+                for n in 1..=i64::from(orders.ol_cnt[i as usize]) {
+                    r.int(i64::from(o));
+                    r.int(i64::from(d));
+                    r.int(w);
+                    r.int(n);
+                    r.int(i64::from(uniform(rng, 1, ITEMS)));
+                    r.int(w);
+                    if o < FIRST_NEW_ORDER {
+                        r.str(now);
+                    } else {
+                        undelivered_date(self.pop.null_dates, r);
+                    }
+                    r.int(5);
+                    if o < FIRST_NEW_ORDER {
+                        r.dec(0, 2);
+                    } else {
+                        r.dec(i64::from(uniform(rng, 1, 999_999)), 2);
+                    }
+                    a_string(rng, 24, 24, s);
+                    r.str(s);
+                    if n < i64::from(orders.ol_cnt[i as usize]) {
+                        r.end();
+                    }
+                }
+            }
+            _ => return false,
+        }
+        r.end();
+        self.next += 1;
+        true
+    }
+}
+
+/// Name, two streets, city, state, zip (WAREHOUSE and DISTRICT, clause 4.3.3.1).
+fn address(rng: &mut WorkerRng, s: &mut Vec<u8>, r: &mut Rows) {
+    a_string(rng, 6, 10, s);
+    r.str(s);
+    for _ in 0..3 {
+        a_string(rng, 10, 20, s);
+        r.str(s);
+    }
+    a_string(rng, 2, 2, s);
+    r.str(s);
+    zip(rng, s);
+    r.str(s);
+}
+
+fn undelivered_carrier(nd: NullDates, r: &mut Rows) {
+    match nd {
+        NullDates::Null => r.null(),
+        NullDates::Default => r.int(i64::from(super::CARRIER_SENTINEL)),
+    }
+}
+
+fn undelivered_date(nd: NullDates, r: &mut Rows) {
+    match nd {
+        NullDates::Null => r.null(),
+        NullDates::Default => r.str(super::DELIVERY_SENTINEL.as_bytes()),
+    }
+}
+
+/// Rows per chunk written to a sink.
+const CHUNK_ROWS: usize = 500;
+
+/// Loads one table of a unit through `method`; returns the rows loaded.
+pub fn load_table(
+    conn: &mut Conn,
+    pop: &Arc<Population>,
+    unit: Unit,
+    table: &'static str,
+    method: LoadMethod,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<u64> {
+    let cols = columns(table).join(",");
+    match method {
+        LoadMethod::LoadData => {
+            let pop2 = pop.clone();
+            let loaded = Arc::new(std::sync::atomic::AtomicU64::new(0));
+            let counter = loaded.clone();
+            conn.set_local_infile_handler(Some(mysql::LocalInfileHandler::new(move |_, out| {
+                let mut g = TableGen::new(pop2.clone(), unit, table);
+                let mut rows = Rows::new(Format::Tsv);
+                loop {
+                    let more = g.fill(&mut rows, CHUNK_ROWS);
+                    out.write_all(&rows.buf)?;
+                    counter.fetch_add(rows.count as u64, std::sync::atomic::Ordering::Relaxed);
+                    rows.clear();
+                    if !more {
+                        return Ok(());
+                    }
+                }
+            })));
+            let r = conn.query_drop(format!(
+                "LOAD DATA LOCAL INFILE '{table}' INTO TABLE {table} CHARACTER SET latin1 ({cols})"
+            ));
+            conn.set_local_infile_handler(None);
+            if let Err(e) = r {
+                if let mysql::Error::MySqlError(me) = &e
+                    && (me.code == 1148 || me.code == 3948 || me.code == 4166)
+                {
+                    bail!(
+                        "LOAD DATA LOCAL INFILE is disabled on the server (local_infile=OFF): use --load-method insert, or SET GLOBAL local_infile = ON"
+                    );
+                }
+                return Err(e).with_context(|| format!("loading {table} of {}", unit.key()));
+            }
+            let n = loaded.load(std::sync::atomic::Ordering::Relaxed);
+            progress(n);
+            Ok(n)
+        }
+        LoadMethod::Insert => {
+            let mut g = TableGen::new(pop.clone(), unit, table);
+            let mut rows = Rows::new(Format::Sql);
+            let head = format!("INSERT INTO {table} ({cols}) VALUES ");
+            let mut total = 0;
+            loop {
+                let more = g.fill(&mut rows, CHUNK_ROWS);
+                if rows.count > 0 {
+                    let mut sql = Vec::with_capacity(head.len() + rows.buf.len());
+                    sql.extend_from_slice(head.as_bytes());
+                    sql.extend_from_slice(&rows.buf);
+                    let sql = String::from_utf8(sql).context("encoding an INSERT")?;
+                    conn.query_drop(sql)
+                        .with_context(|| format!("loading {table} of {}", unit.key()))?;
+                    total += rows.count as u64;
+                    progress(rows.count as u64);
+                }
+                rows.clear();
+                if !more {
+                    return Ok(total);
+                }
+            }
+        }
+    }
+}
+
+/// Writes one table of a unit as CSV; returns the rows written.
+pub fn write_csv(
+    dir: &std::path::Path,
+    pop: &Arc<Population>,
+    unit: Unit,
+    table: &'static str,
+) -> Result<u64> {
+    let path = dir.join(format!("{table}-{}.csv", unit.key()));
+    let file = std::fs::File::create(&path)
+        .with_context(|| format!("--csv: creating {}", path.display()))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    let mut g = TableGen::new(pop.clone(), unit, table);
+    let mut rows = Rows::new(Format::Csv);
+    let mut total = 0;
+    loop {
+        let more = g.fill(&mut rows, CHUNK_ROWS);
+        out.write_all(&rows.buf)
+            .with_context(|| format!("--csv: writing {}", path.display()))?;
+        total += rows.count as u64;
+        rows.clear();
+        if !more {
+            break;
+        }
+    }
+    out.flush()
+        .with_context(|| format!("--csv: writing {}", path.display()))?;
+    Ok(total)
+}
+
+/// Deletes what an interrupted load of `unit` left behind.
+pub fn delete_partial(conn: &mut Conn, unit: Unit) -> Result<()> {
+    match unit {
+        Unit::Items => conn.query_drop("DELETE FROM item")?,
+        Unit::Warehouse(w) => {
+            for (table, col) in [
+                ("warehouse", "w_id"),
+                ("district", "d_w_id"),
+                ("stock", "s_w_id"),
+                ("customer", "c_w_id"),
+                ("history", "h_w_id"),
+                ("orders", "o_w_id"),
+                ("new_order", "no_w_id"),
+                ("order_line", "ol_w_id"),
+            ] {
+                conn.query_drop(format!("DELETE FROM {table} WHERE {col} = {w}"))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The txbench_meta name that marks `unit` as loaded.
+pub fn done_key(unit: Unit) -> String {
+    format!("tpcc.loaded.{}", unit.key())
+}
+
+/// Loads a unit completely and marks it done.
+pub fn load_unit(
+    conn: &mut Conn,
+    pop: &Arc<Population>,
+    unit: Unit,
+    method: LoadMethod,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<()> {
+    conn.query_drop("SET SESSION unique_checks = 0, foreign_key_checks = 0")?;
+    delete_partial(conn, unit)?;
+    for &table in unit.tables() {
+        load_table(conn, pop, unit, table, method, progress)?;
+    }
+    meta::set(conn, &done_key(unit), "1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pop(nd: NullDates) -> Arc<Population> {
+        Arc::new(Population {
+            seed: 42,
+            c_last_load: 117,
+            now: "2026-11-22 01:00:00".into(),
+            null_dates: nd,
+        })
+    }
+
+    fn all_rows(unit: Unit, table: &'static str, fmt: Format, nd: NullDates) -> Rows {
+        let mut g = TableGen::new(pop(nd), unit, table);
+        let mut rows = Rows::new(fmt);
+        while g.fill(&mut rows, 10_000) {}
+        rows
+    }
+
+    fn lines(rows: &Rows) -> Vec<Vec<String>> {
+        String::from_utf8(rows.buf.clone())
+            .unwrap()
+            .lines()
+            .map(|l| l.split('\t').map(String::from).collect())
+            .collect()
+    }
+
+    #[test]
+    fn population_counts_per_warehouse() {
+        let w = Unit::Warehouse(3);
+        for (table, want) in [
+            ("warehouse", 1),
+            ("district", 10),
+            ("customer", 30_000),
+            ("history", 30_000),
+            ("orders", 30_000),
+            ("new_order", 9_000),
+        ] {
+            assert_eq!(
+                all_rows(w, table, Format::Tsv, NullDates::Null).count,
+                want,
+                "{table}"
+            );
+        }
+        let ol = all_rows(w, "order_line", Format::Tsv, NullDates::Null);
+        assert!((290_000..310_000).contains(&ol.count), "{}", ol.count);
+    }
+
+    #[test]
+    fn rows_have_one_field_per_column() {
+        let w = Unit::Warehouse(1);
+        for table in Unit::Warehouse(1).tables() {
+            let rows = all_rows(w, table, Format::Tsv, NullDates::Null);
+            let n = columns(table).len();
+            for l in lines(&rows).iter().take(2000) {
+                assert_eq!(l.len(), n, "{table}: {l:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn customers_follow_clause_4_3_3_1() {
+        let rows = all_rows(Unit::Warehouse(1), "customer", Format::Tsv, NullDates::Null);
+        let ls = lines(&rows);
+        // c_id 1..1000 of each district are named 0..999 in order.
+        assert_eq!(ls[0][5], "BARBARBAR");
+        assert_eq!(ls[371][5], "PRICALLYOUGHT");
+        let bc = ls.iter().filter(|l| l[13] == "BC").count() as f64 / ls.len() as f64;
+        assert!((0.09..0.11).contains(&bc), "BC share {bc}");
+        assert!(
+            ls.iter()
+                .all(|l| l[16] == "-10.00" && l[17] == "10.00" && l[4] == "OE")
+        );
+        assert!(ls.iter().all(|l| (300..=500).contains(&l[20].len())));
+    }
+
+    #[test]
+    fn orders_match_their_lines_and_the_last_900_are_new() {
+        for nd in [NullDates::Null, NullDates::Default] {
+            let w = Unit::Warehouse(2);
+            let orders = lines(&all_rows(w, "orders", Format::Tsv, nd));
+            let order_lines = lines(&all_rows(w, "order_line", Format::Tsv, nd));
+            let total: u64 = orders.iter().map(|o| o[6].parse::<u64>().unwrap()).sum();
+            assert_eq!(total, order_lines.len() as u64);
+            let undelivered = if nd == NullDates::Null { "\\N" } else { "0" };
+            for o in &orders {
+                let id: u32 = o[0].parse().unwrap();
+                assert_eq!(o[5] == undelivered, id >= FIRST_NEW_ORDER, "{o:?}");
+                let cnt: u32 = o[6].parse().unwrap();
+                assert!((5..=15).contains(&cnt));
+            }
+            // O_C_ID is a permutation per district: every customer has one order.
+            let mut c: Vec<u32> = orders[..3000]
+                .iter()
+                .map(|o| o[3].parse().unwrap())
+                .collect();
+            c.sort_unstable();
+            assert_eq!(c, (1..=3000).collect::<Vec<u32>>());
+            let undelivered_line = if nd == NullDates::Null {
+                "\\N"
+            } else {
+                "1000-01-01 00:00:00"
+            };
+            for l in &order_lines {
+                let id: u32 = l[0].parse().unwrap();
+                assert_eq!(l[6] == undelivered_line, id >= FIRST_NEW_ORDER);
+                assert_eq!(l[8] == "0.00", id < FIRST_NEW_ORDER, "{l:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn formats_encode_the_same_row() {
+        let mut r = Rows::new(Format::Sql);
+        for _ in 0..2 {
+            r.int(7);
+            r.dec(-1000, 2);
+            r.dec(2000, 4);
+            r.str(b"ab");
+            r.null();
+            r.end();
+        }
+        assert_eq!(
+            String::from_utf8(r.buf).unwrap(),
+            "(7,-10.00,0.2000,'ab',NULL),(7,-10.00,0.2000,'ab',NULL)"
+        );
+        let mut r = Rows::new(Format::Csv);
+        r.int(7);
+        r.dec(5, 2);
+        r.null();
+        r.end();
+        assert_eq!(String::from_utf8(r.buf).unwrap(), "7,0.05,\\N\n");
+    }
+
+    #[test]
+    fn the_same_population_gives_the_same_rows() {
+        let a = all_rows(Unit::Warehouse(5), "stock", Format::Tsv, NullDates::Null);
+        let b = all_rows(Unit::Warehouse(5), "stock", Format::Tsv, NullDates::Null);
+        assert_eq!(a.buf, b.buf);
+        let c = all_rows(Unit::Warehouse(6), "stock", Format::Tsv, NullDates::Null);
+        assert_ne!(a.buf, c.buf);
+    }
+}

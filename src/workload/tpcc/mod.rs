@@ -1,0 +1,426 @@
+//! TPC-C (clause numbers refer to the TPC-C specification v5.11): schema, loader,
+//! consistency checks. Results from a non-audited run are never called tpmC.
+
+pub mod check;
+pub mod load;
+pub mod schema;
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+
+/// Clause 4.2.2: items (not scaled by warehouses).
+pub const ITEMS: u32 = 100_000;
+/// Districts per warehouse.
+pub const DISTRICTS: u32 = 10;
+/// Customers per district.
+pub const CUSTOMERS: u32 = 3_000;
+/// Orders per district at load.
+pub const ORDERS: u32 = 3_000;
+/// The first undelivered order of a district at load (orders 2,101..3,000 are new).
+pub const FIRST_NEW_ORDER: u32 = 2_101;
+
+/// O_CARRIER_ID of an undelivered order with `--null-dates default`.
+pub const CARRIER_SENTINEL: u32 = 0;
+/// OL_DELIVERY_D of an undelivered line with `--null-dates default`.
+pub const DELIVERY_SENTINEL: &str = "1000-01-01 00:00:00";
+
+/// How undelivered orders are marked (seed 000: NULL columns that a later UPDATE fills
+/// grow the row and split pages; a sentinel default keeps the row size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum NullDates {
+    /// The specification: O_CARRIER_ID and OL_DELIVERY_D are NULL until delivery.
+    Null,
+    /// NOT NULL with a sentinel default (0 and 1000-01-01 00:00:00).
+    Default,
+}
+
+impl NullDates {
+    /// The name stored in txbench_meta.
+    pub fn name(self) -> &'static str {
+        match self {
+            NullDates::Null => "null",
+            NullDates::Default => "default",
+        }
+    }
+
+    /// Parses the stored name.
+    pub fn from_name(s: &str) -> Option<NullDates> {
+        match s {
+            "null" => Some(NullDates::Null),
+            "default" => Some(NullDates::Default),
+            _ => None,
+        }
+    }
+
+    /// SQL true for an undelivered order (`o_` columns).
+    pub fn order_undelivered(self, alias: &str) -> String {
+        match self {
+            NullDates::Null => format!("{alias}o_carrier_id IS NULL"),
+            NullDates::Default => format!("{alias}o_carrier_id = {CARRIER_SENTINEL}"),
+        }
+    }
+
+    /// SQL true for an undelivered order line (`ol_` columns).
+    pub fn line_undelivered(self, alias: &str) -> String {
+        match self {
+            NullDates::Null => format!("{alias}ol_delivery_d IS NULL"),
+            NullDates::Default => format!("{alias}ol_delivery_d = '{DELIVERY_SENTINEL}'"),
+        }
+    }
+}
+
+/// How rows reach the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoadMethod {
+    /// LOAD DATA LOCAL INFILE streamed from memory (no temporary files).
+    LoadData,
+    /// Multi-row INSERT statements.
+    Insert,
+}
+
+impl LoadMethod {
+    /// The flag value.
+    pub fn name(self) -> &'static str {
+        match self {
+            LoadMethod::LoadData => "load-data",
+            LoadMethod::Insert => "insert",
+        }
+    }
+}
+
+/// Schema and load options of `prepare tpcc`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TpccOptions {
+    /// Warehouses.
+    pub warehouses: u32,
+    /// NULL or sentinel for undelivered orders.
+    pub null_dates: NullDates,
+    /// Partition order_line by warehouse.
+    pub partition: bool,
+    /// Create foreign keys after the load.
+    pub foreign_keys: bool,
+    /// Storage engine.
+    pub engine: String,
+}
+
+impl TpccOptions {
+    /// Checks the options; errors name the flag.
+    pub fn validate(&self) -> Result<()> {
+        if self.warehouses == 0 {
+            bail!("--warehouses must be at least 1");
+        }
+        if self.warehouses > 100_000 {
+            bail!("--warehouses {} is more than 100,000", self.warehouses);
+        }
+        if self.partition && self.foreign_keys {
+            bail!(
+                "--partition and --foreign-keys cannot be combined: InnoDB has no foreign keys on partitioned tables"
+            );
+        }
+        if self.engine.is_empty()
+            || !self
+                .engine
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            bail!("--engine '{}' is not a storage engine name", self.engine);
+        }
+        Ok(())
+    }
+
+    /// order_line partitions with `--partition`: one per 100 warehouses as HammerDB does,
+    /// but at least 2 (HammerDB does not partition below 200 warehouses at all).
+    pub fn partitions(&self) -> u32 {
+        (self.warehouses / 100).max(2)
+    }
+}
+
+use crate::workload::{loader, meta, rand::uniform, rand::worker_rng};
+use load::{Population, Unit};
+use mysql::Conn;
+use mysql::prelude::Queryable;
+use std::sync::Arc;
+
+/// What txbench_meta says about the TPC-C data in a database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State {
+    /// Warehouses prepared.
+    pub warehouses: u32,
+    /// NULL or sentinel.
+    pub null_dates: NullDates,
+    /// C of C_LAST at load.
+    pub c_last_load: u32,
+    /// Seed of the population.
+    pub seed: u64,
+    /// All units loaded and indexes built.
+    pub complete: bool,
+    /// No run since prepare (condition 11 applies).
+    pub initial: bool,
+    /// Units not loaded yet.
+    pub missing: Vec<String>,
+}
+
+fn meta_u64(conn: &mut Conn, name: &str) -> Result<Option<u64>> {
+    Ok(meta::get(conn, name)?.and_then(|v| v.parse().ok()))
+}
+
+/// The TPC-C state of the database, if it holds TPC-C data prepared by txbench. A database
+/// that holds another workload is an error that names it.
+pub fn state(conn: &mut Conn) -> Result<Option<State>> {
+    match meta::workload(conn)? {
+        None => return Ok(None),
+        Some(w) if w == "tpcc" => {}
+        Some(other) => bail!(
+            "the database holds the {other} workload, not tpcc: run `txbench cleanup {other}` first or use another database"
+        ),
+    }
+    let warehouses = meta_u64(conn, "tpcc.warehouses")?.unwrap_or(0) as u32;
+    let null_dates = meta::get(conn, "tpcc.null_dates")?
+        .and_then(|s| NullDates::from_name(&s))
+        .unwrap_or(NullDates::Null);
+    let loaded: Vec<String> = meta::with_prefix(conn, "tpcc.loaded.")?
+        .into_iter()
+        .map(|(k, _)| k.trim_start_matches("tpcc.loaded.").to_string())
+        .collect();
+    let mut missing = Vec::new();
+    if !loaded.iter().any(|k| k == "item") {
+        missing.push("item".to_string());
+    }
+    for w in 1..=warehouses {
+        let key = format!("w{w}");
+        if !loaded.contains(&key) {
+            missing.push(key);
+        }
+    }
+    Ok(Some(State {
+        warehouses,
+        null_dates,
+        c_last_load: meta_u64(conn, "tpcc.c_last_load")?.unwrap_or(0) as u32,
+        seed: meta_u64(conn, "tpcc.seed")?.unwrap_or(0),
+        complete: meta::get(conn, "tpcc.complete")?.is_some(),
+        initial: meta::get(conn, "tpcc.initial")?.is_some(),
+        missing,
+    }))
+}
+
+/// What `prepare` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Prepared {
+    /// Units were loaded (all of them, or those an earlier prepare left).
+    Loaded {
+        /// Units loaded now.
+        units: usize,
+        /// Rows loaded now.
+        rows: u64,
+        /// True when an earlier, interrupted prepare was finished.
+        resumed: bool,
+    },
+    /// The database was complete already: nothing was done.
+    AlreadyComplete,
+}
+
+/// Creates, loads (resuming an interrupted load) and indexes a TPC-C database.
+pub fn prepare(
+    connect: &(dyn Fn() -> Result<Conn> + Sync),
+    o: &TpccOptions,
+    load_threads: u32,
+    method: LoadMethod,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Prepared> {
+    o.validate()?;
+    let mut conn = connect()?;
+    let existing = state(&mut conn)?;
+    let resumed = existing.is_some();
+    let pop = match existing {
+        Some(s) => {
+            if s.warehouses != o.warehouses || s.null_dates != o.null_dates {
+                bail!(
+                    "the database holds a TPC-C load of {} warehouses with --null-dates {} ({}): run `txbench cleanup tpcc` first to prepare {} warehouses with --null-dates {}",
+                    s.warehouses,
+                    s.null_dates.name(),
+                    if s.complete { "complete" } else { "incomplete" },
+                    o.warehouses,
+                    o.null_dates.name()
+                );
+            }
+            if s.complete {
+                return Ok(Prepared::AlreadyComplete);
+            }
+            Population {
+                seed: s.seed,
+                c_last_load: s.c_last_load,
+                now: now_string(&mut conn)?,
+                null_dates: s.null_dates,
+            }
+        }
+        None => {
+            let present: Option<String> = conn.query_first(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() \
+                 AND table_name IN ('warehouse','district','customer','history','new_order','orders','order_line','item','stock') LIMIT 1",
+            )?;
+            if let Some(t) = present {
+                bail!(
+                    "table '{t}' exists but was not prepared by txbench: drop it or use another database"
+                );
+            }
+            let seed = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1);
+            let mut rng = worker_rng(seed, 0xc);
+            let pop = Population {
+                seed,
+                c_last_load: uniform(&mut rng, 0, 255),
+                now: now_string(&mut conn)?,
+                null_dates: o.null_dates,
+            };
+            for stmt in schema::create_statements(o) {
+                conn.query_drop(&stmt)
+                    .with_context(|| format!("creating the schema: {}", first_words(&stmt)))?;
+            }
+            meta::set(&mut conn, "workload", "tpcc")?;
+            for (k, v) in [
+                ("tpcc.warehouses", o.warehouses.to_string()),
+                ("tpcc.null_dates", o.null_dates.name().to_string()),
+                ("tpcc.c_last_load", pop.c_last_load.to_string()),
+                ("tpcc.seed", pop.seed.to_string()),
+                ("tpcc.options", serde_json::to_string(o)?),
+            ] {
+                meta::set(&mut conn, k, &v)?;
+            }
+            pop
+        }
+    };
+    let done: Vec<String> = meta::with_prefix(&mut conn, "tpcc.loaded.")?
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    let units: Vec<Unit> = std::iter::once(Unit::Items)
+        .chain((1..=o.warehouses).map(Unit::Warehouse))
+        .filter(|u| !done.contains(&load::done_key(*u)))
+        .collect();
+    let pop = Arc::new(pop);
+    let rows = std::sync::atomic::AtomicU64::new(0);
+    let count = |n: u64| {
+        rows.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        progress(n);
+    };
+    loader::parallel_units(connect, load_threads, &units, &|conn, unit| {
+        load::load_unit(conn, &pop, *unit, method, &count)
+    })?;
+    schema::create_after_load(&mut conn, o)?;
+    conn.query_drop(
+        "ANALYZE TABLE warehouse, district, customer, history, new_order, orders, order_line, item, stock",
+    )?;
+    meta::set(&mut conn, "tpcc.complete", "1")?;
+    meta::set(&mut conn, "tpcc.initial", "1")?;
+    Ok(Prepared::Loaded {
+        units: units.len(),
+        rows: rows.load(std::sync::atomic::Ordering::Relaxed),
+        resumed,
+    })
+}
+
+fn first_words(sql: &str) -> String {
+    sql.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+fn now_string(conn: &mut Conn) -> Result<String> {
+    let now: Option<String> = conn.query_first("SELECT DATE_FORMAT(NOW(), '%Y-%m-%d %H:%i:%s')")?;
+    now.context("reading the server's clock")
+}
+
+/// Checks the database is a complete TPC-C load of the right shape with at least
+/// `warehouses` warehouses; the error says what to run.
+pub fn ready(conn: &mut Conn, warehouses: Option<u32>) -> Result<State> {
+    let Some(s) = state(conn)? else {
+        bail!("no TPC-C data in the database: run `txbench prepare tpcc --warehouses N` first");
+    };
+    if !s.complete {
+        bail!(
+            "the TPC-C load is incomplete ({} not loaded): run `txbench prepare tpcc --warehouses {}` again to finish it",
+            s.missing.join(", "),
+            s.warehouses
+        );
+    }
+    if let Some(w) = warehouses
+        && w > s.warehouses
+    {
+        bail!(
+            "--warehouses {w} is more than the {} prepared: prepare more, or run with --warehouses {}",
+            s.warehouses,
+            s.warehouses
+        );
+    }
+    schema::verify_shape(conn)?;
+    Ok(s)
+}
+
+/// Drops the TPC-C tables and txbench's record of them.
+pub fn cleanup(conn: &mut Conn) -> Result<()> {
+    schema::drop_all(conn)?;
+    meta::remove_prefix(conn, "tpcc.")?;
+    if meta::workload(conn)?.as_deref() == Some("tpcc") {
+        meta::remove_prefix(conn, "workload")?;
+    }
+    Ok(())
+}
+
+/// `prepare tpcc --csv DIR`: the population as CSV files (one per table and unit), the
+/// schema and a script that loads them, without touching a server.
+pub fn write_csv(
+    dir: &std::path::Path,
+    o: &TpccOptions,
+    threads: u32,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<u64> {
+    o.validate()?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("--csv {}: cannot create it", dir.display()))?;
+    let seed = 1;
+    let pop = Arc::new(Population {
+        seed,
+        c_last_load: uniform(&mut worker_rng(seed, 0xc), 0, 255),
+        now: humantime::format_rfc3339_seconds(std::time::SystemTime::now())
+            .to_string()
+            .replace('T', " ")
+            .trim_end_matches('Z')
+            .to_string(),
+        null_dates: o.null_dates,
+    });
+    let units: Vec<Unit> = std::iter::once(Unit::Items)
+        .chain((1..=o.warehouses).map(Unit::Warehouse))
+        .collect();
+    let mut script = String::new();
+    for stmt in schema::create_statements(o) {
+        script.push_str(&stmt);
+        script.push_str(";\n");
+    }
+    let mut jobs = Vec::new();
+    for u in &units {
+        for &t in u.tables() {
+            jobs.push((*u, t));
+            script.push_str(&format!(
+                "LOAD DATA INFILE '{}' INTO TABLE {t} CHARACTER SET latin1 FIELDS TERMINATED BY ',' ({});\n",
+                dir.join(format!("{t}-{}.csv", u.key())).display(),
+                schema::columns(t).join(",")
+            ));
+        }
+    }
+    for step in schema::after_load(o) {
+        script.push_str(&step.sql);
+        script.push_str(";\n");
+    }
+    std::fs::write(dir.join("load.sql"), &script)
+        .with_context(|| format!("--csv: writing {}", dir.join("load.sql").display()))?;
+    let rows = std::sync::atomic::AtomicU64::new(0);
+    loader::parallel_units(&|| Ok(()), threads, &jobs, &|_, &(u, t)| {
+        let n = load::write_csv(dir, &pop, u, t)?;
+        rows.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        progress(n);
+        Ok(())
+    })?;
+    Ok(rows.load(std::sync::atomic::Ordering::Relaxed))
+}

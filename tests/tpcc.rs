@@ -1,0 +1,297 @@
+//! TPC-C schema, loader and consistency checks against real sandbox servers.
+
+mod common;
+use common::*;
+use mysql::prelude::Queryable;
+
+fn count(s: &Server, sql: &str) -> u64 {
+    s.conn().query_first::<u64, _>(sql).unwrap().unwrap()
+}
+
+fn check_json(home: &Home, s: &Server) -> (std::process::Output, serde_json::Value) {
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "check", "tpcc", "--json"])
+        .output()
+        .unwrap();
+    let v = json_lines(&out)
+        .into_iter()
+        .next()
+        .unwrap_or(serde_json::Value::Null);
+    (out, v)
+}
+
+fn prepare(home: &Home, s: &Server, extra: &[&str]) -> std::process::Output {
+    home.cmd()
+        .args([
+            "--url",
+            &s.url,
+            "prepare",
+            "tpcc",
+            "--warehouses",
+            "1",
+            "--json",
+        ])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn one_warehouse_has_the_specified_population_and_passes_all_twelve_conditions() {
+    for nd in ["null", "default"] {
+        let home = Home::new();
+        let s = home.start(
+            &format!("pop-{nd}"),
+            &["--set", "innodb_buffer_pool_size=512M"],
+        );
+        let out = prepare(&home, &s, &["--null-dates", nd]);
+        assert!(out.status.success(), "{:?}", text(&out));
+        for (table, want) in [
+            ("item", 100_000),
+            ("warehouse", 1),
+            ("district", 10),
+            ("customer", 30_000),
+            ("history", 30_000),
+            ("orders", 30_000),
+            ("new_order", 9_000),
+            ("stock", 100_000),
+        ] {
+            assert_eq!(
+                count(&s, &format!("SELECT COUNT(*) FROM {table}")),
+                want,
+                "{table}"
+            );
+        }
+        let lines = count(&s, "SELECT COUNT(*) FROM order_line");
+        assert!((290_000..310_000).contains(&lines), "{lines}");
+        let original = count(
+            &s,
+            "SELECT COUNT(*) FROM stock WHERE s_data LIKE '%ORIGINAL%'",
+        );
+        assert!((9_000..11_000).contains(&original), "{original}");
+        let bc = count(&s, "SELECT COUNT(*) FROM customer WHERE c_credit = 'BC'");
+        assert!((2_700..3_300).contains(&bc), "{bc}");
+        let undelivered = if nd == "null" {
+            "o_carrier_id IS NULL"
+        } else {
+            "o_carrier_id = 0"
+        };
+        assert_eq!(
+            count(
+                &s,
+                &format!("SELECT COUNT(*) FROM orders WHERE {undelivered}")
+            ),
+            9_000
+        );
+        // The load-time C of C_LAST is recorded for the run-time delta rule.
+        let c: Option<String> = s
+            .conn()
+            .query_first("SELECT value FROM txbench_meta WHERE name = 'tpcc.c_last_load'")
+            .unwrap();
+        assert!(c.unwrap().parse::<u32>().unwrap() <= 255);
+
+        let (out, v) = check_json(&home, &s);
+        assert!(out.status.success(), "{nd}: {:?}", text(&out));
+        let conds = v["conditions"].as_array().unwrap();
+        assert_eq!(conds.len(), 12);
+        for c in conds {
+            assert_eq!(c["applies"], true, "{c}");
+            assert_eq!(c["violations"], 0, "{nd}: {c}");
+        }
+        // A second prepare finds it complete and does nothing.
+        let again = prepare(&home, &s, &["--null-dates", nd]);
+        assert!(again.status.success());
+        assert_eq!(json_lines(&again)[0]["already_complete"], true);
+    }
+}
+
+#[test]
+fn the_check_finds_broken_data_and_names_the_conditions() {
+    let home = Home::new();
+    let s = home.start("broken", &["--set", "innodb_buffer_pool_size=512M"]);
+    assert!(prepare(&home, &s, &[]).status.success());
+    let mut c = s.conn();
+    c.query_drop("UPDATE warehouse SET w_ytd = w_ytd + 1")
+        .unwrap(); // 1 and 8
+    c.query_drop("DELETE FROM new_order WHERE no_d_id = 3 AND no_o_id = 2500")
+        .unwrap(); // 3, 5, 11
+    let (out, v) = check_json(&home, &s);
+    let line = assert_one_line_error(&out, 1);
+    assert_eq!(
+        line,
+        "Error: TPC-C consistency check failed: condition(s) 1, 3, 5, 8, 11"
+    );
+    let failed: Vec<u64> = v["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["violations"].as_u64().unwrap() > 0)
+        .map(|c| c["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(failed, vec![1, 3, 5, 8, 11]);
+}
+
+#[test]
+fn an_interrupted_load_resumes_only_what_is_missing() {
+    let home = Home::new();
+    let s = home.start("resume", &["--set", "innodb_buffer_pool_size=512M"]);
+    assert!(
+        prepare(&home, &s, &["--load-method", "insert"])
+            .status
+            .success()
+    );
+    // Pretend warehouse 1 was cut off halfway: half its stock gone, not marked loaded.
+    let mut c = s.conn();
+    c.query_drop("DELETE FROM stock WHERE s_i_id > 50000")
+        .unwrap();
+    c.query_drop("DELETE FROM txbench_meta WHERE name IN ('tpcc.loaded.w1', 'tpcc.complete')")
+        .unwrap();
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "check", "tpcc"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains("the TPC-C load is incomplete (w1 not loaded)"),
+        "{line}"
+    );
+    assert!(
+        line.contains("run `txbench prepare tpcc --warehouses 1` again"),
+        "{line}"
+    );
+    let out = prepare(&home, &s, &[]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["resumed"], true);
+    assert_eq!(v["units"], 1, "only the warehouse, not the items: {v}");
+    assert_eq!(count(&s, "SELECT COUNT(*) FROM stock"), 100_000);
+    let (out, _) = check_json(&home, &s);
+    assert!(out.status.success(), "{:?}", text(&out));
+}
+
+#[test]
+fn bad_tpcc_input_is_refused_clearly() {
+    let home = Home::new();
+    let out = home
+        .cmd()
+        .args(["prepare", "tpcc", "--warehouses", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        assert_one_line_error(&out, 1),
+        "Error: --warehouses must be at least 1"
+    );
+    let out = home
+        .cmd()
+        .args(["prepare", "tpcc", "--partition", "--foreign-keys"])
+        .output()
+        .unwrap();
+    assert!(
+        assert_one_line_error(&out, 1)
+            .contains("--partition and --foreign-keys cannot be combined")
+    );
+    assert!(
+        !home.path().join("servers").exists(),
+        "no server started for bad input"
+    );
+
+    let s = home.start("shape", &["--set", "innodb_buffer_pool_size=512M"]);
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "check", "tpcc"])
+        .output()
+        .unwrap();
+    assert!(
+        assert_one_line_error(&out, 1)
+            .contains("no TPC-C data in the database: run `txbench prepare tpcc")
+    );
+    assert!(prepare(&home, &s, &["--foreign-keys"]).status.success());
+    assert_eq!(
+        count(
+            &s,
+            "SELECT COUNT(*) FROM information_schema.referential_constraints WHERE constraint_schema = DATABASE()"
+        ),
+        10
+    );
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "check", "tpcc", "--warehouses", "3"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 1).contains("--warehouses 3 is more than the 1 prepared"));
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "prepare", "tpcc", "--warehouses", "2"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 1).contains("holds a TPC-C load of 1 warehouses"));
+    let mut c = s.conn();
+    c.query_drop("SET FOREIGN_KEY_CHECKS = 0").unwrap();
+    c.query_drop("DROP TABLE history").unwrap();
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "check", "tpcc"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 1).contains("TPC-C table 'history' is missing"));
+    c.query_drop("ALTER TABLE customer DROP COLUMN c_data")
+        .unwrap();
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "check", "tpcc"])
+        .output()
+        .unwrap();
+    assert!(
+        assert_one_line_error(&out, 1).contains("TPC-C table 'customer' has no column 'c_data'")
+    );
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "cleanup", "tpcc"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert_eq!(
+        count(
+            &s,
+            "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN ('item','stock','orders')"
+        ),
+        0
+    );
+}
+
+#[test]
+fn partitioned_order_lines_and_csv_files() {
+    let home = Home::new();
+    let s = home.start("part", &["--set", "innodb_buffer_pool_size=512M"]);
+    assert!(
+        prepare(&home, &s, &["--partition", "--null-dates", "default"])
+            .status
+            .success()
+    );
+    assert_eq!(
+        count(
+            &s,
+            "SELECT COUNT(*) FROM information_schema.partitions WHERE table_schema = DATABASE() AND table_name = 'order_line'"
+        ),
+        2
+    );
+    let dir = home.path().join("csv");
+    let out = home
+        .cmd()
+        .args(["prepare", "tpcc", "--warehouses", "1", "--csv"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let stock = std::fs::read_to_string(dir.join("stock-w1.csv")).unwrap();
+    assert_eq!(stock.lines().count(), 100_000);
+    assert_eq!(stock.lines().next().unwrap().split(',').count(), 17);
+    let load = std::fs::read_to_string(dir.join("load.sql")).unwrap();
+    assert!(load.contains("CREATE TABLE order_line") && load.contains("LOAD DATA INFILE"));
+    assert!(
+        !home.path().join("servers/default").exists(),
+        "--csv needs no server"
+    );
+}
