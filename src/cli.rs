@@ -219,6 +219,52 @@ pub struct TpccArgs {
     /// Write the data as CSV files (and load.sql) into DIR instead of loading a server.
     #[arg(long, value_name = "DIR")]
     pub csv: Option<PathBuf>,
+    /// run: a fixed home warehouse per virtual user (spread over all), or a random one per
+    /// transaction.
+    #[arg(long, value_enum, default_value_t = crate::workload::tpcc::run::TerminalWarehouse::Fixed)]
+    pub terminal_warehouse: crate::workload::tpcc::run::TerminalWarehouse,
+    /// run: keying and think times: off, spec, or a factor of the specification's times.
+    #[arg(long, default_value = "off", value_parser = think_time)]
+    pub think_time: crate::workload::tpcc::run::ThinkTime,
+    /// run: cards per kind in the deck, New-Order,Payment,Order-Status,Delivery,Stock-Level.
+    #[arg(long, default_value = "10,10,1,1,1", value_parser = mix)]
+    pub mix: [u32; 5],
+    /// run: check consistency (conditions 1-10 and 12) after the run; a failure makes the
+    /// run INVALID.
+    #[arg(long)]
+    pub check: bool,
+}
+
+fn think_time(s: &str) -> Result<crate::workload::tpcc::run::ThinkTime, String> {
+    use crate::workload::tpcc::run::ThinkTime;
+    match s {
+        "off" => Ok(ThinkTime::Off),
+        "spec" => Ok(ThinkTime::Scaled(1.0)),
+        f => match f.parse::<f64>() {
+            Ok(v) if v > 0.0 && v.is_finite() => Ok(ThinkTime::Scaled(v)),
+            _ => Err(format!("'{f}' is not off, spec or a positive factor")),
+        },
+    }
+}
+
+fn mix(s: &str) -> Result<[u32; 5], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() != 5 {
+        return Err(format!(
+            "'{s}' needs five counts: New-Order,Payment,Order-Status,Delivery,Stock-Level"
+        ));
+    }
+    let mut out = [0u32; 5];
+    for (o, p) in out.iter_mut().zip(parts) {
+        *o = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{p}' is not a whole number"))?;
+    }
+    if out.iter().sum::<u32>() == 0 {
+        return Err("the counts add up to 0".into());
+    }
+    Ok(out)
 }
 
 /// Id distributions (`--rand-type`).

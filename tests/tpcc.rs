@@ -295,3 +295,106 @@ fn partitioned_order_lines_and_csv_files() {
         "--csv needs no server"
     );
 }
+
+#[test]
+fn runs_keep_the_data_consistent_with_either_null_dates_choice() {
+    for nd in ["null", "default"] {
+        let home = Home::new();
+        let s = home.start(
+            &format!("run-{nd}"),
+            &["--set", "innodb_buffer_pool_size=512M"],
+        );
+        assert!(prepare(&home, &s, &["--null-dates", nd]).status.success());
+        let dir = home.path().join("run");
+        let out = home
+            .cmd()
+            .args([
+                "--url",
+                &s.url,
+                "run",
+                "tpcc",
+                "--threads",
+                "4",
+                "--time",
+                "20",
+            ])
+            .args(["--report-interval", "5", "--check", "--json", "--out"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{nd}: {:?}", text(&out));
+        let sum = summary_of(&out);
+        assert_eq!(sum["validity"]["valid"], true, "{sum}");
+        for k in sum["summary"]["kinds"].as_array().unwrap() {
+            assert!(k["completed"].as_u64().unwrap() > 0, "{nd}: {k}");
+            assert_eq!(k["errors"], 0, "{nd}: {k}");
+        }
+        let notes = sum["notes"].to_string();
+        assert!(notes.contains("conditions 1-10 and 12 pass"), "{notes}");
+        assert!(notes.contains("never tpmC"), "{notes}");
+        let r = result_json(&dir);
+        assert_schema_valid(&r);
+        let head = &r["workload_report"]["headline"];
+        assert_eq!(head[0][0], "NOPM");
+        assert!(head[0][1].as_str().unwrap().parse::<f64>().unwrap() > 0.0);
+        let card = r["workload_report"]["scorecard"].as_array().unwrap();
+        let line = |name: &str| card.iter().find(|l| l["name"] == name).unwrap().clone();
+        assert_eq!(line("C_LAST run/load delta")["pass"], true);
+        assert_eq!(line("mix payment")["pass"], true);
+        // After a run, condition 11 no longer applies.
+        let (out, v) = check_json(&home, &s);
+        assert!(out.status.success(), "{:?}", text(&out));
+        let c11 = &v["conditions"][10];
+        assert_eq!(c11["applies"], false, "{c11}");
+    }
+}
+
+#[test]
+fn new_orders_that_always_fail_make_the_run_invalid() {
+    let home = Home::new();
+    let s = home.start("sabotage", &["--set", "innodb_buffer_pool_size=512M"]);
+    assert!(prepare(&home, &s, &[]).status.success());
+    // The DBT2 story: every New-Order fails and nothing else looks wrong.
+    s.conn()
+        .query_drop("ALTER TABLE new_order ADD COLUMN sabotage INT NOT NULL")
+        .unwrap();
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "tpcc",
+            "--threads",
+            "2",
+            "--time",
+            "30",
+            "--report-interval",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout} {stderr}");
+    assert!(stdout.contains("INVALID"), "{stdout}");
+    assert!(stderr.contains("New-Order transactions failed"), "{stderr}");
+    assert!(
+        stderr.contains("Field 'sabotage' doesn't have a default value"),
+        "{stderr}"
+    );
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "tpcc",
+            "--warehouses",
+            "3",
+            "--time",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 1).contains("--warehouses 3 is more than the 1 prepared"));
+}

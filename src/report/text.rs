@@ -112,6 +112,22 @@ pub fn summary(r: &RunResult) -> String {
     } else {
         let _ = writeln!(out, "  no measured interval");
     }
+    if let Some(w) = &r.workload_report {
+        let head: Vec<String> = w.headline.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let _ = writeln!(out, "  {}", head.join("   "));
+        for l in &w.scorecard {
+            let mark = match l.pass {
+                Some(true) => "pass",
+                Some(false) => "FAIL",
+                None => "    ",
+            };
+            let _ = writeln!(
+                out,
+                "    {mark}  {:<30} {:>24}   {}",
+                l.name, l.value, l.requirement
+            );
+        }
+    }
     for n in &r.notes {
         let _ = writeln!(out, "  note: {n}");
     }

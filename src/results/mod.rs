@@ -267,6 +267,28 @@ impl Summary {
     }
 }
 
+/// One line of a workload's scorecard: a measured figure against its requirement.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreLine {
+    /// What is measured.
+    pub name: String,
+    /// The measured value, formatted.
+    pub value: String,
+    /// The requirement, e.g. "0.9 .. 1.1 %".
+    pub requirement: String,
+    /// Whether the value meets it (None: informational).
+    pub pass: Option<bool>,
+}
+
+/// Workload figures beyond the driver's (TPC-C: NOPM, TPM and the specification scorecard).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadReport {
+    /// Headline figures, e.g. ("NOPM", "12345").
+    pub headline: Vec<(String, String)>,
+    /// The scorecard.
+    pub scorecard: Vec<ScoreLine>,
+}
+
 /// The tool that wrote a result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tool {
@@ -329,6 +351,8 @@ pub struct RunResult {
     pub intervals: Vec<IntervalRow>,
     /// The measured phase, once there is one.
     pub summary: Option<Summary>,
+    /// The workload's own figures, if it has any.
+    pub workload_report: Option<WorkloadReport>,
     /// The verdict.
     pub validity: Validity,
 }

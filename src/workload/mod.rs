@@ -8,7 +8,9 @@ pub mod rand;
 pub mod tpcc;
 
 use crate::metrics::{Outcome, StmtCounts};
+use crate::results::{Summary, WorkloadReport};
 use anyhow::Result;
+use std::time::Duration;
 
 /// A workload ready to run: it hands out one [`Worker`] per virtual user.
 pub trait Workload: Send + Sync {
@@ -18,6 +20,16 @@ pub trait Workload: Send + Sync {
     fn worker(&self, id: u32, rng: rand::WorkerRng) -> Box<dyn Worker>;
     /// Notes every output must carry (defaults that differ from other tools, deviations).
     fn notes(&self) -> Vec<String>;
+    /// The measured phase starts: forget what the warm-up counted.
+    fn measure_started(&self) {}
+    /// Workload figures for the measured phase (TPC-C's NOPM and scorecard).
+    fn report(&self, _summary: &Summary) -> Option<WorkloadReport> {
+        None
+    }
+    /// Reasons the measured phase cannot be trusted, beyond the driver's own rules.
+    fn invalid_reasons(&self, _summary: &Summary) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// One virtual user's transactions on its own connection.
@@ -26,6 +38,10 @@ pub trait Worker: Send {
     fn on_connect(&mut self, conn: &mut mysql::Conn) -> std::result::Result<(), mysql::Error>;
     /// Picks the kind of the next transaction.
     fn next_kind(&mut self) -> usize;
+    /// Keying time before and think time after a transaction of `kind` (not measured).
+    fn pauses(&mut self, _kind: usize) -> (Duration, Duration) {
+        (Duration::ZERO, Duration::ZERO)
+    }
     /// Runs one transaction of `kind`, counting statements into `stmts`. With `retry`
     /// set, it repeats the previous inputs after a deadlock or lock-wait timeout.
     fn execute(

@@ -27,7 +27,9 @@ impl Home {
     /// `txbench` with this state directory and no inherited target URL.
     pub fn cmd(&self) -> Command {
         let mut c = Command::cargo_bin("txbench").expect("txbench binary");
-        c.env("TXBENCH_HOME", self.path())
+        // In the temporary directory, so default outputs (runs/…) land there too.
+        c.current_dir(self.path())
+            .env("TXBENCH_HOME", self.path())
             .env_remove("TXBENCH_URL")
             .env("NO_COLOR", "1")
             .timeout(std::time::Duration::from_secs(300));
@@ -37,7 +39,9 @@ impl Home {
     /// The same as [`Home::cmd`] as a plain std Command, for tests that spawn and signal it.
     pub fn std_cmd(&self) -> std::process::Command {
         let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("txbench"));
-        c.env("TXBENCH_HOME", self.path()).env_remove("TXBENCH_URL");
+        c.current_dir(self.path())
+            .env("TXBENCH_HOME", self.path())
+            .env_remove("TXBENCH_URL");
         c
     }
 

@@ -2,8 +2,14 @@
 //! consistency checks. Results from a non-audited run are never called tpmC.
 
 pub mod check;
+pub mod delivery;
 pub mod load;
+pub mod new_order;
+pub mod order_status;
+pub mod payment;
+pub mod run;
 pub mod schema;
+pub mod stock_level;
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,44 @@
+//! Order-Status (clause 2.6), read-only.
+
+use super::run::{Input, Stmts, customer_id};
+use crate::metrics::{Outcome, StmtCounts};
+use mysql::Conn;
+use mysql::prelude::Queryable;
+
+/// 2.6.2.2: the customer's balance and name.
+pub const CUSTOMER: &str = "SELECT c_balance, c_first, c_middle, c_last FROM customer \
+     WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?";
+/// 2.6.2.2: the customer's most recent order.
+pub const LAST_ORDER: &str = "SELECT o_id, o_carrier_id, o_entry_d FROM orders \
+     WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC LIMIT 1";
+/// 2.6.2.2: its lines.
+pub const LINES: &str = "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line \
+     WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?";
+
+/// Runs one Order-Status.
+pub fn execute(
+    conn: &mut Conn,
+    st: &mut Stmts,
+    i: &Input,
+    s: &mut StmtCounts,
+) -> mysql::Result<Outcome> {
+    let Input::OrderStatus { w, d, by } = i else {
+        unreachable!("order_status::execute gets Order-Status inputs")
+    };
+    let (w, d) = (*w, *d);
+    conn.query_drop("BEGIN")?;
+    s.other += 1;
+    let c_id = customer_id(conn, st, w, d, by, s)?;
+    st.exec(conn, "os.c", CUSTOMER, (w, d, c_id))?;
+    // O_ENTRY_D is read but not used: Value takes any column type.
+    let last: Option<(u32, Option<u32>, mysql::Value)> =
+        st.first(conn, "os.o", LAST_ORDER, (w, d, c_id))?;
+    s.reads += 2;
+    if let Some((o_id, _, _)) = last {
+        st.exec(conn, "os.l", LINES, (w, d, o_id))?;
+        s.reads += 1;
+    }
+    conn.query_drop("COMMIT")?;
+    s.other += 1;
+    Ok(Outcome::Committed)
+}

@@ -1,0 +1,854 @@
+//! `txbench run tpcc`: inputs per the specification, the 23-card deck, terminals, keying and
+//! think times, the run-time C values, and the scorecard (NOPM, TPM, required input rates).
+
+use super::{DISTRICTS, ITEMS, NullDates};
+use crate::metrics::{Outcome, StmtCounts};
+use crate::results::{ScoreLine, Summary, WorkloadReport};
+use crate::workload::rand::{
+    WorkerRng, c_last_for_run, last_name, nurand, uniform, valid_c_last_delta, worker_rng,
+};
+use crate::workload::{Worker, Workload};
+use mysql::prelude::Queryable;
+use mysql::{Conn, Statement};
+use rand::Rng;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Transaction kinds, in report order.
+pub const KINDS: [&str; 5] = [
+    "new_order",
+    "payment",
+    "order_status",
+    "delivery",
+    "stock_level",
+];
+/// Clause 5.2.4.2: a deck of 23 cards, 10 New-Order, 10 Payment, one of each other.
+pub const DECK: [u32; 5] = [10, 10, 1, 1, 1];
+/// Clause 5.2.5.2: keying times, seconds.
+pub const KEYING_S: [f64; 5] = [18.0, 3.0, 2.0, 2.0, 2.0];
+/// Clause 5.2.5.4: mean think times, seconds.
+pub const THINK_S: [f64; 5] = [12.0, 12.0, 10.0, 5.0, 5.0];
+/// Clause 5.2.5.3: 90th percentile response time limits, seconds.
+pub const P90_LIMIT_S: [f64; 5] = [5.0, 5.0, 5.0, 5.0, 20.0];
+
+/// How terminals pick their warehouse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+pub enum TerminalWarehouse {
+    /// A fixed home warehouse per virtual user, spread over all warehouses.
+    Fixed,
+    /// A random warehouse for every transaction.
+    Random,
+}
+
+/// Keying and think times.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ThinkTime {
+    /// None: a TPC-C-derived throughput test.
+    Off,
+    /// The specification's times multiplied by a factor (1.0 = the specification).
+    Scaled(f64),
+}
+
+/// Customer selection (clauses 2.5.1.2, 2.6.1.2).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CustomerBy {
+    /// By C_ID.
+    Id(u32),
+    /// By C_LAST: the middle one of the matches sorted by C_FIRST.
+    Last(String),
+}
+
+/// One order line's input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    /// OL_I_ID (ITEMS + 1 is unused: the 1 % rollback).
+    pub i_id: u32,
+    /// OL_SUPPLY_W_ID.
+    pub supply_w: u32,
+    /// OL_QUANTITY.
+    pub qty: u32,
+}
+
+/// A transaction's inputs, kept for a retry after a deadlock.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// 2.4.1.
+    NewOrder {
+        /// Home warehouse.
+        w: u32,
+        /// District.
+        d: u32,
+        /// Customer.
+        c: u32,
+        /// Lines.
+        lines: Vec<Line>,
+        /// All supplied by the home warehouse.
+        all_local: bool,
+    },
+    /// 2.5.1.
+    Payment {
+        /// Home warehouse.
+        w: u32,
+        /// District.
+        d: u32,
+        /// Customer's warehouse (another one for 15 %).
+        c_w: u32,
+        /// Customer's district.
+        c_d: u32,
+        /// Customer.
+        by: CustomerBy,
+        /// H_AMOUNT in cents.
+        amount: i64,
+    },
+    /// 2.6.1.
+    OrderStatus {
+        /// Warehouse.
+        w: u32,
+        /// District.
+        d: u32,
+        /// Customer.
+        by: CustomerBy,
+    },
+    /// 2.7.1.
+    Delivery {
+        /// Warehouse.
+        w: u32,
+        /// O_CARRIER_ID.
+        carrier: u32,
+    },
+    /// 2.8.1.
+    StockLevel {
+        /// Warehouse.
+        w: u32,
+        /// The terminal's district.
+        d: u32,
+        /// Threshold 10..20.
+        threshold: u32,
+    },
+}
+
+/// `12345` cents → "123.45".
+pub fn dec_cents(v: i64) -> String {
+    let sign = if v < 0 { "-" } else { "" };
+    format!(
+        "{sign}{}.{:02}",
+        v.unsigned_abs() / 100,
+        v.unsigned_abs() % 100
+    )
+}
+
+/// "123.45" → 12345 (anything unparsable is 0).
+pub fn parse_cents(s: &str) -> i64 {
+    let (int, frac) = s.split_once('.').unwrap_or((s, "0"));
+    let neg = int.starts_with('-');
+    let i: i64 = int.trim_start_matches('-').parse().unwrap_or(0);
+    let f: i64 = format!("{frac:0<2}")[..2].parse().unwrap_or(0);
+    let v = i * 100 + f;
+    if neg { -v } else { v }
+}
+
+/// A connection's prepared statements, by name, prepared on first use.
+#[derive(Default)]
+pub struct Stmts {
+    map: HashMap<String, Statement>,
+}
+
+impl Stmts {
+    /// The statement called `key` with text `sql`.
+    pub fn get(&mut self, conn: &mut Conn, key: &str, sql: &str) -> mysql::Result<Statement> {
+        if let Some(st) = self.map.get(key) {
+            return Ok(st.clone());
+        }
+        let st = conn.prep(sql)?;
+        self.map.insert(key.to_string(), st.clone());
+        Ok(st)
+    }
+
+    /// Executes statement `key` and drops its result.
+    pub fn exec<P: Into<mysql::Params>>(
+        &mut self,
+        conn: &mut Conn,
+        key: &str,
+        sql: &str,
+        params: P,
+    ) -> mysql::Result<()> {
+        let st = self.get(conn, key, sql)?;
+        conn.exec_drop(&st, params)
+    }
+
+    /// Executes statement `key` and returns its first row.
+    pub fn first<T: mysql::prelude::FromRow, P: Into<mysql::Params>>(
+        &mut self,
+        conn: &mut Conn,
+        key: &str,
+        sql: &str,
+        params: P,
+    ) -> mysql::Result<Option<T>> {
+        let st = self.get(conn, key, sql)?;
+        conn.exec_first(&st, params)
+    }
+
+    /// Executes statement `key` and returns all its rows.
+    pub fn all<T: mysql::prelude::FromRow, P: Into<mysql::Params>>(
+        &mut self,
+        conn: &mut Conn,
+        key: &str,
+        sql: &str,
+        params: P,
+    ) -> mysql::Result<Vec<T>> {
+        let st = self.get(conn, key, sql)?;
+        conn.exec(&st, params)
+    }
+}
+
+/// 2.5.2.2 / 2.6.2.2: the customer's C_ID, by id or as the middle match by last name.
+pub fn customer_id(
+    conn: &mut Conn,
+    st: &mut Stmts,
+    w: u32,
+    d: u32,
+    by: &CustomerBy,
+    s: &mut StmtCounts,
+) -> mysql::Result<u32> {
+    match by {
+        CustomerBy::Id(c) => Ok(*c),
+        CustomerBy::Last(name) => {
+            let ids: Vec<u32> = st.all(
+                conn,
+                "c.byname",
+                "SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first",
+                (w, d, name),
+            )?;
+            s.reads += 1;
+            // Position n/2 rounded up, counting from 1.
+            Ok(ids
+                .get(ids.len().saturating_sub(1) / 2)
+                .copied()
+                .unwrap_or(1))
+        }
+    }
+}
+
+/// Counts for the scorecard, shared by all workers (reset when measuring starts).
+#[derive(Default)]
+struct Counters {
+    lines: AtomicU64,
+    remote_lines: AtomicU64,
+    payments: AtomicU64,
+    remote_payments: AtomicU64,
+    payments_by_name: AtomicU64,
+    order_status: AtomicU64,
+    order_status_by_name: AtomicU64,
+    delivery_districts: AtomicU64,
+    skipped_districts: AtomicU64,
+}
+
+/// A ready-to-run TPC-C workload.
+pub struct Tpcc {
+    /// Warehouses used by the run.
+    pub warehouses: u32,
+    /// How the data marks undelivered orders.
+    pub null_dates: NullDates,
+    /// Terminal warehouse assignment.
+    pub terminals: TerminalWarehouse,
+    /// Keying and think times.
+    pub think: ThinkTime,
+    /// Cards per kind in the deck.
+    pub mix: [u32; 5],
+    /// C values of the run (clause 2.1.6): C_LAST, C_ID, OL_I_ID.
+    pub c_last: u32,
+    /// See `c_last`.
+    pub c_id: u32,
+    /// See `c_last`.
+    pub c_ol_i_id: u32,
+    /// C of C_LAST at load.
+    pub c_last_load: u32,
+    counters: Arc<Counters>,
+}
+
+impl Tpcc {
+    /// A run over `warehouses` of data prepared with `null_dates` and load-time C `c_last_load`.
+    pub fn new(
+        warehouses: u32,
+        null_dates: NullDates,
+        c_last_load: u32,
+        terminals: TerminalWarehouse,
+        think: ThinkTime,
+        mix: [u32; 5],
+        seed: u64,
+    ) -> Tpcc {
+        let mut rng = worker_rng(seed, 0xc0ffee);
+        Tpcc {
+            warehouses,
+            null_dates,
+            terminals,
+            think,
+            mix,
+            c_last: c_last_for_run(&mut rng, c_last_load),
+            c_id: uniform(&mut rng, 0, 1023),
+            c_ol_i_id: uniform(&mut rng, 0, 8191),
+            c_last_load,
+            counters: Arc::new(Counters::default()),
+        }
+    }
+}
+
+impl Workload for Tpcc {
+    fn kinds(&self) -> Vec<String> {
+        KINDS.iter().map(|k| k.to_string()).collect()
+    }
+
+    fn worker(&self, id: u32, rng: WorkerRng) -> Box<dyn Worker> {
+        let w = self.warehouses;
+        Box::new(TpccWorker {
+            home: id % w + 1,
+            district: (id / w) % DISTRICTS + 1,
+            warehouses: w,
+            terminals: self.terminals,
+            think: self.think,
+            mix: self.mix,
+            deck: Vec::new(),
+            c_last: self.c_last,
+            c_id: self.c_id,
+            c_ol_i_id: self.c_ol_i_id,
+            rng,
+            stmts: Stmts::default(),
+            input: None,
+            counters: self.counters.clone(),
+            name: Vec::new(),
+        })
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let mut n = vec![format!(
+            "TPC-C-derived, not audited: throughput is reported as NOPM and TPM, never tpmC; --null-dates {}",
+            self.null_dates.name()
+        )];
+        if self.think == ThinkTime::Off {
+            n.push("no keying or think time: a throughput test, not the specification's terminal behaviour".into());
+        }
+        if self.mix != DECK {
+            n.push(format!(
+                "--mix {:?} instead of the specification's 23-card deck",
+                self.mix
+            ));
+        }
+        n
+    }
+
+    fn measure_started(&self) {
+        let c = &self.counters;
+        for a in [
+            &c.lines,
+            &c.remote_lines,
+            &c.payments,
+            &c.remote_payments,
+            &c.payments_by_name,
+            &c.order_status,
+            &c.order_status_by_name,
+            &c.delivery_districts,
+            &c.skipped_districts,
+        ] {
+            a.store(0, Ordering::Relaxed);
+        }
+    }
+
+    fn report(&self, s: &Summary) -> Option<WorkloadReport> {
+        let minutes = s.duration_s / 60.0;
+        let kind = |i: usize| s.kinds.get(i);
+        let new_orders = kind(0).map(|k| k.completed).unwrap_or(0);
+        let nopm = new_orders as f64 / minutes.max(1e-9);
+        let tpm = s.transactions as f64 / minutes.max(1e-9);
+        let c = &self.counters;
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed) as f64;
+        let pct = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
+        let range = |name: &str, v: f64, lo: f64, hi: f64, unit: &str, n: f64| ScoreLine {
+            name: name.into(),
+            value: format!("{v:.2}{unit}"),
+            requirement: format!("{lo} .. {hi}{unit}"),
+            pass: (n > 0.0).then_some(v >= lo && v <= hi),
+        };
+        let mut card = Vec::new();
+        let total = s.transactions as f64;
+        for (i, name) in KINDS.iter().enumerate().skip(1) {
+            let share = pct(kind(i).map(|k| k.completed).unwrap_or(0) as f64, total);
+            let min = if i == 1 { 43.0 } else { 4.0 };
+            card.push(ScoreLine {
+                name: format!("mix {name}"),
+                value: format!("{share:.2} %"),
+                requirement: format!(">= {min} %"),
+                pass: Some(share >= min),
+            });
+        }
+        let no = kind(0);
+        let rolled = no.map(|k| k.rolled_back).unwrap_or(0) as f64;
+        let nos = new_orders as f64;
+        card.push(range(
+            "New-Order rollbacks",
+            pct(rolled, nos),
+            0.9,
+            1.1,
+            " %",
+            nos,
+        ));
+        let committed = nos - rolled;
+        card.push(range(
+            "order lines per order",
+            get(&c.lines) / committed.max(1.0),
+            9.5,
+            10.5,
+            "",
+            committed,
+        ));
+        card.push(range(
+            "remote order lines",
+            pct(get(&c.remote_lines), get(&c.lines)),
+            0.95,
+            1.05,
+            " %",
+            get(&c.lines),
+        ));
+        card.push(range(
+            "remote Payments",
+            pct(get(&c.remote_payments), get(&c.payments)),
+            14.0,
+            16.0,
+            " %",
+            get(&c.payments),
+        ));
+        card.push(range(
+            "Payments by last name",
+            pct(get(&c.payments_by_name), get(&c.payments)),
+            57.0,
+            63.0,
+            " %",
+            get(&c.payments),
+        ));
+        card.push(range(
+            "Order-Status by last name",
+            pct(get(&c.order_status_by_name), get(&c.order_status)),
+            57.0,
+            63.0,
+            " %",
+            get(&c.order_status),
+        ));
+        let districts = get(&c.delivery_districts);
+        card.push(ScoreLine {
+            name: "Delivery skipped districts".into(),
+            value: format!("{:.2} %", pct(get(&c.skipped_districts), districts)),
+            requirement: "<= 1 %".into(),
+            pass: (districts > 0.0).then(|| pct(get(&c.skipped_districts), districts) <= 1.0),
+        });
+        for (i, name) in KINDS.iter().enumerate() {
+            if let Some(k) = kind(i)
+                && k.completed > 0
+            {
+                let p90 = k.response.p90_ms / 1000.0;
+                card.push(ScoreLine {
+                    name: format!("90th percentile {name}"),
+                    value: format!("{p90:.3} s"),
+                    requirement: format!("<= {} s", P90_LIMIT_S[i]),
+                    pass: Some(p90 <= P90_LIMIT_S[i]),
+                });
+            }
+        }
+        let delta = self.c_last_load.abs_diff(self.c_last);
+        card.push(ScoreLine {
+            name: "C_LAST run/load delta".into(),
+            value: format!("{delta} (load {}, run {})", self.c_last_load, self.c_last),
+            requirement: "65 .. 119, not 96 or 112".into(),
+            pass: Some(valid_c_last_delta(self.c_last_load, self.c_last)),
+        });
+        let per_wh = nopm / f64::from(self.warehouses);
+        card.push(ScoreLine {
+            name: "NOPM per warehouse".into(),
+            value: format!("{per_wh:.2}"),
+            requirement: if self.think == ThinkTime::Scaled(1.0) {
+                "9 .. 12.86 with the specification's think times".into()
+            } else {
+                "informational without the specification's think times".into()
+            },
+            pass: (self.think == ThinkTime::Scaled(1.0)).then(|| (9.0..=12.86).contains(&per_wh)),
+        });
+        Some(WorkloadReport {
+            headline: vec![
+                ("NOPM".into(), format!("{nopm:.0}")),
+                ("TPM".into(), format!("{tpm:.0}")),
+                ("warehouses".into(), self.warehouses.to_string()),
+            ],
+            scorecard: card,
+        })
+    }
+
+    fn invalid_reasons(&self, s: &Summary) -> Vec<String> {
+        // The DBT2 lesson: New-Orders that fail for any reason other than the intended
+        // rollback make the numbers meaningless. Tolerate 1 % (deadlocks beyond retries).
+        let Some(no) = s.kinds.first() else {
+            return Vec::new();
+        };
+        let attempts = no.completed + no.errors;
+        if attempts >= 20 && no.errors as f64 > 0.01 * attempts as f64 {
+            let top: Vec<String> = s
+                .top_errors
+                .iter()
+                .filter(|e| e.kind == "new_order")
+                .take(3)
+                .map(|e| format!("{}× {}", e.count, e.message))
+                .collect();
+            return vec![format!(
+                "{} of {attempts} New-Order transactions failed (more than 1 %, besides the intended rollbacks): {}",
+                no.errors,
+                top.join("; ")
+            )];
+        }
+        Vec::new()
+    }
+}
+
+/// One terminal.
+struct TpccWorker {
+    home: u32,
+    district: u32,
+    warehouses: u32,
+    terminals: TerminalWarehouse,
+    think: ThinkTime,
+    mix: [u32; 5],
+    deck: Vec<usize>,
+    c_last: u32,
+    c_id: u32,
+    c_ol_i_id: u32,
+    rng: WorkerRng,
+    stmts: Stmts,
+    input: Option<Input>,
+    counters: Arc<Counters>,
+    name: Vec<u8>,
+}
+
+impl TpccWorker {
+    fn warehouse(&mut self) -> u32 {
+        match self.terminals {
+            TerminalWarehouse::Fixed => self.home,
+            TerminalWarehouse::Random => uniform(&mut self.rng, 1, self.warehouses),
+        }
+    }
+
+    fn other_warehouse(&mut self, w: u32) -> u32 {
+        if self.warehouses == 1 {
+            return w;
+        }
+        let o = uniform(&mut self.rng, 1, self.warehouses - 1);
+        if o >= w { o + 1 } else { o }
+    }
+
+    /// 2.5.1.2 / 2.6.1.2: 60 % by last name (NURand(255, 0, 999)), else by NURand(1023, 1, 3000).
+    fn customer(&mut self) -> CustomerBy {
+        if uniform(&mut self.rng, 1, 100) <= 60 {
+            last_name(
+                nurand(&mut self.rng, 255, self.c_last, 0, 999),
+                &mut self.name,
+            );
+            CustomerBy::Last(String::from_utf8_lossy(&self.name).into_owned())
+        } else {
+            CustomerBy::Id(nurand(&mut self.rng, 1023, self.c_id, 1, 3000))
+        }
+    }
+
+    fn input(&mut self, kind: usize) -> Input {
+        let w = self.warehouse();
+        let d = uniform(&mut self.rng, 1, DISTRICTS);
+        match kind {
+            0 => {
+                // 2.4.1: 5..15 lines; 1 % of orders end with an unused item; 1 % of lines
+                // come from another warehouse.
+                let n = uniform(&mut self.rng, 5, 15);
+                let rollback = uniform(&mut self.rng, 1, 100) == 1;
+                let mut lines = Vec::with_capacity(n as usize);
+                for i in 0..n {
+                    let i_id = if rollback && i == n - 1 {
+                        ITEMS + 1
+                    } else {
+                        nurand(&mut self.rng, 8191, self.c_ol_i_id, 1, ITEMS)
+                    };
+                    let supply_w = if self.warehouses > 1 && uniform(&mut self.rng, 1, 100) == 1 {
+                        self.other_warehouse(w)
+                    } else {
+                        w
+                    };
+                    lines.push(Line {
+                        i_id,
+                        supply_w,
+                        qty: uniform(&mut self.rng, 1, 10),
+                    });
+                }
+                let all_local = lines.iter().all(|l| l.supply_w == w);
+                Input::NewOrder {
+                    w,
+                    d,
+                    c: nurand(&mut self.rng, 1023, self.c_id, 1, 3000),
+                    lines,
+                    all_local,
+                }
+            }
+            1 => {
+                // 2.5.1.2: 85 % home, 15 % a remote warehouse (and random district).
+                let (c_w, c_d) = if self.warehouses > 1 && uniform(&mut self.rng, 1, 100) > 85 {
+                    (
+                        self.other_warehouse(w),
+                        uniform(&mut self.rng, 1, DISTRICTS),
+                    )
+                } else {
+                    (w, d)
+                };
+                Input::Payment {
+                    w,
+                    d,
+                    c_w,
+                    c_d,
+                    by: self.customer(),
+                    amount: i64::from(uniform(&mut self.rng, 100, 500_000)),
+                }
+            }
+            2 => Input::OrderStatus {
+                w,
+                d,
+                by: self.customer(),
+            },
+            3 => Input::Delivery {
+                w,
+                carrier: uniform(&mut self.rng, 1, 10),
+            },
+            _ => Input::StockLevel {
+                w: match self.terminals {
+                    TerminalWarehouse::Fixed => self.home,
+                    TerminalWarehouse::Random => w,
+                },
+                d: self.district,
+                threshold: uniform(&mut self.rng, 10, 20),
+            },
+        }
+    }
+
+    fn count(&self, input: &Input, outcome: Outcome, skipped: u32) {
+        let c = &self.counters;
+        match input {
+            Input::NewOrder { w, lines, .. } if outcome == Outcome::Committed => {
+                c.lines.fetch_add(lines.len() as u64, Ordering::Relaxed);
+                let remote = lines.iter().filter(|l| l.supply_w != *w).count();
+                c.remote_lines.fetch_add(remote as u64, Ordering::Relaxed);
+            }
+            Input::Payment { w, c_w, by, .. } => {
+                c.payments.fetch_add(1, Ordering::Relaxed);
+                c.remote_payments
+                    .fetch_add(u64::from(c_w != w), Ordering::Relaxed);
+                c.payments_by_name.fetch_add(
+                    u64::from(matches!(by, CustomerBy::Last(_))),
+                    Ordering::Relaxed,
+                );
+            }
+            Input::OrderStatus { by, .. } => {
+                c.order_status.fetch_add(1, Ordering::Relaxed);
+                c.order_status_by_name.fetch_add(
+                    u64::from(matches!(by, CustomerBy::Last(_))),
+                    Ordering::Relaxed,
+                );
+            }
+            Input::Delivery { .. } => {
+                c.delivery_districts
+                    .fetch_add(u64::from(DISTRICTS), Ordering::Relaxed);
+                c.skipped_districts
+                    .fetch_add(u64::from(skipped), Ordering::Relaxed);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Worker for TpccWorker {
+    fn on_connect(&mut self, _conn: &mut Conn) -> mysql::Result<()> {
+        // Statements belong to a connection.
+        self.stmts = Stmts::default();
+        Ok(())
+    }
+
+    fn next_kind(&mut self) -> usize {
+        if self.deck.is_empty() {
+            for (kind, &cards) in self.mix.iter().enumerate() {
+                self.deck.extend(std::iter::repeat_n(kind, cards as usize));
+            }
+            use rand::seq::SliceRandom;
+            self.deck.shuffle(&mut self.rng);
+        }
+        self.deck.pop().unwrap_or(0)
+    }
+
+    fn pauses(&mut self, kind: usize) -> (Duration, Duration) {
+        match self.think {
+            ThinkTime::Off => (Duration::ZERO, Duration::ZERO),
+            ThinkTime::Scaled(f) => {
+                // 5.2.5.4: think time -ln(r) × mean, truncated at 10 × mean.
+                let r: f64 = 1.0 - self.rng.random::<f64>();
+                let think = (-r.ln() * THINK_S[kind]).min(10.0 * THINK_S[kind]);
+                (
+                    Duration::from_secs_f64(KEYING_S[kind] * f),
+                    Duration::from_secs_f64(think * f),
+                )
+            }
+        }
+    }
+
+    fn execute(
+        &mut self,
+        conn: &mut Conn,
+        kind: usize,
+        retry: bool,
+        s: &mut StmtCounts,
+    ) -> mysql::Result<Outcome> {
+        // A retry after a deadlock repeats the same inputs.
+        if !retry || self.input.is_none() {
+            self.input = Some(self.input(kind));
+        }
+        let input = self.input.clone().unwrap_or_else(|| self.input(kind));
+        let (outcome, skipped) = match kind {
+            0 => (
+                super::new_order::execute(conn, &mut self.stmts, &input, s)?,
+                0,
+            ),
+            1 => (
+                super::payment::execute(conn, &mut self.stmts, &input, s)?,
+                0,
+            ),
+            2 => (
+                super::order_status::execute(conn, &mut self.stmts, &input, s)?,
+                0,
+            ),
+            3 => super::delivery::execute(conn, &mut self.stmts, &input, s)?,
+            _ => (
+                super::stock_level::execute(conn, &mut self.stmts, &input, s)?,
+                0,
+            ),
+        };
+        self.count(&input, outcome, skipped);
+        Ok(outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cents_round_trip() {
+        assert_eq!(dec_cents(12345), "123.45");
+        assert_eq!(dec_cents(-1000), "-10.00");
+        assert_eq!(dec_cents(5), "0.05");
+        assert_eq!(parse_cents("123.45"), 12345);
+        assert_eq!(parse_cents("-10.00"), -1000);
+        assert_eq!(parse_cents("7.5"), 750);
+        assert_eq!(parse_cents("42"), 4200);
+    }
+
+    fn worker(w: u32, terminals: TerminalWarehouse) -> TpccWorker {
+        let t = Tpcc::new(w, NullDates::Null, 100, terminals, ThinkTime::Off, DECK, 7);
+        TpccWorker {
+            home: 1,
+            district: 1,
+            warehouses: w,
+            terminals,
+            think: ThinkTime::Off,
+            mix: DECK,
+            deck: Vec::new(),
+            c_last: t.c_last,
+            c_id: t.c_id,
+            c_ol_i_id: t.c_ol_i_id,
+            rng: worker_rng(3, 3),
+            stmts: Stmts::default(),
+            input: None,
+            counters: t.counters.clone(),
+            name: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_deck_deals_23_cards_in_the_specified_proportions() {
+        let mut w = worker(1, TerminalWarehouse::Fixed);
+        let mut counts = [0; 5];
+        for _ in 0..23 * 100 {
+            counts[w.next_kind()] += 1;
+        }
+        assert_eq!(counts, [1000, 1000, 100, 100, 100]);
+    }
+
+    #[test]
+    fn inputs_meet_the_required_rates() {
+        let mut w = worker(10, TerminalWarehouse::Fixed);
+        let (mut orders, mut rollbacks, mut lines, mut remote_lines) = (0, 0, 0, 0);
+        let (mut payments, mut remote, mut by_name) = (0, 0, 0);
+        for _ in 0..50_000 {
+            if let Input::NewOrder {
+                w: home, lines: ls, ..
+            } = w.input(0)
+            {
+                orders += 1;
+                rollbacks += u32::from(ls.last().unwrap().i_id == ITEMS + 1);
+                lines += ls.len();
+                remote_lines += ls.iter().filter(|l| l.supply_w != home).count();
+                assert!((5..=15).contains(&ls.len()));
+            }
+            if let Input::Payment {
+                w: home,
+                c_w,
+                by,
+                amount,
+                ..
+            } = w.input(1)
+            {
+                payments += 1;
+                remote += u32::from(c_w != home);
+                by_name += u32::from(matches!(by, CustomerBy::Last(_)));
+                assert!((100..=500_000).contains(&amount));
+            }
+        }
+        let pct = |a: f64, b: f64| 100.0 * a / b;
+        assert!((0.8..1.2).contains(&pct(rollbacks as f64, orders as f64)));
+        assert!((9.9..10.1).contains(&(lines as f64 / orders as f64)));
+        assert!((0.9..1.1).contains(&pct(remote_lines as f64, lines as f64)));
+        assert!((14.5..15.5).contains(&pct(remote as f64, payments as f64)));
+        assert!((59.0..61.0).contains(&pct(by_name as f64, payments as f64)));
+    }
+
+    #[test]
+    fn the_run_time_c_honours_the_delta_rule() {
+        for seed in 0..200 {
+            let t = Tpcc::new(
+                1,
+                NullDates::Null,
+                (seed % 256) as u32,
+                TerminalWarehouse::Fixed,
+                ThinkTime::Off,
+                DECK,
+                seed,
+            );
+            assert!(valid_c_last_delta(t.c_last_load, t.c_last));
+            assert!(t.c_id <= 1023 && t.c_ol_i_id <= 8191);
+        }
+    }
+
+    #[test]
+    fn think_times_follow_the_specification() {
+        let mut w = worker(1, TerminalWarehouse::Fixed);
+        w.think = ThinkTime::Scaled(1.0);
+        let mut sum = 0.0;
+        for _ in 0..20_000 {
+            let (key, think) = w.pauses(0);
+            assert_eq!(key, Duration::from_secs(18));
+            assert!(think <= Duration::from_secs(120));
+            sum += think.as_secs_f64();
+        }
+        let mean = sum / 20_000.0;
+        assert!((11.5..12.5).contains(&mean), "mean think {mean}");
+        w.think = ThinkTime::Off;
+        assert_eq!(w.pauses(3), (Duration::ZERO, Duration::ZERO));
+    }
+}
