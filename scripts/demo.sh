@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The main job in a few commands: a throw-away MariaDB, its pre-flight, a small sysbench-style
-# data set, a short measured run with results on disk, and a clean stop.
+# The main job in a few commands: a throw-away MariaDB and its pre-flight, a small TPC-C
+# database, a short measured run with a consistency check, results on disk, a clean stop.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 txbench=./target/release/txbench
@@ -11,13 +11,11 @@ url=$($txbench server start --name demo --set innodb_buffer_pool_size=1G --quiet
 trap '$txbench server stop demo --rm' EXIT
 $txbench --url "$url" info
 
-opts=(--tables 4 --table-size 50000)
-echo "== prepare oltp_read_write ${opts[*]}"
-$txbench --url "$url" prepare oltp_read_write "${opts[@]}"
+echo "== prepare tpcc, 2 warehouses"
+$txbench --url "$url" prepare tpcc --warehouses 2
 
 out="runs/demo-$(date -u +%Y%m%dT%H%M%SZ)"
-echo "== run oltp_read_write, 4 threads, 15 s after 3 s warm-up"
-$txbench --url "$url" run oltp_read_write "${opts[@]}" --threads 4 --warmup 3 --time 15 \
-  --report-interval 3 --out "$out"
+echo "== run tpcc, 4 threads, 20 s after 5 s warm-up, consistency check after"
+$txbench --url "$url" run tpcc --threads 4 --warmup 5 --time 20 --report-interval 5 --check --out "$out"
 echo
 echo "== results written to $PWD/$out (result.json, intervals.csv, latency.hlog)"
