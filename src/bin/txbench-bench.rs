@@ -146,20 +146,23 @@ fn sysbench_counts(out: &str) -> Result<(f64, f64)> {
     }
 }
 
+/// The `{"type":"summary"}` line of a `txbench run --json`.
+fn txbench_summary(out: &str) -> Result<serde_json::Value> {
+    out.lines()
+        .rev()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["type"] == "summary")
+        .context("no summary in txbench output")
+}
+
 /// txbench's --json summary: (transactions, queries).
 fn txbench_counts(out: &str) -> Result<(f64, f64)> {
-    for l in out.lines().rev() {
-        if let Ok(v) = serde_json::from_str::<serde_json::Value>(l)
-            && v["type"] == "summary"
-        {
-            let s = &v["summary"];
-            return Ok((
-                s["transactions"].as_f64().unwrap_or(0.0),
-                s["queries"].as_f64().unwrap_or(0.0),
-            ));
-        }
-    }
-    bail!("no summary in txbench output")
+    let v = txbench_summary(out)?;
+    let s = &v["summary"];
+    Ok((
+        s["transactions"].as_f64().unwrap_or(0.0),
+        s["queries"].as_f64().unwrap_or(0.0),
+    ))
 }
 
 struct Pair {
@@ -277,21 +280,31 @@ fn side_by_side(
     })
 }
 
-fn driver(home: &StateDir) -> Result<()> {
-    let secs: u32 = std::env::var("BENCH_SECONDS")
+/// Seconds per timed run: `BENCH_SECONDS`, default 30.
+fn bench_seconds() -> u32 {
+    std::env::var("BENCH_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(30);
-    let bin = txbench_bin()?;
+        .unwrap_or(30)
+}
+
+/// A sandbox for one benchmark section, with the given buffer pool.
+fn bench_server(home: &StateDir, name: &str, pool: &str) -> Result<TargetUrl> {
     let started = server::start(
         home,
         &StartOptions {
-            name: "bench-driver".into(),
-            sets: vec![Setting::parse("innodb_buffer_pool_size=2G")?],
+            name: name.into(),
+            sets: vec![Setting::parse(&format!("innodb_buffer_pool_size={pool}"))?],
             ..Default::default()
         },
     )?;
-    let url = started.record.url();
+    Ok(started.record.url())
+}
+
+fn driver(home: &StateDir) -> Result<()> {
+    let secs = bench_seconds();
+    let bin = txbench_bin()?;
+    let url = bench_server(home, "bench-driver", "2G")?;
     let url_s = url.to_string();
 
     // Prepare: txbench into the benchmark database, sysbench into its own.
@@ -420,20 +433,9 @@ fn driver(home: &StateDir) -> Result<()> {
 /// transaction, NOPM by thread count, loader memory, check time.
 fn tpcc(home: &StateDir) -> Result<()> {
     use mysql::prelude::Queryable;
-    let secs: u32 = std::env::var("BENCH_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(30);
+    let secs = bench_seconds();
     let bin = txbench_bin()?;
-    let started = server::start(
-        home,
-        &StartOptions {
-            name: "bench-tpcc".into(),
-            sets: vec![Setting::parse("innodb_buffer_pool_size=4G")?],
-            ..Default::default()
-        },
-    )?;
-    let url = started.record.url();
+    let url = bench_server(home, "bench-tpcc", "4G")?;
     let url_s = url.to_string();
     let mut conn = txbench::target::connect(&url)?;
     let loaders = txbench_cpus().to_string();
@@ -534,16 +536,8 @@ fn tpcc(home: &StateDir) -> Result<()> {
         ))?;
         let _ = std::fs::remove_dir_all(&out);
         let (txn, _) = txbench_counts(&m.stdout)?;
-        let new_orders = m
-            .stdout
-            .lines()
-            .rev()
-            .find_map(|l| {
-                serde_json::from_str::<serde_json::Value>(l)
-                    .ok()
-                    .filter(|v| v["type"] == "summary")
-            })
-            .and_then(|v| v["summary"]["kinds"][0]["completed"].as_f64())
+        let new_orders = txbench_summary(&m.stdout)?["summary"]["kinds"][0]["completed"]
+            .as_f64()
             .unwrap_or(0.0);
         // CPU includes the 5 s warm-up: count its transactions in proportion.
         let cpu_per_1000 = m.cpu_s / (txn * f64::from(secs + 5) / f64::from(secs)) * 1000.0;

@@ -352,6 +352,7 @@ pub struct RunResult {
     /// The measured phase, once there is one.
     pub summary: Option<Summary>,
     /// The workload's own figures, if it has any.
+    #[serde(default)]
     pub workload_report: Option<WorkloadReport>,
     /// The verdict.
     pub validity: Validity,
