@@ -233,6 +233,9 @@ pub struct TpccArgs {
     /// run INVALID.
     #[arg(long)]
     pub check: bool,
+    /// prepare: create the stored procedures; run: run each transaction as one CALL.
+    #[arg(long)]
+    pub procedures: bool,
 }
 
 fn think_time(s: &str) -> Result<crate::workload::tpcc::run::ThinkTime, String> {

@@ -213,7 +213,7 @@ fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> 
         a.load_method.name()
     ));
     let connect = || target::connect(&target);
-    let done = tpcc::prepare(&connect, &o, threads, a.load_method, &tick)?;
+    let done = tpcc::prepare(&connect, &o, threads, a.load_method, a.procedures, &tick)?;
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
@@ -418,7 +418,17 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
             let state = tpcc::ready(&mut conn, a.warehouses)?;
             // Any run changes the data: condition 11 no longer applies.
             crate::workload::meta::remove_prefix(&mut conn, "tpcc.initial")?;
-            Arc::new(tpcc::run::Tpcc::new(
+            if a.procedures {
+                let missing = tpcc::procedures::missing(&mut conn)?;
+                if !missing.is_empty() {
+                    anyhow::bail!(
+                        "--procedures: {} not in the database: run `txbench prepare tpcc --warehouses {} --procedures` first",
+                        missing.join(", "),
+                        state.warehouses
+                    );
+                }
+            }
+            let mut t = tpcc::run::Tpcc::new(
                 a.warehouses.unwrap_or(state.warehouses),
                 state.null_dates,
                 state.c_last_load,
@@ -426,7 +436,9 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
                 a.think_time,
                 a.mix,
                 d.seed.unwrap_or_else(clock_seed) ^ 0x7cc,
-            ))
+            );
+            t.procedures = a.procedures;
+            Arc::new(t)
         }
         Selected::Oltp(kind, o) => {
             oltp::ready(&mut conn, o, sel.name())?;
@@ -442,6 +454,7 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
         Selected::Tpcc(a) => json!({
             "warehouses": a.warehouses, "terminal_warehouse": a.terminal_warehouse,
             "think_time": format!("{:?}", a.think_time), "mix": a.mix, "check": a.check,
+            "procedures": a.procedures,
         }),
     };
     let cfg = RunConfig {

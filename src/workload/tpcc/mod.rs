@@ -7,6 +7,7 @@ pub mod load;
 pub mod new_order;
 pub mod order_status;
 pub mod payment;
+pub mod procedures;
 pub mod run;
 pub mod schema;
 pub mod stock_level;
@@ -233,10 +234,15 @@ pub fn prepare(
     o: &TpccOptions,
     load_threads: u32,
     method: LoadMethod,
+    procedures: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Prepared> {
     o.validate()?;
     let mut conn = connect()?;
+    if procedures {
+        // Cheap and idempotent: (re)created even on a complete database.
+        procedures::create(&mut conn, o.null_dates)?;
+    }
     let existing = state(&mut conn)?;
     let resumed = existing.is_some();
     let pop = match existing {

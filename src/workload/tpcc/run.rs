@@ -265,6 +265,8 @@ pub struct Tpcc {
     pub c_ol_i_id: u32,
     /// C of C_LAST at load.
     pub c_last_load: u32,
+    /// One CALL per transaction (`--procedures`).
+    pub procedures: bool,
     counters: Arc<Counters>,
 }
 
@@ -290,6 +292,7 @@ impl Tpcc {
             c_id: uniform(&mut rng, 0, 1023),
             c_ol_i_id: uniform(&mut rng, 0, 8191),
             c_last_load,
+            procedures: false,
             counters: Arc::new(Counters::default()),
         }
     }
@@ -318,6 +321,7 @@ impl Workload for Tpcc {
             input: None,
             counters: self.counters.clone(),
             name: Vec::new(),
+            procedures: self.procedures,
         })
     }
 
@@ -329,6 +333,11 @@ impl Workload for Tpcc {
         if self.think == ThinkTime::Off {
             n.push("no keying or think time: a throughput test, not the specification's terminal behaviour".into());
         }
+        n.push(if self.procedures {
+            "stored procedures: one CALL per transaction".into()
+        } else {
+            "client-side SQL with prepared statements".into()
+        });
         if self.mix != DECK {
             n.push(format!(
                 "--mix {:?} instead of the specification's 23-card deck",
@@ -524,6 +533,7 @@ struct TpccWorker {
     input: Option<Input>,
     counters: Arc<Counters>,
     name: Vec<u8>,
+    procedures: bool,
 }
 
 impl TpccWorker {
@@ -710,24 +720,28 @@ impl Worker for TpccWorker {
             self.input = Some(self.input(kind));
         }
         let input = self.input.clone().unwrap_or_else(|| self.input(kind));
-        let (outcome, skipped) = match kind {
-            0 => (
-                super::new_order::execute(conn, &mut self.stmts, &input, s)?,
-                0,
-            ),
-            1 => (
-                super::payment::execute(conn, &mut self.stmts, &input, s)?,
-                0,
-            ),
-            2 => (
-                super::order_status::execute(conn, &mut self.stmts, &input, s)?,
-                0,
-            ),
-            3 => super::delivery::execute(conn, &mut self.stmts, &input, s)?,
-            _ => (
-                super::stock_level::execute(conn, &mut self.stmts, &input, s)?,
-                0,
-            ),
+        let (outcome, skipped) = if self.procedures {
+            super::procedures::execute(conn, &mut self.stmts, &input, s)?
+        } else {
+            match kind {
+                0 => (
+                    super::new_order::execute(conn, &mut self.stmts, &input, s)?,
+                    0,
+                ),
+                1 => (
+                    super::payment::execute(conn, &mut self.stmts, &input, s)?,
+                    0,
+                ),
+                2 => (
+                    super::order_status::execute(conn, &mut self.stmts, &input, s)?,
+                    0,
+                ),
+                3 => super::delivery::execute(conn, &mut self.stmts, &input, s)?,
+                _ => (
+                    super::stock_level::execute(conn, &mut self.stmts, &input, s)?,
+                    0,
+                ),
+            }
         };
         self.count(&input, outcome, skipped);
         Ok(outcome)
@@ -767,6 +781,7 @@ mod tests {
             input: None,
             counters: t.counters.clone(),
             name: Vec::new(),
+            procedures: false,
         }
     }
 
