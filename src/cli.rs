@@ -236,6 +236,9 @@ pub struct TpccArgs {
     /// prepare: create the stored procedures; run: run each transaction as one CALL.
     #[arg(long)]
     pub procedures: bool,
+    /// run: Delivery run by the terminal, or queued for a background deliverer.
+    #[arg(long, value_enum, default_value_t = crate::workload::tpcc::run::DeliveryMode::Interactive)]
+    pub delivery: crate::workload::tpcc::run::DeliveryMode,
 }
 
 fn think_time(s: &str) -> Result<crate::workload::tpcc::run::ThinkTime, String> {

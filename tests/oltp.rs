@@ -131,17 +131,27 @@ fn every_oltp_workload_runs_with_sysbench_statement_counts() {
         );
         let sum = summary_of(&out);
         let m = &sum["summary"];
-        assert_eq!(m["transactions"], 40, "{workload}: {m}");
-        assert_eq!(m["errors"], 0, "{workload}: {m}");
-        assert_eq!(
-            (
-                m["stmts"]["reads"].as_u64().unwrap(),
-                m["stmts"]["writes"].as_u64().unwrap(),
-                m["stmts"]["other"].as_u64().unwrap()
-            ),
-            (40 * r, 40 * w, 40 * o),
-            "{workload} {extra:?}"
+        // Exactly 40 start. Contention between the two threads can deadlock: a retried
+        // attempt's statements ran too, and one beyond its retries ends as an error.
+        let (txn, errors) = (
+            m["transactions"].as_u64().unwrap(),
+            m["errors"].as_u64().unwrap(),
         );
+        assert_eq!(txn + errors, 40, "{workload}: {m}");
+        assert_eq!(m["unexpected_errors"], 0, "{workload}: {m}");
+        let got = (
+            m["stmts"]["reads"].as_u64().unwrap(),
+            m["stmts"]["writes"].as_u64().unwrap(),
+            m["stmts"]["other"].as_u64().unwrap(),
+        );
+        if errors == 0 && m["retries"] == 0 {
+            assert_eq!(got, (40 * r, 40 * w, 40 * o), "{workload} {extra:?}");
+        } else {
+            assert!(
+                got.0 >= txn * r && got.1 >= txn * w && got.2 >= txn * o,
+                "{workload} {extra:?}: {m}"
+            );
+        }
         let result = result_json(&dir);
         assert_schema_valid(&result);
         assert_eq!(result["status"], "completed");

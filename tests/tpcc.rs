@@ -428,3 +428,54 @@ fn new_orders_that_always_fail_make_the_run_invalid() {
         .unwrap();
     assert!(assert_one_line_error(&out, 1).contains("--warehouses 3 is more than the 1 prepared"));
 }
+
+#[test]
+fn deferred_deliveries_complete_in_the_background_and_keep_the_data_consistent() {
+    let home = Home::new();
+    let s = home.start("deferred", &["--set", "innodb_buffer_pool_size=512M"]);
+    assert!(prepare(&home, &s, &[]).status.success());
+    let dir = home.path().join("run");
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "tpcc",
+            "--delivery",
+            "deferred",
+            "--threads",
+            "4",
+        ])
+        .args([
+            "--time",
+            "10",
+            "--report-interval",
+            "5",
+            "--check",
+            "--json",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let r = result_json(&dir);
+    assert_schema_valid(&r);
+    assert_eq!(r["validity"]["valid"], true);
+    let card = r["workload_report"]["scorecard"].as_array().unwrap();
+    let done = card
+        .iter()
+        .find(|l| l["name"] == "deferred Delivery completion")
+        .unwrap();
+    assert_eq!(done["pass"], true, "{done}");
+    let failed = card
+        .iter()
+        .find(|l| l["name"] == "deferred Delivery failures")
+        .unwrap();
+    assert_eq!(failed["value"], "0");
+    let notes = r["notes"].to_string();
+    assert!(notes.contains("conditions 1-10 and 12 pass"), "{notes}");
+    // The deliverer really delivered: customers' delivery counts started at 0.
+    assert!(count(&s, "SELECT SUM(c_delivery_cnt) FROM customer") > 0);
+}

@@ -175,7 +175,7 @@ fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> 
     let pb = progress_bar(
         out,
         approx,
-        "{elapsed_precise} [{bar:40}] {human_pos}/~{human_len} rows ({per_sec}, ETA {eta})",
+        "{elapsed_precise} [{bar:40}] {human_pos}/~{human_len} rows ({per_sec}, ETA {eta}) {msg}",
     );
     let tick = |n: u64| {
         if let Some(pb) = &pb {
@@ -213,7 +213,23 @@ fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> 
         a.load_method.name()
     ));
     let connect = || target::connect(&target);
-    let done = tpcc::prepare(&connect, &o, threads, a.load_method, a.procedures, &tick)?;
+    let units = |done: usize, all: usize| {
+        if let Some(pb) = &pb {
+            pb.set_message(format!("{done}/{all} units (items, warehouses) done"));
+        }
+    };
+    let progress = tpcc::Progress {
+        rows: &tick,
+        units: &units,
+    };
+    let done = tpcc::prepare(
+        &connect,
+        &o,
+        threads,
+        a.load_method,
+        a.procedures,
+        &progress,
+    )?;
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
@@ -413,6 +429,7 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
     let target: TargetUrl = resolve_target(out, url)?;
     let mut conn = target::connect(&target)?;
     let preflight = target::preflight(&mut conn)?;
+    let mut tpcc_run: Option<Arc<tpcc::run::Tpcc>> = None;
     let workload: Arc<dyn crate::workload::Workload> = match &sel {
         Selected::Tpcc(a) => {
             let state = tpcc::ready(&mut conn, a.warehouses)?;
@@ -438,7 +455,13 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
                 d.seed.unwrap_or_else(clock_seed) ^ 0x7cc,
             );
             t.procedures = a.procedures;
-            Arc::new(t)
+            if a.delivery == tpcc::run::DeliveryMode::Deferred {
+                let url = target.clone();
+                t.start_deferred(Arc::new(move || target::connect(&url)))?;
+            }
+            let t = Arc::new(t);
+            tpcc_run = Some(t.clone());
+            t
         }
         Selected::Oltp(kind, o) => {
             oltp::ready(&mut conn, o, sel.name())?;
@@ -454,7 +477,7 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
         Selected::Tpcc(a) => json!({
             "warehouses": a.warehouses, "terminal_warehouse": a.terminal_warehouse,
             "think_time": format!("{:?}", a.think_time), "mix": a.mix, "check": a.check,
-            "procedures": a.procedures,
+            "procedures": a.procedures, "delivery": a.delivery,
         }),
     };
     let cfg = RunConfig {
@@ -502,6 +525,21 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
         ),
     };
     let mut result = driver::run(&cfg, &target, workload, preflight, &mut run_dir, &display)?;
+    if let Some(t) = &tpcc_run {
+        // Deferred deliveries queued before the end still run (up to 80 s), then the
+        // report is taken again with them.
+        let left = t.stop_deferred(Duration::from_secs(80));
+        if let Some(summary) = &result.summary {
+            use crate::workload::Workload;
+            result.workload_report = t.report(summary);
+        }
+        if left > 0 {
+            result.notes.push(format!(
+                "{left} deferred deliveries were still queued 80 s after the run"
+            ));
+        }
+        run_dir.write_result(&result)?;
+    }
     if let Selected::Tpcc(a) = &sel
         && a.check
         && result.status != RunStatus::Interrupted

@@ -228,6 +228,15 @@ pub enum Prepared {
     AlreadyComplete,
 }
 
+/// How a load reports progress: rows as they go in, and each unit (the items, a warehouse)
+/// when it is complete.
+pub struct Progress<'a> {
+    /// Rows loaded since the last call.
+    pub rows: &'a (dyn Fn(u64) + Sync),
+    /// Units completed so far, and units to load in all.
+    pub units: &'a (dyn Fn(usize, usize) + Sync),
+}
+
 /// Creates, loads (resuming an interrupted load) and indexes a TPC-C database.
 pub fn prepare(
     connect: &(dyn Fn() -> Result<Conn> + Sync),
@@ -235,7 +244,7 @@ pub fn prepare(
     load_threads: u32,
     method: LoadMethod,
     procedures: bool,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &Progress<'_>,
 ) -> Result<Prepared> {
     o.validate()?;
     let mut conn = connect()?;
@@ -317,10 +326,15 @@ pub fn prepare(
     let rows = std::sync::atomic::AtomicU64::new(0);
     let count = |n: u64| {
         rows.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
-        progress(n);
+        (progress.rows)(n);
     };
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    (progress.units)(0, units.len());
     loader::parallel_units(connect, load_threads, &units, &|conn, unit| {
-        load::load_unit(conn, &pop, *unit, method, &count)
+        load::load_unit(conn, &pop, *unit, method, &count)?;
+        let n = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        (progress.units)(n, units.len());
+        Ok(())
     })?;
     schema::create_after_load(&mut conn, o)?;
     conn.query_drop(

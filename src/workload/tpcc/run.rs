@@ -2,6 +2,7 @@
 //! think times, the run-time C values, and the scorecard (NOPM, TPM, required input rates).
 
 use super::{DISTRICTS, ITEMS, NullDates};
+use crate::metrics::{LatencyStats, SparseHistogram};
 use crate::metrics::{Outcome, StmtCounts};
 use crate::results::{ScoreLine, Summary, WorkloadReport};
 use crate::workload::rand::{
@@ -12,9 +13,9 @@ use mysql::prelude::Queryable;
 use mysql::{Conn, Statement};
 use rand::Rng;
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Transaction kinds, in report order.
 pub const KINDS: [&str; 5] = [
@@ -41,6 +42,28 @@ pub enum TerminalWarehouse {
     /// A random warehouse for every transaction.
     Random,
 }
+
+/// Clause 2.7.2: Delivery run by the terminal, or queued for a background deliverer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+pub enum DeliveryMode {
+    /// The terminal runs it and waits.
+    Interactive,
+    /// The terminal queues it and goes on; a deliverer runs it (90 % within 80 s).
+    Deferred,
+}
+
+/// Queued deliveries and what the deliverer measured.
+struct Deferred {
+    tx: crossbeam_channel::Sender<(Input, Instant)>,
+    rx: crossbeam_channel::Receiver<(Input, Instant)>,
+    completion: Mutex<SparseHistogram>,
+    failed: AtomicU64,
+    stop: AtomicBool,
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+/// Opens a connection for the deliverer.
+pub type Connect = Arc<dyn Fn() -> anyhow::Result<Conn> + Send + Sync>;
 
 /// Keying and think times.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -268,6 +291,7 @@ pub struct Tpcc {
     /// One CALL per transaction (`--procedures`).
     pub procedures: bool,
     counters: Arc<Counters>,
+    deferred: Option<Arc<Deferred>>,
 }
 
 impl Tpcc {
@@ -294,7 +318,105 @@ impl Tpcc {
             c_last_load,
             procedures: false,
             counters: Arc::new(Counters::default()),
+            deferred: None,
         }
+    }
+
+    /// `--delivery deferred`: starts the background deliverer on its own connection.
+    pub fn start_deferred(&mut self, connect: Connect) -> anyhow::Result<()> {
+        let (tx, rx) = crossbeam_channel::bounded(10_000);
+        let d = Arc::new(Deferred {
+            tx,
+            rx,
+            completion: Mutex::new(SparseHistogram::default()),
+            failed: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            thread: Mutex::new(None),
+        });
+        let mut conn = connect()?;
+        let (d2, counters, procedures) = (d.clone(), self.counters.clone(), self.procedures);
+        let handle = std::thread::Builder::new()
+            .name("deliverer".into())
+            .spawn(move || {
+                let mut st = Stmts::default();
+                loop {
+                    let (input, queued) = match d2.rx.recv_timeout(Duration::from_millis(100)) {
+                        Ok(job) => job,
+                        Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
+                            if d2.stop.load(Ordering::Relaxed) {
+                                return;
+                            }
+                            continue;
+                        }
+                        Err(_) => return,
+                    };
+                    let mut s = StmtCounts::default();
+                    let mut done = None;
+                    for _ in 0..4 {
+                        let r = if procedures {
+                            super::procedures::execute(&mut conn, &mut st, &input, &mut s)
+                        } else {
+                            super::delivery::execute(&mut conn, &mut st, &input, &mut s)
+                        };
+                        match r {
+                            Ok((_, skipped)) => {
+                                done = Some(skipped);
+                                break;
+                            }
+                            Err(e) if crate::target::classify(&e).retryable() => {
+                                let _ = conn.query_drop("ROLLBACK");
+                            }
+                            Err(e) if crate::target::classify(&e).disconnects() => {
+                                match connect() {
+                                    Ok(c) => {
+                                        conn = c;
+                                        st = Stmts::default();
+                                    }
+                                    Err(_) => std::thread::sleep(Duration::from_millis(500)),
+                                }
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                    match done {
+                        Some(skipped) => {
+                            counters
+                                .delivery_districts
+                                .fetch_add(u64::from(DISTRICTS), Ordering::Relaxed);
+                            counters
+                                .skipped_districts
+                                .fetch_add(u64::from(skipped), Ordering::Relaxed);
+                            d2.completion
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .record(queued.elapsed().as_micros() as u64);
+                        }
+                        None => {
+                            d2.failed.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+            })
+            .map_err(|e| anyhow::anyhow!("starting the deliverer: {e}"))?;
+        *d.thread.lock().unwrap_or_else(|p| p.into_inner()) = Some(handle);
+        self.deferred = Some(d);
+        Ok(())
+    }
+
+    /// Lets the deliverer finish what is queued (at most `limit`) and stops it; returns
+    /// the deliveries still queued.
+    pub fn stop_deferred(&self, limit: Duration) -> u64 {
+        let Some(d) = &self.deferred else { return 0 };
+        let end = Instant::now() + limit;
+        while !d.rx.is_empty() && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let left = d.rx.len() as u64;
+        d.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = d.thread.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            let _ = h.join();
+        }
+        left
     }
 }
 
@@ -322,6 +444,7 @@ impl Workload for Tpcc {
             counters: self.counters.clone(),
             name: Vec::new(),
             procedures: self.procedures,
+            deferred: self.deferred.as_ref().map(|d| d.tx.clone()),
         })
     }
 
@@ -331,7 +454,10 @@ impl Workload for Tpcc {
             self.null_dates.name()
         )];
         if self.think == ThinkTime::Off {
-            n.push("no keying or think time: a throughput test, not the specification's terminal behaviour".into());
+            n.push("TPC-C-derived: no think time (a throughput test, not the specification's terminal behaviour)".into());
+        }
+        if self.deferred.is_some() {
+            n.push("--delivery deferred: Delivery response time is the queueing time; completion is measured against 90 % within 80 s".into());
         }
         n.push(if self.procedures {
             "stored procedures: one CALL per transaction".into()
@@ -361,6 +487,10 @@ impl Workload for Tpcc {
             &c.skipped_districts,
         ] {
             a.store(0, Ordering::Relaxed);
+        }
+        if let Some(d) = &self.deferred {
+            *d.completion.lock().unwrap_or_else(|p| p.into_inner()) = SparseHistogram::default();
+            d.failed.store(0, Ordering::Relaxed);
         }
     }
 
@@ -463,6 +593,27 @@ impl Workload for Tpcc {
                 });
             }
         }
+        if let Some(d) = &self.deferred {
+            let h = d
+                .completion
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone();
+            let l = LatencyStats::of(&h.to_hdr());
+            card.push(ScoreLine {
+                name: "deferred Delivery completion".into(),
+                value: format!("90 % within {:.3} s ({} done)", l.p90_ms / 1000.0, h.len()),
+                requirement: "90 % within 80 s".into(),
+                pass: (!h.is_empty()).then_some(l.p90_ms <= 80_000.0),
+            });
+            let failed = d.failed.load(Ordering::Relaxed);
+            card.push(ScoreLine {
+                name: "deferred Delivery failures".into(),
+                value: failed.to_string(),
+                requirement: "0".into(),
+                pass: Some(failed == 0),
+            });
+        }
         let delta = self.c_last_load.abs_diff(self.c_last);
         card.push(ScoreLine {
             name: "C_LAST run/load delta".into(),
@@ -534,6 +685,7 @@ struct TpccWorker {
     counters: Arc<Counters>,
     name: Vec<u8>,
     procedures: bool,
+    deferred: Option<crossbeam_channel::Sender<(Input, Instant)>>,
 }
 
 impl TpccWorker {
@@ -720,6 +872,13 @@ impl Worker for TpccWorker {
             self.input = Some(self.input(kind));
         }
         let input = self.input.clone().unwrap_or_else(|| self.input(kind));
+        if kind == 3
+            && let Some(tx) = &self.deferred
+        {
+            // 2.7.2.1: the terminal only queues the delivery; a full queue makes it wait.
+            let _ = tx.send((input, Instant::now()));
+            return Ok(Outcome::Committed);
+        }
         let (outcome, skipped) = if self.procedures {
             super::procedures::execute(conn, &mut self.stmts, &input, s)?
         } else {
@@ -782,6 +941,7 @@ mod tests {
             counters: t.counters.clone(),
             name: Vec::new(),
             procedures: false,
+            deferred: None,
         }
     }
 
