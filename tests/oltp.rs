@@ -695,3 +695,63 @@ fn transactions_that_always_fail_stop_the_run_as_invalid() {
         "{sum}"
     );
 }
+
+#[test]
+fn every_transaction_the_database_saw_is_counted() {
+    // Each oltp_update_index transaction adds exactly 1 to SUM(k): the database's delta must
+    // equal the transactions recorded over all intervals (warm-up included), so none that
+    // finished after the last snapshot may be lost.
+    let home = Home::new();
+    let s = prepared(
+        &home,
+        "count",
+        "oltp_update_index",
+        &["--table-size", "1000"],
+    );
+    let sum_k = |s: &Server| -> u64 {
+        s.conn()
+            .query_first::<u64, _>("SELECT CAST(SUM(k) AS UNSIGNED) FROM sbtest1")
+            .unwrap()
+            .unwrap()
+    };
+    let before = sum_k(&s);
+    let dir = home.path().join("counted");
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "oltp_update_index",
+            "--table-size",
+            "1000",
+        ])
+        .args([
+            "--threads",
+            "8",
+            "--warmup",
+            "1",
+            "--time",
+            "2",
+            "--report-interval",
+            "1",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let r = result_json(&dir);
+    let recorded: u64 = r["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["transactions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(r["summary"]["errors"], 0);
+    assert_eq!(
+        sum_k(&s) - before,
+        recorded,
+        "updates made vs transactions recorded"
+    );
+}

@@ -269,6 +269,18 @@ pub fn run(
             display.tick(el, total);
             std::thread::sleep((next - el).min(Duration::from_millis(50)));
         }
+        // At the end, stop the virtual users and wait for the transactions they have in
+        // flight before the last snapshot: the database saw them, so they are counted.
+        let ending = stopped_early
+            || t0.elapsed() >= total
+            || (cfg.events.is_some() && shared.remaining.load(Ordering::SeqCst) <= 0);
+        if ending {
+            shared.stop.store(true, Ordering::SeqCst);
+            stop_flag.store(true, Ordering::SeqCst);
+            for h in handles.drain(..) {
+                let _ = h.join();
+            }
+        }
         let now = t0.elapsed();
         let mut rec = Recorder::new(names.len());
         for r in &shared.recorders {
