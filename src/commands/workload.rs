@@ -538,29 +538,27 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
                 "{left} deferred deliveries were still queued 80 s after the run"
             ));
         }
-        run_dir.write_result(&result)?;
-    }
-    if let Selected::Tpcc(a) = &sel
-        && a.check
-        && result.status != RunStatus::Interrupted
-    {
-        let mut conn = target::connect(&target)?;
-        let state = tpcc::ready(&mut conn, None)?;
-        let failed: Vec<String> = tpcc::check::run(&mut conn, state.null_dates, false)?
-            .into_iter()
-            .filter(|c| !c.passed())
-            .map(|c| format!("{} ({} violating)", c.number, c.violations))
-            .collect();
-        if failed.is_empty() {
-            result
-                .notes
-                .push("consistency check after the run: conditions 1-10 and 12 pass".into());
-        } else {
-            result.validity.valid = false;
-            result.validity.reasons.push(format!(
-                "the consistency check after the run failed: condition(s) {}",
-                failed.join(", ")
-            ));
+        if let Selected::Tpcc(a) = &sel
+            && a.check
+            && result.status != RunStatus::Interrupted
+        {
+            let mut conn = target::connect(&target)?;
+            let failed: Vec<String> = tpcc::check::run(&mut conn, t.null_dates, false)?
+                .into_iter()
+                .filter(|c| !c.passed())
+                .map(|c| format!("{} ({} violating)", c.number, c.violations))
+                .collect();
+            if failed.is_empty() {
+                result
+                    .notes
+                    .push("consistency check after the run: conditions 1-10 and 12 pass".into());
+            } else {
+                result.validity.valid = false;
+                result.validity.reasons.push(format!(
+                    "the consistency check after the run failed: condition(s) {}",
+                    failed.join(", ")
+                ));
+            }
         }
         run_dir.write_result(&result)?;
     }

@@ -5,7 +5,7 @@
 pub mod pacer;
 
 use crate::config::RunConfig;
-use crate::metrics::{ErrorClass, Recorder, StmtCounts};
+use crate::metrics::{Recorder, StmtCounts};
 use crate::results::{
     Client, IntervalRow, Phase, RunDir, RunResult, RunStatus, SCHEMA_VERSION, Summary, Tool,
     Validity,
@@ -312,10 +312,9 @@ pub fn run(
         // Validity rules checked every interval: each kind on its own, so a kind that is a
         // small part of the mix cannot fail unnoticed under the total.
         if phase == Phase::Measure {
-            for k in &row.kinds {
+            for (k, stats) in row.kinds.iter().zip(&rec.kinds) {
                 let attempts = k.completed + k.errors;
-                let unexpected =
-                    rec.kinds[names.iter().position(|n| n == &k.name).unwrap_or(0)].unexpected();
+                let unexpected = stats.unexpected();
                 if attempts > 0 && unexpected as f64 > cfg.max_error_rate * attempts as f64 {
                     abort = Some(format!(
                         "{unexpected} of {attempts} {} transactions failed with unexpected errors in the interval ending at {:.0}s (more than --max-error-rate {}%){}",
@@ -618,13 +617,4 @@ impl Monitor {
             }
         }
     }
-}
-
-/// Failed transactions of a class over a whole result (for tests and reports).
-pub fn errors_of(result: &RunResult, class: ErrorClass) -> u64 {
-    result
-        .summary
-        .as_ref()
-        .and_then(|s| s.errors_by_class.get(class.name()).copied())
-        .unwrap_or(0)
 }

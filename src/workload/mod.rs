@@ -9,7 +9,6 @@ pub mod tpcc;
 
 use crate::metrics::{Outcome, StmtCounts};
 use crate::results::{Summary, WorkloadReport};
-use anyhow::Result;
 use std::time::Duration;
 
 /// A workload ready to run: it hands out one [`Worker`] per virtual user.
@@ -52,7 +51,3 @@ pub trait Worker: Send {
         stmts: &mut StmtCounts,
     ) -> std::result::Result<Outcome, mysql::Error>;
 }
-
-/// Checks that the data a workload needs is there, for `run`: the error says what is
-/// missing and which `prepare` to run.
-pub type ReadyCheck = fn(&mut mysql::Conn) -> Result<()>;
