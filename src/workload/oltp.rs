@@ -260,29 +260,25 @@ fn load_chunk(
 ) -> Result<()> {
     conn.query_drop("SET SESSION unique_checks = 0")?;
     let mut rng = super::rand::worker_rng(0x10ad ^ (u64::from(n) << 32), u64::from(first));
-    let mut sql = String::with_capacity(LOAD_BATCH as usize * 200);
+    let mut rows = super::loader::Rows::new(super::loader::Format::Sql);
     let (mut c, mut pad) = (Vec::new(), Vec::new());
+    let table = format!("sbtest{n}");
     let mut id = first;
     loop {
         let end = id.saturating_add(LOAD_BATCH - 1).min(last);
-        sql.clear();
-        sql.push_str(&format!("INSERT INTO sbtest{n}(id, k, c, pad) VALUES "));
+        rows.clear();
         for row in id..=end {
             fill_template(&mut rng, C_TEMPLATE, &mut c);
             fill_template(&mut rng, PAD_TEMPLATE, &mut pad);
-            let k = uniform(&mut rng, 1, o.table_size);
-            if row > id {
-                sql.push(',');
-            }
-            // Templates hold only digits and dashes: safe to inline.
-            sql.push_str(&format!(
-                "({row},{k},'{}','{}')",
-                String::from_utf8_lossy(&c),
-                String::from_utf8_lossy(&pad)
-            ));
+            rows.int(i64::from(row));
+            rows.int(i64::from(uniform(&mut rng, 1, o.table_size)));
+            // Templates hold only digits and dashes: nothing to escape.
+            rows.str(&c);
+            rows.str(&pad);
+            rows.end();
         }
-        conn.query_drop(&sql)
-            .with_context(|| format!("loading sbtest{n}"))?;
+        conn.query_drop(rows.insert_statement(&table, &["id", "k", "c", "pad"]))
+            .with_context(|| format!("loading {table}"))?;
         progress(u64::from(end - id + 1));
         if end >= last {
             return Ok(());

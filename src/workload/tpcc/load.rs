@@ -8,6 +8,7 @@
 
 use super::schema::{self, columns};
 use super::{CUSTOMERS, DISTRICTS, FIRST_NEW_ORDER, ITEMS, LoadMethod, NullDates, ORDERS};
+use crate::workload::loader::{Format, Rows};
 use crate::workload::meta;
 use crate::workload::rand::{
     WorkerRng, a_string, data_with_original, last_name, n_string, nurand, permutation, uniform,
@@ -74,121 +75,6 @@ impl Unit {
             }
         }
     }
-}
-
-/// How rows are encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Tab-separated lines, `\N` for NULL (LOAD DATA's default).
-    Tsv,
-    /// Comma-separated lines, `\N` for NULL (loadable with LOAD DATA … FIELDS TERMINATED BY ',').
-    Csv,
-    /// `(…),(…)` tuples for a multi-row INSERT.
-    Sql,
-}
-
-/// An encoder of rows into a byte buffer. Generated strings are letters, digits, spaces,
-/// dashes and colons only, so nothing needs escaping in any format.
-pub struct Rows {
-    fmt: Format,
-    /// The encoded rows.
-    pub buf: Vec<u8>,
-    /// Rows in `buf`.
-    pub count: usize,
-    field: usize,
-}
-
-impl Rows {
-    /// An empty encoder.
-    pub fn new(fmt: Format) -> Rows {
-        Rows {
-            fmt,
-            buf: Vec::with_capacity(256 * 1024),
-            count: 0,
-            field: 0,
-        }
-    }
-
-    /// Empties the buffer.
-    pub fn clear(&mut self) {
-        self.buf.clear();
-        self.count = 0;
-        self.field = 0;
-    }
-
-    fn sep(&mut self) {
-        if self.field == 0 {
-            if self.fmt == Format::Sql {
-                if self.count > 0 {
-                    self.buf.push(b',');
-                }
-                self.buf.push(b'(');
-            }
-        } else {
-            self.buf.push(match self.fmt {
-                Format::Tsv => b'\t',
-                Format::Csv | Format::Sql => b',',
-            });
-        }
-        self.field += 1;
-    }
-
-    /// An integer.
-    pub fn int(&mut self, v: i64) {
-        self.sep();
-        let mut b = itoa_buf(v);
-        self.buf.append(&mut b);
-    }
-
-    /// A decimal given as an integer of `scale` decimal places (`dec(-1000, 2)` is -10.00).
-    pub fn dec(&mut self, v: i64, scale: u32) {
-        self.sep();
-        let p = 10i64.pow(scale);
-        if v < 0 {
-            self.buf.push(b'-');
-        }
-        let a = v.unsigned_abs();
-        let mut b = itoa_buf((a / p as u64) as i64);
-        self.buf.append(&mut b);
-        self.buf.push(b'.');
-        let frac = format!("{:0width$}", a % p as u64, width = scale as usize);
-        self.buf.extend_from_slice(frac.as_bytes());
-    }
-
-    /// A string or date/time.
-    pub fn str(&mut self, s: &[u8]) {
-        self.sep();
-        if self.fmt == Format::Sql {
-            self.buf.push(b'\'');
-            self.buf.extend_from_slice(s);
-            self.buf.push(b'\'');
-        } else {
-            self.buf.extend_from_slice(s);
-        }
-    }
-
-    /// NULL.
-    pub fn null(&mut self) {
-        self.sep();
-        self.buf.extend_from_slice(match self.fmt {
-            Format::Sql => b"NULL",
-            _ => b"\\N",
-        });
-    }
-
-    /// Ends a row.
-    pub fn end(&mut self) {
-        match self.fmt {
-            Format::Sql => self.buf.push(b')'),
-            _ => self.buf.push(b'\n'),
-        }
-        self.count += 1;
-        self.field = 0;
-    }
-}
-
-fn itoa_buf(v: i64) -> Vec<u8> {
-    v.to_string().into_bytes()
 }
 
 /// Per-warehouse values shared by ORDER, NEW-ORDER and ORDER-LINE: O_OL_CNT and O_C_ID (a
@@ -524,16 +410,11 @@ pub fn load_table(
         LoadMethod::Insert => {
             let mut g = TableGen::new(pop.clone(), unit, table);
             let mut rows = Rows::new(Format::Sql);
-            let head = format!("INSERT INTO {table} ({cols}) VALUES ");
             let mut total = 0;
             loop {
                 let more = g.fill(&mut rows, CHUNK_ROWS);
                 if rows.count > 0 {
-                    let mut sql = Vec::with_capacity(head.len() + rows.buf.len());
-                    sql.extend_from_slice(head.as_bytes());
-                    sql.extend_from_slice(&rows.buf);
-                    let sql = String::from_utf8(sql).context("encoding an INSERT")?;
-                    conn.query_drop(sql)
+                    conn.query_drop(rows.insert_statement(table, columns(table)))
                         .with_context(|| format!("loading {table} of {}", unit.key()))?;
                     total += rows.count as u64;
                     progress(rows.count as u64);
@@ -729,29 +610,6 @@ mod tests {
                 assert_eq!(l[8] == "0.00", id < FIRST_NEW_ORDER, "{l:?}");
             }
         }
-    }
-
-    #[test]
-    fn formats_encode_the_same_row() {
-        let mut r = Rows::new(Format::Sql);
-        for _ in 0..2 {
-            r.int(7);
-            r.dec(-1000, 2);
-            r.dec(2000, 4);
-            r.str(b"ab");
-            r.null();
-            r.end();
-        }
-        assert_eq!(
-            String::from_utf8(r.buf).unwrap(),
-            "(7,-10.00,0.2000,'ab',NULL),(7,-10.00,0.2000,'ab',NULL)"
-        );
-        let mut r = Rows::new(Format::Csv);
-        r.int(7);
-        r.dec(5, 2);
-        r.null();
-        r.end();
-        assert_eq!(String::from_utf8(r.buf).unwrap(), "7,0.05,\\N\n");
     }
 
     #[test]
