@@ -183,17 +183,21 @@ pub fn run(
 
     let t0 = Instant::now();
     let started_at = SystemTime::now();
-    let pacer = cfg.rate.map(|rate| {
-        pacer::Pacer::start(
-            rate,
-            cfg.rate_dist,
-            cfg.seed,
-            t0,
-            pacer::queue_capacity(rate),
-            stop_flag.clone(),
-            overflow.clone(),
-        )
-    });
+    let pacer = cfg
+        .rate
+        .map(|rate| {
+            pacer::Pacer::start(
+                rate,
+                cfg.rate_dist,
+                cfg.seed,
+                t0,
+                pacer::queue_capacity(rate),
+                stop_flag.clone(),
+                overflow.clone(),
+            )
+            .map_err(|e| anyhow::anyhow!("starting the --rate schedule: {e}"))
+        })
+        .transpose()?;
     let warmup = Duration::from_secs_f64(cfg.warmup_s);
     let mut in_warmup = !warmup.is_zero();
     // The --events budget is in place before any worker starts (and set again after a

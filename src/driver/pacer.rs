@@ -43,7 +43,7 @@ impl Pacer {
         capacity: usize,
         stop: Arc<AtomicBool>,
         overflow: Arc<AtomicBool>,
-    ) -> Pacer {
+    ) -> std::io::Result<Pacer> {
         let (tx, rx): (Sender<Instant>, Receiver<Instant>) = bounded(capacity);
         let thread = std::thread::Builder::new()
             .name("pacer".into())
@@ -72,12 +72,11 @@ impl Pacer {
                         Err(TrySendError::Disconnected(_)) => return,
                     }
                 }
-            })
-            .expect("spawning the pacer thread");
-        Pacer {
+            })?;
+        Ok(Pacer {
             rx,
             thread: Some(thread),
-        }
+        })
     }
 }
 
@@ -119,7 +118,8 @@ mod tests {
             100_000,
             stop.clone(),
             overflow.clone(),
-        );
+        )
+        .unwrap();
         std::thread::sleep(Duration::from_millis(300));
         let queued = p.rx.len();
         // About 600 arrivals in 300 ms; generous bounds for a busy machine.
@@ -141,7 +141,8 @@ mod tests {
             100,
             stop.clone(),
             overflow.clone(),
-        );
+        )
+        .unwrap();
         // 100 slots fill in about 50 ms.
         let deadline = Instant::now() + Duration::from_secs(5);
         while !overflow.load(Ordering::Relaxed) && Instant::now() < deadline {
