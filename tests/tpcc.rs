@@ -335,6 +335,10 @@ fn runs_keep_the_data_consistent(nd: &str) {
             assert!(k["completed"].as_u64().unwrap() > 0, "{nd} {mode:?}: {k}");
             assert_eq!(k["errors"], 0, "{nd} {mode:?}: {k}");
         }
+        assert_eq!(
+            sum["workload_report"]["headline"][0][0], "NOPM",
+            "--json carries the report"
+        );
         let no = &sum["summary"]["kinds"][0];
         assert!(
             no["rolled_back"].as_u64().unwrap() > 0,

@@ -569,7 +569,8 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
         println!(
             "{}",
             json!({"type": "summary", "run_dir": dir, "status": result.status,
-                   "validity": result.validity, "summary": result.summary, "notes": result.notes})
+                   "validity": result.validity, "summary": result.summary,
+                   "workload_report": result.workload_report, "notes": result.notes})
         );
     } else {
         print!("{}", text::summary(&result));
