@@ -480,6 +480,10 @@ fn bad_run_input_is_refused_clearly() {
         (vec!["run", "oltp_read_write", "--rate", "0"], "--rate"),
         (vec!["run", "oltp_read_write", "--rate", "-5"], "--rate"),
         (
+            vec!["run", "oltp_read_write", "--max-error-rate", "-1"],
+            "--max-error-rate",
+        ),
+        (
             vec!["run", "oltp_read_write", "--skip-trx", "maybe"],
             "--skip-trx",
         ),

@@ -1,15 +1,20 @@
 //! `prepare`, `run`, `check` and `cleanup` of a workload.
 
 use super::{Output, resolve_target};
-use crate::cli::{OltpArgs, PrepareCmd, RandType, RunCmd, TpccArgs, WorkloadChoice, WorkloadCmd};
+use crate::cli::{
+    OltpArgs, PrepareCmd, RandType, RunCmd, TpcbArgs, TpccArgs, WorkloadChoice, WorkloadCmd,
+};
 use crate::config::RunConfig;
 use crate::driver;
 use crate::error::{EXIT_INTERRUPTED, EXIT_OK, Failure};
 use crate::report::text;
 use crate::results::{IntervalRow, RunDir, RunStatus};
 use crate::target::{self, TargetUrl};
+use crate::workload::Condition;
+use crate::workload::loader::Prepared;
 use crate::workload::oltp::{self, Oltp, OltpKind, OltpOptions};
 use crate::workload::rand::Distribution;
+use crate::workload::tpcb::{self, TpcbOptions};
 use crate::workload::tpcc::{self, TpccOptions};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -23,6 +28,7 @@ use std::time::{Duration, Instant, SystemTime};
 enum Selected {
     Oltp(OltpKind, OltpOptions),
     Tpcc(TpccArgs),
+    Tpcb(TpcbArgs),
 }
 
 impl Selected {
@@ -30,7 +36,17 @@ impl Selected {
         match self {
             Selected::Oltp(k, _) => k.name(),
             Selected::Tpcc(_) => "tpcc",
+            Selected::Tpcb(_) => "tpcb",
         }
+    }
+}
+
+/// The transaction `run tpcb` runs: `--history-only` is `--variant history-only`.
+fn tpcb_variant(a: &TpcbArgs) -> tpcb::Variant {
+    if a.history_only {
+        tpcb::Variant::HistoryOnly
+    } else {
+        a.variant
     }
 }
 
@@ -87,6 +103,12 @@ fn select(w: &WorkloadChoice) -> Result<Selected> {
             }
             return Ok(Selected::Tpcc(a.clone()));
         }
+        WorkloadChoice::Tpcb(a) => {
+            if a.scale == Some(0) {
+                anyhow::bail!("--scale must be at least 1");
+            }
+            return Ok(Selected::Tpcb(a.clone()));
+        }
         WorkloadChoice::OltpReadWrite(a) => (OltpKind::ReadWrite, a),
         WorkloadChoice::OltpReadOnly(a) => (OltpKind::ReadOnly, a),
         WorkloadChoice::OltpWriteOnly(a) => (OltpKind::WriteOnly, a),
@@ -120,11 +142,10 @@ fn progress_bar(out: &Output, len: u64, template: &str) -> Option<ProgressBar> {
 pub fn prepare(out: &Output, url: Option<&str>, cmd: &PrepareCmd) -> Result<i32> {
     let sel = select(&cmd.workload)?;
     let threads = cmd.load_threads.unwrap_or_else(cpus);
-    if let Selected::Tpcc(a) = &sel {
-        return prepare_tpcc(out, url, a, threads);
-    }
-    let Selected::Oltp(_, o) = &sel else {
-        unreachable!("tpcc returned above")
+    let o = match &sel {
+        Selected::Tpcc(a) => return prepare_tpcc(out, url, a, threads),
+        Selected::Tpcb(a) => return prepare_tpcb(out, url, a, threads),
+        Selected::Oltp(_, o) => o,
     };
     let target = resolve_target(out, url)?;
     let rows = u64::from(o.tables) * u64::from(o.table_size);
@@ -141,7 +162,7 @@ pub fn prepare(out: &Output, url: Option<&str>, cmd: &PrepareCmd) -> Result<i32>
     ));
     let t = Instant::now();
     let connect = || target::connect(&target);
-    oltp::prepare(&connect, o, threads, &|n| {
+    oltp::prepare(&connect, o, sel.name(), threads, &|n| {
         if let Some(pb) = &pb {
             pb.inc(n)
         }
@@ -233,46 +254,124 @@ fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> 
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
-    let secs = t.elapsed().as_secs_f64();
+    print_prepared(
+        out,
+        "tpcc",
+        &format!("{} warehouse(s)", o.warehouses),
+        json!({"warehouses": o.warehouses}),
+        &done,
+        t.elapsed().as_secs_f64(),
+        threads,
+    );
+    Ok(EXIT_OK)
+}
+
+/// What a prepare did, on one line (or one JSON object with `fields` added).
+fn print_prepared(
+    out: &Output,
+    workload: &str,
+    what: &str,
+    fields: serde_json::Value,
+    done: &Prepared,
+    secs: f64,
+    threads: u32,
+) {
+    let mut v = json!({"workload": workload});
+    if let (Some(v), Some(f)) = (v.as_object_mut(), fields.as_object()) {
+        v.extend(f.clone());
+    }
     match done {
-        tpcc::Prepared::AlreadyComplete => {
+        Prepared::AlreadyComplete => {
+            v["already_complete"] = json!(true);
             if out.json {
-                println!(
-                    "{}",
-                    json!({"workload": "tpcc", "warehouses": o.warehouses, "already_complete": true})
-                );
+                println!("{v}");
             } else if !out.quiet {
-                println!(
-                    "tpcc with {} warehouse(s) is already prepared: nothing to do",
-                    o.warehouses
-                );
+                println!("{workload} with {what} is already prepared: nothing to do");
             }
         }
-        tpcc::Prepared::Loaded {
+        Prepared::Loaded {
             units,
             rows,
             resumed,
         } => {
             if out.json {
-                println!(
-                    "{}",
-                    json!({"workload": "tpcc", "warehouses": o.warehouses, "units": units, "rows": rows,
-                           "seconds": secs, "resumed": resumed, "load_threads": threads})
-                );
+                for (k, x) in [
+                    ("units", json!(units)),
+                    ("rows", json!(rows)),
+                    ("seconds", json!(secs)),
+                    ("resumed", json!(resumed)),
+                    ("load_threads", json!(threads)),
+                ] {
+                    v[k] = x;
+                }
+                println!("{v}");
             } else if !out.quiet {
                 println!(
-                    "prepared tpcc: {} warehouse(s){}, {rows} rows in {secs:.2} s ({:.0} rows/s)",
-                    o.warehouses,
-                    if resumed {
+                    "prepared {workload}: {what}{}, {rows} rows in {secs:.2} s ({:.0} rows/s)",
+                    if *resumed {
                         format!(" (resumed: {units} unit(s) were missing)")
                     } else {
                         String::new()
                     },
-                    rows as f64 / secs.max(1e-9)
+                    *rows as f64 / secs.max(1e-9)
                 );
             }
         }
     }
+}
+
+fn prepare_tpcb(out: &Output, url: Option<&str>, a: &TpcbArgs, threads: u32) -> Result<i32> {
+    let o = TpcbOptions {
+        scale: a.scale.unwrap_or(1),
+        history_key: a.history_key,
+    };
+    o.validate()?;
+    let target = resolve_target(out, url)?;
+    let pb = progress_bar(
+        out,
+        u64::from(o.scale) * u64::from(tpcb::ACCOUNTS + tpcb::TELLERS + 1),
+        "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} rows ({per_sec}, ETA {eta}) {msg}",
+    );
+    out.note(&format!(
+        "preparing tpcb: {} branch(es), {} accounts, on {target} with {threads} loader(s), --history-key {}",
+        o.scale,
+        u64::from(o.scale) * u64::from(tpcb::ACCOUNTS),
+        o.history_key.name()
+    ));
+    let tick = |n: u64| {
+        if let Some(pb) = &pb {
+            pb.inc(n)
+        }
+    };
+    let units = |done: usize, all: usize| {
+        if let Some(pb) = &pb {
+            pb.set_message(format!("{done}/{all} branches done"));
+        }
+    };
+    let t = Instant::now();
+    let connect = || target::connect(&target);
+    let done = tpcb::prepare(
+        &connect,
+        &o,
+        threads,
+        a.load_method,
+        &crate::workload::loader::Progress {
+            rows: &tick,
+            units: &units,
+        },
+    )?;
+    if let Some(pb) = &pb {
+        pb.finish_and_clear();
+    }
+    print_prepared(
+        out,
+        "tpcb",
+        &format!("scale {}, --history-key {}", o.scale, o.history_key.name()),
+        json!({"scale": o.scale, "history_key": o.history_key}),
+        &done,
+        t.elapsed().as_secs_f64(),
+        threads,
+    );
     Ok(EXIT_OK)
 }
 
@@ -285,6 +384,10 @@ pub fn cleanup(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32
         Selected::Tpcc(_) => {
             tpcc::cleanup(&mut conn)?;
             "the TPC-C tables".to_string()
+        }
+        Selected::Tpcb(_) => {
+            tpcb::cleanup(&mut conn)?;
+            "the TPC-B tables".to_string()
         }
         Selected::Oltp(..) => format!("{} sbtest table(s)", oltp::cleanup(&mut conn)?),
     };
@@ -303,6 +406,23 @@ pub fn check(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> 
     let mut conn = target::connect(&target)?;
     match &sel {
         Selected::Tpcc(a) => check_tpcc(out, &mut conn, a),
+        Selected::Tpcb(a) => {
+            let state = tpcb::ready(&mut conn, a.scale)?;
+            let t = Instant::now();
+            let results = tpcb::check(&mut conn, &state)?;
+            print_conditions(
+                out,
+                "tpcb",
+                &format!(
+                    "TPC-B consistency, scale {}, --history-key {}",
+                    state.scale,
+                    state.history_key.name()
+                ),
+                json!({"scale": state.scale, "history_key": state.history_key}),
+                &results,
+                t.elapsed().as_secs_f64(),
+            )
+        }
         Selected::Oltp(_, o) => {
             oltp::ready(&mut conn, o, sel.name())?;
             let counts = oltp::row_counts(&mut conn, o)?;
@@ -330,25 +450,44 @@ fn check_tpcc(out: &Output, conn: &mut mysql::Conn, a: &TpccArgs) -> Result<i32>
     let state = tpcc::ready(conn, a.warehouses)?;
     let t = Instant::now();
     let results = tpcc::check::run(conn, state.null_dates, state.initial)?;
-    let secs = t.elapsed().as_secs_f64();
-    let failed: Vec<u32> = results
-        .iter()
-        .filter(|c| !c.passed())
-        .map(|c| c.number)
-        .collect();
-    if out.json {
-        println!(
-            "{}",
-            json!({"workload": "tpcc", "warehouses": state.warehouses, "null_dates": state.null_dates,
-                   "seconds": secs, "passed": failed.is_empty(), "conditions": results})
-        );
-    } else if !out.quiet {
-        println!(
-            "TPC-C consistency (clause 3.3.2), {} warehouse(s), --null-dates {}, {secs:.2} s",
+    print_conditions(
+        out,
+        "tpcc",
+        &format!(
+            "TPC-C consistency (clause 3.3.2), {} warehouse(s), --null-dates {}",
             state.warehouses,
             state.null_dates.name()
-        );
-        for c in &results {
+        ),
+        json!({"warehouses": state.warehouses, "null_dates": state.null_dates}),
+        &results,
+        t.elapsed().as_secs_f64(),
+    )
+}
+
+/// Prints consistency conditions (a table, or one JSON object with `fields` added); an
+/// error names the conditions that failed.
+fn print_conditions(
+    out: &Output,
+    workload: &str,
+    title: &str,
+    fields: serde_json::Value,
+    results: &[Condition],
+    secs: f64,
+) -> Result<i32> {
+    let failed: Vec<String> = results
+        .iter()
+        .filter(|c| !c.passed())
+        .map(|c| c.number.to_string())
+        .collect();
+    if out.json {
+        let mut v = json!({"workload": workload, "seconds": secs, "passed": failed.is_empty(), "conditions": results});
+        if let (Some(v), Some(f)) = (v.as_object_mut(), fields.as_object()) {
+            v.extend(f.clone());
+        }
+        println!("{v}");
+    } else if !out.quiet {
+        println!("{title}, {secs:.2} s");
+        for c in results {
             let verdict = if !c.applies {
                 "n/a "
             } else if c.violations == 0 {
@@ -356,20 +495,24 @@ fn check_tpcc(out: &Output, conn: &mut mysql::Conn, a: &TpccArgs) -> Result<i32>
             } else {
                 "FAIL"
             };
-            println!(
-                "  {:>2}  {verdict}  {:>8} violating  {}",
-                c.number, c.violations, c.description
-            );
+            if c.detail.is_empty() {
+                println!(
+                    "  {:>2}  {verdict}  {:>8} violating  {}",
+                    c.number, c.violations, c.description
+                );
+            } else {
+                println!(
+                    "  {:>2}  {verdict}  {}: {}",
+                    c.number, c.description, c.detail
+                );
+            }
         }
     }
     if !failed.is_empty() {
         anyhow::bail!(
-            "TPC-C consistency check failed: condition(s) {}",
-            failed
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
+            "{} consistency check failed: condition(s) {}",
+            if workload == "tpcc" { "TPC-C" } else { "TPC-B" },
+            failed.join(", ")
         );
     }
     Ok(EXIT_OK)
@@ -430,6 +573,8 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
     let mut conn = target::connect(&target)?;
     let preflight = target::preflight(&mut conn)?;
     let mut tpcc_run: Option<Arc<tpcc::run::Tpcc>> = None;
+    let mut tpcb_run: Option<Arc<tpcb::Tpcb>> = None;
+    let mut workload_options = serde_json::Value::Null;
     let workload: Arc<dyn crate::workload::Workload> = match &sel {
         Selected::Tpcc(a) => {
             let state = tpcc::ready(&mut conn, a.warehouses)?;
@@ -463,6 +608,20 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
             tpcc_run = Some(t.clone());
             t
         }
+        Selected::Tpcb(a) => {
+            let state = tpcb::ready(&mut conn, a.scale)?;
+            let o = tpcb::RunOptions {
+                variant: tpcb_variant(a),
+                remote_pct: a.remote_pct,
+            };
+            workload_options = json!({
+                "scale": state.scale, "history_key": state.history_key,
+                "variant": o.variant, "remote_pct": o.remote_pct,
+            });
+            let t = Arc::new(tpcb::Tpcb::new(&mut conn, &state, o, d.threads)?);
+            tpcb_run = Some(t.clone());
+            t
+        }
         Selected::Oltp(kind, o) => {
             oltp::ready(&mut conn, o, sel.name())?;
             Arc::new(Oltp {
@@ -473,6 +632,7 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
     };
     drop(conn);
     let workload_options = match &sel {
+        Selected::Tpcb(_) => workload_options,
         Selected::Oltp(_, o) => serde_json::to_value(o)?,
         Selected::Tpcc(a) => json!({
             "warehouses": a.warehouses, "terminal_warehouse": a.terminal_warehouse,
@@ -561,6 +721,15 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
             }
         }
         run_dir.write_result(&result)?;
+    }
+    if let Some(t) = &tpcb_run {
+        // `check tpcb` compares the history with what every run committed.
+        if let Err(e) = target::connect(&target).and_then(|mut c| t.record(&mut c)) {
+            result.notes.push(format!(
+                "the history rows this run committed could not be recorded ({e:#}): `check tpcb` will find more rows than recorded"
+            ));
+            run_dir.write_result(&result)?;
+        }
     }
     if let Some(b) = &display.bar {
         b.finish_and_clear();

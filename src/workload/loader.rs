@@ -2,9 +2,12 @@
 //! usually a connection), each thread taking the next unit until none are left or one failed;
 //! and the encoder of generated rows for LOAD DATA, CSV files and multi-row INSERTs.
 
-use anyhow::{Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
+use mysql::Conn;
+use mysql::prelude::Queryable;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Runs `work` on every unit over at most `threads` threads, each with the state `open`
 /// gives it (a connection, say). The first error stops the others from taking new units
@@ -167,6 +170,145 @@ impl Rows {
         self.count += 1;
         self.field = 0;
     }
+}
+
+/// What `prepare` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Prepared {
+    /// Units were loaded (all of them, or those an earlier prepare left).
+    Loaded {
+        /// Units loaded now.
+        units: usize,
+        /// Rows loaded now.
+        rows: u64,
+        /// True when an earlier, interrupted prepare was finished.
+        resumed: bool,
+    },
+    /// The database was complete already: nothing was done.
+    AlreadyComplete,
+}
+
+/// How a load reports progress: rows as they go in, and each unit (TPC-C's items or a
+/// warehouse, a TPC-B branch) when it is complete.
+pub struct Progress<'a> {
+    /// Rows loaded since the last call.
+    pub rows: &'a (dyn Fn(u64) + Sync),
+    /// Units completed so far, and units to load in all.
+    pub units: &'a (dyn Fn(usize, usize) + Sync),
+}
+
+/// How rows reach the server.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoadMethod {
+    /// LOAD DATA LOCAL INFILE streamed from memory (no temporary files).
+    LoadData,
+    /// Multi-row INSERT statements.
+    Insert,
+}
+
+impl LoadMethod {
+    /// The flag value.
+    pub fn name(self) -> &'static str {
+        match self {
+            LoadMethod::LoadData => "load-data",
+            LoadMethod::Insert => "insert",
+        }
+    }
+}
+
+/// Loads the rows `fill` generates into `table` through `method`: `fill` appends up to a
+/// chunk of rows and returns false once it has appended the last. `progress` hears of rows
+/// as they are loaded (per chunk with INSERT, per table with LOAD DATA). Returns the rows.
+pub fn load_rows<F>(
+    conn: &mut Conn,
+    method: LoadMethod,
+    table: &str,
+    columns: &[&str],
+    what: &str,
+    progress: &(dyn Fn(u64) + Sync),
+    mut fill: F,
+) -> Result<u64>
+where
+    F: FnMut(&mut Rows) -> bool + Send + 'static,
+{
+    match method {
+        LoadMethod::LoadData => {
+            let n = load_data_local(conn, table, columns, what, fill)?;
+            progress(n);
+            Ok(n)
+        }
+        LoadMethod::Insert => {
+            let mut rows = Rows::new(Format::Sql);
+            let mut total = 0;
+            loop {
+                let more = fill(&mut rows);
+                if rows.count > 0 {
+                    conn.query_drop(rows.insert_statement(table, columns))
+                        .with_context(|| format!("loading {what}"))?;
+                    total += rows.count as u64;
+                    progress(rows.count as u64);
+                }
+                rows.clear();
+                if !more {
+                    return Ok(total);
+                }
+            }
+        }
+    }
+}
+
+/// Streams rows into `table` with `LOAD DATA LOCAL INFILE`, from memory (no temporary
+/// file): `fill` appends up to a chunk of tab-separated rows and returns false once it has
+/// appended the last. Returns the rows loaded. A server with local_infile off gets an
+/// error that says what to do; `what` names the data in other errors.
+pub fn load_data_local<F>(
+    conn: &mut Conn,
+    table: &str,
+    columns: &[&str],
+    what: &str,
+    fill: F,
+) -> Result<u64>
+where
+    F: FnMut(&mut Rows) -> bool + Send + 'static,
+{
+    let loaded = Arc::new(AtomicU64::new(0));
+    let counter = loaded.clone();
+    let mut fill = Some(fill);
+    conn.set_local_infile_handler(Some(mysql::LocalInfileHandler::new(move |_, out| {
+        // The server asks once per statement.
+        let Some(mut fill) = fill.take() else {
+            return Ok(());
+        };
+        let mut rows = Rows::new(Format::Tsv);
+        loop {
+            let more = fill(&mut rows);
+            out.write_all(&rows.buf)?;
+            counter.fetch_add(rows.count as u64, Ordering::Relaxed);
+            rows.clear();
+            if !more {
+                return Ok(());
+            }
+        }
+    })));
+    let r = conn.query_drop(format!(
+        "LOAD DATA LOCAL INFILE '{table}' INTO TABLE {table} CHARACTER SET latin1 ({})",
+        columns.join(",")
+    ));
+    conn.set_local_infile_handler(None);
+    if let Err(e) = r {
+        if let mysql::Error::MySqlError(me) = &e
+            && (me.code == 1148 || me.code == 3948 || me.code == 4166)
+        {
+            bail!(
+                "LOAD DATA LOCAL INFILE is disabled on the server (local_infile=OFF): use --load-method insert, or SET GLOBAL local_infile = ON"
+            );
+        }
+        return Err(e).with_context(|| format!("loading {what}"));
+    }
+    Ok(loaded.load(Ordering::Relaxed))
 }
 
 #[cfg(test)]

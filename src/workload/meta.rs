@@ -1,7 +1,7 @@
 //! `txbench_meta`: what a database holds (workload, options, load progress, TPC-C's load-time
 //! C values), so later commands can check and honour how the data was prepared.
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use mysql::Conn;
 use mysql::prelude::Queryable;
 
@@ -67,4 +67,44 @@ pub fn remove_prefix(conn: &mut Conn, prefix: &str) -> Result<()> {
 /// The workload the database holds, if txbench prepared one.
 pub fn workload(conn: &mut Conn) -> Result<Option<String>> {
     get(conn, "workload")
+}
+
+/// The family of a workload name: the oltp_* scripts share the sbtest tables.
+fn family(workload: &str) -> &str {
+    if workload.starts_with("oltp_") {
+        "oltp"
+    } else {
+        workload
+    }
+}
+
+/// The workload the database holds if it is `wanted` (or of its family), None if txbench
+/// prepared nothing here; a database that holds another workload is an error that names it.
+pub fn expect(conn: &mut Conn, wanted: &str) -> Result<Option<String>> {
+    match workload(conn)? {
+        Some(w) if family(&w) != family(wanted) => bail!(
+            "the database holds the {w} workload, not {wanted}: run `txbench cleanup {w}` first or use another database"
+        ),
+        held => Ok(held),
+    }
+}
+
+/// Forgets the recorded workload if it is of `workload`'s family (after a cleanup).
+pub fn forget(conn: &mut Conn, workload: &str) -> Result<()> {
+    if let Some(w) = self::workload(conn)?
+        && family(&w) == family(workload)
+    {
+        remove_prefix(conn, "workload")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn oltp_scripts_are_one_family() {
+        assert_eq!(super::family("oltp_point_select"), "oltp");
+        assert_eq!(super::family("oltp_read_write"), "oltp");
+        assert_eq!(super::family("tpcb"), "tpcb");
+    }
 }

@@ -5,11 +5,36 @@ pub mod loader;
 pub mod meta;
 pub mod oltp;
 pub mod rand;
+pub mod tpcb;
 pub mod tpcc;
 
 use crate::metrics::{Outcome, StmtCounts};
 use crate::results::{Summary, WorkloadReport};
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
+
+/// One consistency condition's outcome (`check tpcc`, `check tpcb`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Condition {
+    /// Its number in the workload's list.
+    pub number: u32,
+    /// What it requires.
+    pub description: String,
+    /// Violating rows (districts, orders, branches… as the condition counts them).
+    pub violations: u64,
+    /// False when the condition does not apply (TPC-C's 11 after the first run).
+    pub applies: bool,
+    /// The figures compared, when a count of rows does not say enough.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub detail: String,
+}
+
+impl Condition {
+    /// True when it holds or does not apply.
+    pub fn passed(&self) -> bool {
+        !self.applies || self.violations == 0
+    }
+}
 
 /// A workload ready to run: it hands out one [`Worker`] per virtual user.
 pub trait Workload: Send + Sync {
@@ -35,8 +60,10 @@ pub trait Workload: Send + Sync {
 pub trait Worker: Send {
     /// Prepares statements on a new connection (at the start and after every reconnect).
     fn on_connect(&mut self, conn: &mut mysql::Conn) -> std::result::Result<(), mysql::Error>;
-    /// Picks the kind of the next transaction.
-    fn next_kind(&mut self) -> usize;
+    /// Picks the kind of the next transaction (workloads of one kind keep the default).
+    fn next_kind(&mut self) -> usize {
+        0
+    }
     /// Keying time before and think time after a transaction of `kind` (not measured).
     fn pauses(&mut self, _kind: usize) -> (Duration, Duration) {
         (Duration::ZERO, Duration::ZERO)

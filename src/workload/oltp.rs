@@ -201,11 +201,13 @@ const LOAD_BATCH: u32 = 1000;
 pub fn prepare(
     connect: &(dyn Fn() -> Result<Conn> + Sync),
     o: &OltpOptions,
+    workload: &str,
     load_threads: u32,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<()> {
     o.validate()?;
     let mut conn = connect()?;
+    super::meta::expect(&mut conn, workload)?;
     for n in 1..=o.tables {
         let exists: Option<String> = conn.query_first(format!(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'sbtest{n}'"
@@ -220,6 +222,7 @@ pub fn prepare(
         conn.query_drop(create_table_sql(o, n))
             .with_context(|| format!("creating sbtest{n}"))?;
     }
+    super::meta::set(&mut conn, "workload", workload)?;
     // Work units: (table, first id, last id) in chunks, spread over the loaders.
     let chunk = 50_000u32;
     let mut units = Vec::new();
@@ -306,6 +309,7 @@ pub fn cleanup(conn: &mut Conn) -> Result<usize> {
     for n in &tables {
         conn.query_drop(format!("DROP TABLE IF EXISTS sbtest{n}"))?;
     }
+    super::meta::forget(conn, "oltp_read_write")?;
     Ok(tables.len())
 }
 
@@ -316,6 +320,7 @@ pub fn ready(conn: &mut Conn, o: &OltpOptions, workload: &str) -> Result<()> {
         "run `txbench prepare {workload} --tables {} --table-size {}` first",
         o.tables, o.table_size
     );
+    super::meta::expect(conn, workload)?;
     let present = existing_tables(conn)?;
     if present.is_empty() {
         bail!("no sbtest tables in the database: {prepare_hint}");
@@ -593,10 +598,6 @@ impl Worker for OltpWorker {
             }
         }
         Ok(())
-    }
-
-    fn next_kind(&mut self) -> usize {
-        0
     }
 
     // Retries draw new inputs, as sysbench re-runs its event.

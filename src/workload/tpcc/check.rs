@@ -6,27 +6,8 @@ use super::NullDates;
 use anyhow::{Context, Result};
 use mysql::Conn;
 use mysql::prelude::Queryable;
-use serde::{Deserialize, Serialize};
 
-/// One condition's outcome.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Condition {
-    /// 1..=12.
-    pub number: u32,
-    /// What it requires.
-    pub description: String,
-    /// Violating rows (districts, orders, customers… as the condition counts them).
-    pub violations: u64,
-    /// False when the condition does not apply (11 after the first run).
-    pub applies: bool,
-}
-
-impl Condition {
-    /// True when it holds or does not apply.
-    pub fn passed(&self) -> bool {
-        !self.applies || self.violations == 0
-    }
-}
+pub use crate::workload::Condition;
 
 /// The twelve conditions' descriptions and queries (each returns one count).
 pub fn conditions(nd: NullDates) -> Vec<(u32, &'static str, String)> {
@@ -158,6 +139,7 @@ pub fn run(conn: &mut Conn, nd: NullDates, initial: bool) -> Result<Vec<Conditio
             description: description.to_string(),
             violations,
             applies,
+            detail: String::new(),
         });
     }
     Ok(out)

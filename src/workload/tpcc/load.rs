@@ -8,13 +8,13 @@
 
 use super::schema::{self, columns};
 use super::{CUSTOMERS, DISTRICTS, FIRST_NEW_ORDER, ITEMS, LoadMethod, NullDates, ORDERS};
-use crate::workload::loader::{Format, Rows};
+use crate::workload::loader::{self, Format, Rows};
 use crate::workload::meta;
 use crate::workload::rand::{
     WorkerRng, a_string, data_with_original, last_name, n_string, nurand, permutation, uniform,
     worker_rng, zip,
 };
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use mysql::Conn;
 use mysql::prelude::Queryable;
 use std::io::Write;
@@ -370,62 +370,16 @@ pub fn load_table(
     method: LoadMethod,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<u64> {
-    let cols = columns(table).join(",");
-    match method {
-        LoadMethod::LoadData => {
-            let pop2 = pop.clone();
-            let loaded = Arc::new(std::sync::atomic::AtomicU64::new(0));
-            let counter = loaded.clone();
-            conn.set_local_infile_handler(Some(mysql::LocalInfileHandler::new(move |_, out| {
-                let mut g = TableGen::new(pop2.clone(), unit, table);
-                let mut rows = Rows::new(Format::Tsv);
-                loop {
-                    let more = g.fill(&mut rows, CHUNK_ROWS);
-                    out.write_all(&rows.buf)?;
-                    counter.fetch_add(rows.count as u64, std::sync::atomic::Ordering::Relaxed);
-                    rows.clear();
-                    if !more {
-                        return Ok(());
-                    }
-                }
-            })));
-            let r = conn.query_drop(format!(
-                "LOAD DATA LOCAL INFILE '{table}' INTO TABLE {table} CHARACTER SET latin1 ({cols})"
-            ));
-            conn.set_local_infile_handler(None);
-            if let Err(e) = r {
-                if let mysql::Error::MySqlError(me) = &e
-                    && (me.code == 1148 || me.code == 3948 || me.code == 4166)
-                {
-                    bail!(
-                        "LOAD DATA LOCAL INFILE is disabled on the server (local_infile=OFF): use --load-method insert, or SET GLOBAL local_infile = ON"
-                    );
-                }
-                return Err(e).with_context(|| format!("loading {table} of {}", unit.key()));
-            }
-            let n = loaded.load(std::sync::atomic::Ordering::Relaxed);
-            progress(n);
-            Ok(n)
-        }
-        LoadMethod::Insert => {
-            let mut g = TableGen::new(pop.clone(), unit, table);
-            let mut rows = Rows::new(Format::Sql);
-            let mut total = 0;
-            loop {
-                let more = g.fill(&mut rows, CHUNK_ROWS);
-                if rows.count > 0 {
-                    conn.query_drop(rows.insert_statement(table, columns(table)))
-                        .with_context(|| format!("loading {table} of {}", unit.key()))?;
-                    total += rows.count as u64;
-                    progress(rows.count as u64);
-                }
-                rows.clear();
-                if !more {
-                    return Ok(total);
-                }
-            }
-        }
-    }
+    let mut g = TableGen::new(pop.clone(), unit, table);
+    loader::load_rows(
+        conn,
+        method,
+        table,
+        columns(table),
+        &format!("{table} of {}", unit.key()),
+        progress,
+        move |rows| g.fill(rows, CHUNK_ROWS),
+    )
 }
 
 /// Writes one table of a unit as CSV; returns the rows written.

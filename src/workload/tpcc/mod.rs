@@ -77,25 +77,7 @@ impl NullDates {
     }
 }
 
-/// How rows reach the server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum LoadMethod {
-    /// LOAD DATA LOCAL INFILE streamed from memory (no temporary files).
-    LoadData,
-    /// Multi-row INSERT statements.
-    Insert,
-}
-
-impl LoadMethod {
-    /// The flag value.
-    pub fn name(self) -> &'static str {
-        match self {
-            LoadMethod::LoadData => "load-data",
-            LoadMethod::Insert => "insert",
-        }
-    }
-}
+pub use crate::workload::loader::LoadMethod;
 
 /// Schema and load options of `prepare tpcc`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -176,12 +158,8 @@ fn meta_u64(conn: &mut Conn, name: &str) -> Result<Option<u64>> {
 /// The TPC-C state of the database, if it holds TPC-C data prepared by txbench. A database
 /// that holds another workload is an error that names it.
 pub fn state(conn: &mut Conn) -> Result<Option<State>> {
-    match meta::workload(conn)? {
-        None => return Ok(None),
-        Some(w) if w == "tpcc" => {}
-        Some(other) => bail!(
-            "the database holds the {other} workload, not tpcc: run `txbench cleanup {other}` first or use another database"
-        ),
+    if meta::expect(conn, "tpcc")?.is_none() {
+        return Ok(None);
     }
     let warehouses = meta_u64(conn, "tpcc.warehouses")?.unwrap_or(0) as u32;
     let null_dates = meta::get(conn, "tpcc.null_dates")?
@@ -212,30 +190,7 @@ pub fn state(conn: &mut Conn) -> Result<Option<State>> {
     }))
 }
 
-/// What `prepare` did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Prepared {
-    /// Units were loaded (all of them, or those an earlier prepare left).
-    Loaded {
-        /// Units loaded now.
-        units: usize,
-        /// Rows loaded now.
-        rows: u64,
-        /// True when an earlier, interrupted prepare was finished.
-        resumed: bool,
-    },
-    /// The database was complete already: nothing was done.
-    AlreadyComplete,
-}
-
-/// How a load reports progress: rows as they go in, and each unit (the items, a warehouse)
-/// when it is complete.
-pub struct Progress<'a> {
-    /// Rows loaded since the last call.
-    pub rows: &'a (dyn Fn(u64) + Sync),
-    /// Units completed so far, and units to load in all.
-    pub units: &'a (dyn Fn(usize, usize) + Sync),
-}
+pub use crate::workload::loader::{Prepared, Progress};
 
 /// Creates, loads (resuming an interrupted load) and indexes a TPC-C database.
 pub fn prepare(
@@ -388,10 +343,7 @@ pub fn ready(conn: &mut Conn, warehouses: Option<u32>) -> Result<State> {
 pub fn cleanup(conn: &mut Conn) -> Result<()> {
     schema::drop_all(conn)?;
     meta::remove_prefix(conn, "tpcc.")?;
-    if meta::workload(conn)?.as_deref() == Some("tpcc") {
-        meta::remove_prefix(conn, "workload")?;
-    }
-    Ok(())
+    meta::forget(conn, "tpcc")
 }
 
 /// `prepare tpcc --csv DIR`: the population as CSV files (one per table and unit), the
