@@ -290,11 +290,19 @@ fn bench_seconds() -> u32 {
 
 /// A sandbox for one benchmark section, with the given buffer pool.
 fn bench_server(home: &StateDir, name: &str, pool: &str) -> Result<TargetUrl> {
+    bench_server_with(home, name, &[&format!("innodb_buffer_pool_size={pool}")])
+}
+
+/// A sandbox for one benchmark section, with these `--set` settings.
+fn bench_server_with(home: &StateDir, name: &str, sets: &[&str]) -> Result<TargetUrl> {
     let started = server::start(
         home,
         &StartOptions {
             name: name.into(),
-            sets: vec![Setting::parse(&format!("innodb_buffer_pool_size={pool}"))?],
+            sets: sets
+                .iter()
+                .map(|s| Setting::parse(s))
+                .collect::<Result<_>>()?,
             ..Default::default()
         },
     )?;
@@ -615,6 +623,148 @@ fn tpcc(home: &StateDir) -> Result<()> {
     Ok(())
 }
 
+/// TPC-B per history key at seed 002's thread counts, in the seed's table form, and client
+/// CPU per TPC-B transaction against oltp_write_only's in the same run.
+fn tpcb(home: &StateDir) -> Result<()> {
+    use mysql::prelude::Queryable;
+    let secs = (bench_seconds() / 3).max(5);
+    let warmup = 2u32;
+    let bin = txbench_bin()?;
+    let threads = [4u32, 8, 16, 24];
+    let scale = "4";
+    let out = std::env::temp_dir().join(format!("txbench-bench-tpcb-{}", std::process::id()));
+    // (tps, client CPU seconds per 1,000 transactions) of one run.
+    let run = |url: &str, args: &[&str], threads: u32| -> Result<(f64, f64)> {
+        let _ = std::fs::remove_dir_all(&out);
+        let (t, s, w) = (threads.to_string(), secs.to_string(), warmup.to_string());
+        let mut all = vec![
+            "run",
+            "--threads",
+            &t,
+            "--time",
+            &s,
+            "--warmup",
+            &w,
+            "--report-interval",
+            &s,
+            "--json",
+            "--out",
+            out.to_str().unwrap_or("/tmp/txbench-bench-tpcb"),
+        ];
+        all.splice(1..1, args.iter().copied());
+        let m = measure(txbench_cmd(&bin, url, &all))?;
+        let _ = std::fs::remove_dir_all(&out);
+        let (txn, _) = txbench_counts(&m.stdout)?;
+        // The CPU includes the warm-up: count its transactions in proportion.
+        let all_txn = txn * f64::from(secs + warmup) / f64::from(secs);
+        Ok((txn / f64::from(secs), m.cpu_s / all_txn * 1000.0))
+    };
+    // Each configuration on fresh tables: (label, server, --history-key).
+    let url = bench_server(home, "bench-tpcb", "2G")?;
+    let lm0 = bench_server_with(
+        home,
+        "bench-tpcb-lm0",
+        &["innodb_buffer_pool_size=2G", "innodb_autoinc_lock_mode=0"],
+    )?;
+    let configs = [
+        ("autoinc", &url, "autoinc"),
+        ("none", &url, "none"),
+        ("client", &url, "client"),
+        ("autoinc-lm0", &lm0, "autoinc"),
+    ];
+    println!(
+        "\n== TPC-B, scale {scale} (10 tellers, 100,000 accounts per branch), {secs} s per level after {warmup} s warm-up, one run per cell\n   (autoinc-lm0: --history-key autoinc on a server with innodb_autoinc_lock_mode=0, the table-level AUTO-INC lock)"
+    );
+    for variant in [&["tpcb"][..], &["tpcb", "--history-only"][..]] {
+        let name = if variant.len() == 1 {
+            "the TPC-B transaction (pgbench's default)"
+        } else {
+            "--history-only (the history INSERT alone, seed 002's isolated transaction)"
+        };
+        println!("\n-- {name}");
+        let mut table: Vec<Vec<(f64, f64)>> = Vec::new();
+        for (label, url, key) in &configs {
+            let u = url.to_string();
+            measure(txbench_cmd(&bin, &u, &["cleanup", "tpcb", "-q"]))?;
+            measure(txbench_cmd(
+                &bin,
+                &u,
+                &["prepare", "tpcb", "--scale", scale, "--history-key", key],
+            ))?;
+            println!("\nTPC-B results for --history-key {label}\n");
+            println!("Thread(s) Value(s)        client cpu/1000 txn");
+            println!("-------------------------------------------");
+            let mut row = Vec::new();
+            for &t in &threads {
+                let (tps, cpu) = run(&u, variant, t)?;
+                println!("{t:<9} {tps:<16.4} {cpu:.3} s");
+                row.push((tps, cpu));
+            }
+            table.push(row);
+        }
+        println!("\nDeviation percentage(s) against autoinc (throughput)\n");
+        println!(
+            "Threads {}",
+            configs[1..]
+                .iter()
+                .map(|(l, _, _)| format!("{l:>12}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        println!("------- {}", "-".repeat(13 * (configs.len() - 1)));
+        for (i, t) in threads.iter().enumerate() {
+            let base = table[0][i].0;
+            let devs: Vec<String> = table[1..]
+                .iter()
+                .map(|row| format!("{:>11.1}%", (row[i].0 / base - 1.0) * 100.0))
+                .collect();
+            println!("{t:<7} {}", devs.join(" "));
+        }
+    }
+    server::stop(home, "bench-tpcb-lm0", true)?;
+
+    // Client CPU per transaction: TPC-B (autoinc) against oltp_write_only, same server.
+    let mut conn = txbench::target::connect(&url)?;
+    let u = url.to_string();
+    measure(txbench_cmd(&bin, &u, &["cleanup", "tpcb", "-q"]))?;
+    measure(txbench_cmd(
+        &bin,
+        &u,
+        &["prepare", "tpcb", "--scale", scale],
+    ))?;
+    conn.query_drop("DROP DATABASE IF EXISTS oltp")?;
+    conn.query_drop("CREATE DATABASE oltp")?;
+    let oltp = TargetUrl {
+        database: "oltp".into(),
+        ..url.clone()
+    }
+    .to_string();
+    let sizes = ["--tables", "4", "--table-size", "100000"];
+    let mut prep = vec!["prepare", "oltp_write_only"];
+    prep.extend(sizes);
+    measure(txbench_cmd(&bin, &oltp, &prep))?;
+    println!(
+        "\n== client CPU per transaction: tpcb (7 statements) vs oltp_write_only (6 statements), {secs} s each, alternating"
+    );
+    println!(
+        "  {:>7}  {:>10} {:>14}  {:>10} {:>14}  {:>6}",
+        "threads", "tpcb tps", "cpu/1000 txn", "wo tps", "cpu/1000 txn", "ratio"
+    );
+    let mut wo = vec!["oltp_write_only"];
+    wo.extend(sizes);
+    for &t in &threads {
+        let (b_tps, b_cpu) = run(&u, &["tpcb"], t)?;
+        let (w_tps, w_cpu) = run(&oltp, &wo, t)?;
+        println!(
+            "  {t:>7}  {b_tps:>10.1} {b_cpu:>12.3} s  {w_tps:>10.1} {w_cpu:>12.3} s  {:>6.2}",
+            b_cpu / w_cpu
+        );
+    }
+    println!("  (target: ratio <= 1.5)");
+    server::stop(home, "bench-tpcb", true)?;
+    Ok(())
+}
+
 fn txbench_cpus() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
@@ -624,16 +774,23 @@ fn txbench_cpus() -> usize {
 fn main() {
     let root = std::env::temp_dir().join(format!("txbench-bench-{}", std::process::id()));
     let result = StateDir::at(&root).and_then(|home| {
-        let only_tpcc = std::env::args().any(|a| a == "tpcc");
-        let r = if only_tpcc {
-            tpcc(&home)
-        } else {
-            sandbox(&home)
+        let only = std::env::args().nth(1);
+        let r = match only.as_deref() {
+            Some("tpcc") => tpcc(&home),
+            Some("tpcb") => tpcb(&home),
+            _ => sandbox(&home)
                 .and_then(|_| driver(&home))
                 .and_then(|_| tpcc(&home))
+                .and_then(|_| tpcb(&home)),
         };
         // Whatever failed, no sandbox outlives the benchmark.
-        for name in ["bench-lifecycle", "bench-driver", "bench-tpcc"] {
+        for name in [
+            "bench-lifecycle",
+            "bench-driver",
+            "bench-tpcc",
+            "bench-tpcb",
+            "bench-tpcb-lm0",
+        ] {
             let _ = server::stop(&home, name, true);
         }
         r
