@@ -47,13 +47,23 @@ pub enum Command {
         #[arg(required = true)]
         runs: Vec<PathBuf>,
     },
-    /// Compare stored runs against a base run.
+    /// Compare stored runs or sweeps against a base: per thread count, throughput, p95/p99,
+    /// deviation % and a verdict from a confidence interval.
     Compare {
-        /// The base run directory.
+        /// The base run or sweep directory.
         base: PathBuf,
-        /// The runs to compare with it.
+        /// The runs or sweeps to compare with it.
         #[arg(required = true)]
         new: Vec<PathBuf>,
+        /// A Markdown table (for a blog post or an issue).
+        #[arg(long, conflicts_with = "csv")]
+        markdown: bool,
+        /// CSV, one line per thread count and run.
+        #[arg(long)]
+        csv: bool,
+        /// Compare runs of different workloads anyway.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -90,9 +100,13 @@ pub struct RunCmd {
 /// The driver's options (any workload).
 #[derive(Debug, Args, Clone)]
 pub struct DriverArgs {
-    /// Virtual users, one connection each.
-    #[arg(long, global = true, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub threads: u32,
+    /// Virtual users, one connection each (default 1). Several levels make a sweep, each
+    /// level a run of its own on the same data: 1,2,4,8 or 1..64x2 (doubling) or 4..24+4 (steps).
+    #[arg(long, global = true, allow_negative_numbers = true, value_parser = crate::config::ThreadLevels::parse)]
+    pub threads: Option<crate::config::ThreadLevels>,
+    /// Resume the interrupted sweep in DIR: completed levels are kept, the rest run.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
     /// Measured seconds (after the warm-up).
     #[arg(long, global = true, default_value_t = 10.0, allow_negative_numbers = true, value_parser = positive_secs)]
     pub time: f64,
@@ -125,6 +139,9 @@ pub struct DriverArgs {
     /// Transaction isolation level for every connection (default: the server's).
     #[arg(long, global = true, value_enum)]
     pub isolation: Option<crate::config::Isolation>,
+    /// Window of the stability figures' jitter, seconds (default: one tenth of the run).
+    #[arg(long, global = true, allow_negative_numbers = true, value_parser = positive_secs)]
+    pub stability_window: Option<f64>,
     /// Run directory (default: runs/<UTC time>-<workload>-t<threads>).
     #[arg(long, global = true)]
     pub out: Option<PathBuf>,

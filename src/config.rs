@@ -69,4 +69,104 @@ pub struct RunConfig {
     pub isolation: Option<Isolation>,
     /// The workload's own options.
     pub workload_options: serde_json::Value,
+    /// Jitter window of the stability figures, seconds (0: one tenth of the measured time).
+    #[serde(default)]
+    pub stability_window_s: f64,
+}
+
+/// The thread counts of `run --threads`: one level, or a sweep (`1,2,4`, `1..64x2`, `4..24+4`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThreadLevels(pub Vec<u32>);
+
+/// Most levels a sweep may have.
+const MAX_LEVELS: usize = 100;
+/// Most threads of a level.
+const MAX_THREADS: u64 = 100_000;
+
+impl ThreadLevels {
+    /// Parses `--threads`: a count, a comma list, `A..BxF` (A, A·F, A·F², … up to B) or
+    /// `A..B+S` (A, A+S, … up to B). Counts are at least 1 and distinct.
+    pub fn parse(s: &str) -> Result<ThreadLevels, String> {
+        let count = |t: &str| -> Result<u64, String> {
+            match t.trim().parse::<u64>() {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+                Ok(_) => Err(format!(
+                    "'{}' must be between 1 and {MAX_THREADS}",
+                    t.trim()
+                )),
+                Err(_) => Err(format!("'{}' is not a whole number of threads", t.trim())),
+            }
+        };
+        let mut levels: Vec<u64> = Vec::new();
+        if let Some((a, rest)) = s.split_once("..") {
+            let a = count(a)?;
+            let (b, step, mul) = if let Some((b, f)) = rest.split_once('x') {
+                (count(b)?, count(f)?, true)
+            } else if let Some((b, st)) = rest.split_once('+') {
+                (count(b)?, count(st)?, false)
+            } else {
+                return Err(format!(
+                    "'{s}': a range needs a factor or a step, as in 1..64x2 or 4..24+4"
+                ));
+            };
+            if b < a {
+                return Err(format!("'{s}': the range ends below its start"));
+            }
+            if mul && step < 2 {
+                return Err(format!("'{s}': the factor must be at least 2"));
+            }
+            let mut n = a;
+            while n <= b && levels.len() <= MAX_LEVELS {
+                levels.push(n);
+                n = if mul { n * step } else { n + step };
+            }
+        } else {
+            for part in s.split(',') {
+                let n = count(part)?;
+                if levels.contains(&n) {
+                    return Err(format!("'{s}': {n} threads appears twice"));
+                }
+                levels.push(n);
+            }
+        }
+        if levels.len() > MAX_LEVELS {
+            return Err(format!("'{s}' has more than {MAX_LEVELS} levels"));
+        }
+        Ok(ThreadLevels(levels.into_iter().map(|n| n as u32).collect()))
+    }
+
+    /// True for more than one level.
+    pub fn is_sweep(&self) -> bool {
+        self.0.len() > 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ThreadLevels;
+
+    #[test]
+    fn thread_levels_parse_lists_doublings_and_steps() {
+        let p = |s| ThreadLevels::parse(s).map(|l| l.0);
+        assert_eq!(p("8"), Ok(vec![8]));
+        assert_eq!(p("1,2,4,8,16,32,64"), Ok(vec![1, 2, 4, 8, 16, 32, 64]));
+        assert_eq!(p("1..1024x2").unwrap().len(), 11);
+        assert_eq!(p("1..1000x2").unwrap().last(), Some(&512));
+        assert_eq!(p("4..24+4"), Ok(vec![4, 8, 12, 16, 20, 24]));
+        assert_eq!(p("3..3+1"), Ok(vec![3]));
+        for bad in [
+            "0",
+            "-4",
+            "a",
+            "1,1",
+            "8..4+1",
+            "1..8x1",
+            "1..8",
+            "1..100000+1",
+            "1,,2",
+        ] {
+            assert!(p(bad).is_err(), "{bad}");
+        }
+        assert!(p("0").unwrap_err().contains("between 1 and"));
+    }
 }

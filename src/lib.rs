@@ -12,6 +12,7 @@ pub mod preflight;
 pub mod report;
 pub mod results;
 pub mod server;
+pub mod stats;
 pub mod target;
 pub mod workload;
 

@@ -5,10 +5,11 @@ use crate::cli::{
     OltpArgs, PrepareCmd, RandType, RunCmd, TpcbArgs, TpccArgs, WorkloadChoice, WorkloadCmd,
 };
 use crate::config::RunConfig;
+use crate::config::ThreadLevels;
 use crate::driver;
 use crate::error::{EXIT_INTERRUPTED, EXIT_OK, Failure};
 use crate::report::text;
-use crate::results::{IntervalRow, RunDir, RunStatus};
+use crate::results::{IntervalRow, RunDir, RunStatus, SCHEMA_VERSION, Sweep, SweepLevel};
 use crate::target::{self, TargetUrl};
 use crate::workload::Condition;
 use crate::workload::loader::Prepared;
@@ -16,11 +17,11 @@ use crate::workload::oltp::{self, Oltp, OltpKind, OltpOptions};
 use crate::workload::rand::Distribution;
 use crate::workload::tpcb::{self, TpcbOptions};
 use crate::workload::tpcc::{self, TpccOptions};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -522,6 +523,9 @@ fn print_conditions(
 struct LiveDisplay {
     quiet: bool,
     json: bool,
+    /// Names the level of a sweep on every interval line.
+    prefix: String,
+    level: Option<usize>,
     bar: Option<ProgressBar>,
 }
 
@@ -530,9 +534,12 @@ impl driver::Display for LiveDisplay {
         if self.json {
             let mut v = serde_json::to_value(row).unwrap_or_default();
             v["type"] = json!("interval");
+            if let Some(l) = self.level {
+                v["level"] = json!(l);
+            }
             println!("{v}");
         } else if !self.quiet {
-            let line = text::interval_line(row);
+            let line = format!("{}{}", self.prefix, text::interval_line(row));
             match &self.bar {
                 Some(b) => b.println(line),
                 None => println!("{line}"),
@@ -551,11 +558,11 @@ impl driver::Display for LiveDisplay {
     }
 }
 
-fn default_run_dir(workload: &str, threads: u32) -> PathBuf {
+fn default_run_dir(workload: &str, what: &str) -> PathBuf {
     let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
         .to_string()
         .replace(['-', ':'], "");
-    PathBuf::from("runs").join(format!("{stamp}-{workload}-t{threads}"))
+    PathBuf::from("runs").join(format!("{stamp}-{workload}-{what}"))
 }
 
 fn clock_seed() -> u64 {
@@ -565,17 +572,250 @@ fn clock_seed() -> u64 {
         .unwrap_or(1)
 }
 
-/// `txbench run`.
+/// `txbench run`: one level, or a sweep of several.
 pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
     let sel = select(&cmd.workload)?;
     let d = &cmd.driver;
-    let target: TargetUrl = resolve_target(out, url)?;
+    if let Some(dir) = &d.resume {
+        return resume(out, url, &sel, dir);
+    }
+    let levels = d.threads.clone().unwrap_or(ThreadLevels(vec![1]));
+    if levels.is_sweep() {
+        let dir = d
+            .out
+            .clone()
+            .unwrap_or_else(|| default_run_dir(sel.name(), "sweep"));
+        return sweep(out, url, &sel, cmd, &dir, Some(levels));
+    }
+    let target = resolve_target(out, url)?;
+    let threads = levels.0[0];
+    let dir = d
+        .out
+        .clone()
+        .unwrap_or_else(|| default_run_dir(sel.name(), &format!("t{threads}")));
+    let result = run_level(out, &target, &sel, cmd, threads, &dir, None)?;
+    if !result.validity.valid {
+        return Err(Failure::Invalid(result.validity.reasons.join("; ")).into());
+    }
+    if result.status == RunStatus::Interrupted {
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(EXIT_OK)
+}
+
+/// The `run` arguments of this process after `run`, without the target, the output
+/// directory, `--resume` and the output flags: what a sweep needs to run again.
+fn run_args() -> Vec<String> {
+    let argv: Vec<String> = std::env::args().collect();
+    let Some(start) = argv.iter().position(|a| a == "run") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut it = argv[start + 1..].iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--url" | "--out" | "--resume" => {
+                it.next();
+            }
+            "-q" | "--quiet" | "--json" => {}
+            _ if a.starts_with("--url=")
+                || a.starts_with("--out=")
+                || a.starts_with("--resume=") => {}
+            _ => out.push(a.clone()),
+        }
+    }
+    out
+}
+
+/// `run WORKLOAD --resume DIR`: the sweep's remaining levels, with the options it began with.
+fn resume(out: &Output, url: Option<&str>, sel: &Selected, dir: &Path) -> Result<i32> {
+    if !dir.join(Sweep::FILE).is_file() {
+        anyhow::bail!("--resume {}: no sweep.json there", dir.display());
+    }
+    let s = Sweep::load(dir)?;
+    if s.workload != sel.name() {
+        anyhow::bail!(
+            "--resume {}: the sweep runs {}, not {}",
+            dir.display(),
+            s.workload,
+            sel.name()
+        );
+    }
+    let given = run_args();
+    if given.len() > 1 {
+        anyhow::bail!(
+            "--resume takes no other run options: the sweep goes on with its own ({})",
+            s.args.join(" ")
+        );
+    }
+    let mut argv = vec!["txbench".to_string(), "run".to_string()];
+    argv.extend(s.args.iter().cloned());
+    let cli = <crate::cli::Cli as clap::Parser>::try_parse_from(&argv).map_err(|e| {
+        anyhow::anyhow!(
+            "--resume {}: the recorded options no longer parse: {}",
+            dir.display(),
+            e.to_string().lines().next().unwrap_or_default()
+        )
+    })?;
+    let crate::cli::Command::Run(cmd) = cli.command else {
+        anyhow::bail!(
+            "--resume {}: the recorded options are not a run",
+            dir.display()
+        );
+    };
+    let sel = select(&cmd.workload)?;
+    sweep(out, url, &sel, &cmd, dir, None)
+}
+
+/// A sweep: each level in turn on the same data, a run directory per level and sweep.json
+/// rewritten after each. `levels` is None to resume the sweep in `dir`.
+fn sweep(
+    out: &Output,
+    url: Option<&str>,
+    sel: &Selected,
+    cmd: &RunCmd,
+    dir: &Path,
+    levels: Option<ThreadLevels>,
+) -> Result<i32> {
+    let mut sw = match &levels {
+        None => {
+            if !dir.join(Sweep::FILE).is_file() {
+                anyhow::bail!("--resume {}: no sweep.json there", dir.display());
+            }
+            Sweep::load(dir)?
+        }
+        Some(l) => {
+            if dir.join(Sweep::FILE).exists() {
+                anyhow::bail!(
+                    "--out {}: holds a sweep already; resume it with --resume {}",
+                    dir.display(),
+                    dir.display()
+                );
+            }
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("--out {}: cannot create it", dir.display()))?;
+            Sweep {
+                schema_version: SCHEMA_VERSION,
+                workload: sel.name().to_string(),
+                workload_options: serde_json::Value::Null,
+                levels: l.0.clone(),
+                started_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
+                status: RunStatus::Running,
+                args: run_args(),
+                runs: Vec::new(),
+            }
+        }
+    };
+    // Levels that ran to their end are kept; the others run again.
+    let kept = sw.runs.len();
+    sw.runs.retain(|l| l.status == RunStatus::Completed);
+    if levels.is_none() {
+        out.note(&format!(
+            "resuming the sweep in {}: {} of {} level(s) kept{}",
+            dir.display(),
+            sw.runs.len(),
+            sw.levels.len(),
+            if kept > sw.runs.len() {
+                format!(", {} unfinished one(s) run again", kept - sw.runs.len())
+            } else {
+                String::new()
+            }
+        ));
+    }
+    sw.status = RunStatus::Running;
+    sw.write(dir)?;
+    let target = resolve_target(out, url)?;
+    let all = sw.levels.clone();
+    for (i, &threads) in all.iter().enumerate() {
+        if sw.runs.iter().any(|l| l.threads == threads) {
+            continue;
+        }
+        let name = format!("t{threads:05}");
+        let level_dir = dir.join(&name);
+        if level_dir.exists() {
+            std::fs::remove_dir_all(&level_dir)
+                .with_context(|| format!("removing the unfinished {}", level_dir.display()))?;
+        }
+        let result = match run_level(
+            out,
+            &target,
+            sel,
+            cmd,
+            threads,
+            &level_dir,
+            Some((i + 1, all.len())),
+        ) {
+            Ok(r) => r,
+            Err(e) => {
+                sw.status = RunStatus::Aborted;
+                sw.write(dir)?;
+                return Err(e.context(format!(
+                    "the level of {threads} threads failed; resume the sweep with --resume {}",
+                    dir.display()
+                )));
+            }
+        };
+        if sw.workload_options.is_null() {
+            sw.workload_options = result.config.workload_options.clone();
+        }
+        if result.status == RunStatus::Interrupted {
+            sw.status = RunStatus::Interrupted;
+            sw.write(dir)?;
+            out.note(&format!(
+                "sweep interrupted at {threads} threads: resume it with `txbench run {} --resume {}`",
+                sel.name(),
+                dir.display()
+            ));
+            return Ok(EXIT_INTERRUPTED);
+        }
+        sw.runs.push(SweepLevel::of(&result, &name));
+        sw.runs
+            .sort_by_key(|l| all.iter().position(|&t| t == l.threads));
+        sw.write(dir)?;
+    }
+    sw.status = RunStatus::Completed;
+    sw.write(dir)?;
+    if out.json {
+        let mut v = serde_json::to_value(&sw)?;
+        v["type"] = json!("sweep");
+        v["sweep_dir"] = json!(dir);
+        println!("{v}");
+    } else {
+        print!("{}", text::sweep_table(&sw));
+        if !out.quiet {
+            println!("sweep: {}", dir.display());
+        }
+    }
+    let invalid: Vec<String> = sw
+        .runs
+        .iter()
+        .filter(|l| !l.valid)
+        .map(|l| format!("{} threads: {}", l.threads, l.reasons.join("; ")))
+        .collect();
+    if !invalid.is_empty() {
+        return Err(Failure::Invalid(invalid.join("; ")).into());
+    }
+    Ok(EXIT_OK)
+}
+
+/// Runs one level: `level` is (its number, how many) within a sweep.
+fn run_level(
+    out: &Output,
+    target: &TargetUrl,
+    sel: &Selected,
+    cmd: &RunCmd,
+    threads: u32,
+    dir: &Path,
+    level: Option<(usize, usize)>,
+) -> Result<crate::results::RunResult> {
+    let d = &cmd.driver;
+    let target = target.clone();
     let mut conn = target::connect(&target)?;
     let preflight = target::preflight(&mut conn)?;
     let mut tpcc_run: Option<Arc<tpcc::run::Tpcc>> = None;
     let mut tpcb_run: Option<Arc<tpcb::Tpcb>> = None;
     let mut workload_options = serde_json::Value::Null;
-    let workload: Arc<dyn crate::workload::Workload> = match &sel {
+    let workload: Arc<dyn crate::workload::Workload> = match sel {
         Selected::Tpcc(a) => {
             let state = tpcc::ready(&mut conn, a.warehouses)?;
             // Any run changes the data: condition 11 no longer applies.
@@ -618,7 +858,7 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
                 "scale": state.scale, "history_key": state.history_key,
                 "variant": o.variant, "remote_pct": o.remote_pct,
             });
-            let t = Arc::new(tpcb::Tpcb::new(&mut conn, &state, o, d.threads)?);
+            let t = Arc::new(tpcb::Tpcb::new(&mut conn, &state, o, threads)?);
             tpcb_run = Some(t.clone());
             t
         }
@@ -631,7 +871,7 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
         }
     };
     drop(conn);
-    let workload_options = match &sel {
+    let workload_options = match sel {
         Selected::Tpcb(_) => workload_options,
         Selected::Oltp(_, o) => serde_json::to_value(o)?,
         Selected::Tpcc(a) => json!({
@@ -643,7 +883,7 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
     let cfg = RunConfig {
         workload: sel.name().to_string(),
         url: target.to_string(),
-        threads: d.threads,
+        threads,
         time_s: d.time,
         warmup_s: d.warmup,
         events: d.events,
@@ -655,17 +895,15 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
         max_error_rate: d.max_error_rate / 100.0,
         isolation: d.isolation,
         workload_options,
+        stability_window_s: d.stability_window.unwrap_or(0.0),
     };
-    let dir = d
-        .out
-        .clone()
-        .unwrap_or_else(|| default_run_dir(sel.name(), d.threads));
-    let mut run_dir = RunDir::create(&dir, SystemTime::now())?;
+    let mut run_dir = RunDir::create(dir, SystemTime::now())?;
+    let prefix = level.map_or(String::new(), |(i, n)| format!("[level {i}/{n}] "));
     out.note(&format!(
-        "txbench {}: {} on {target}, {} threads, {} s{} (seed {}); results in {}",
+        "{prefix}txbench {}: {} on {target}, {} threads, {} s{} (seed {}); results in {}",
         env!("CARGO_PKG_VERSION"),
         sel.name(),
-        d.threads,
+        threads,
         d.time,
         if d.warmup > 0.0 {
             format!(" after {} s warm-up", d.warmup)
@@ -678,6 +916,8 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
     let display = LiveDisplay {
         quiet: out.quiet,
         json: out.json,
+        prefix,
+        level: level.map(|l| l.0),
         bar: progress_bar(
             out,
             (d.time + d.warmup).ceil() as u64,
@@ -698,7 +938,7 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
                 "{left} deferred deliveries were still queued 80 s after the run"
             ));
         }
-        if let Selected::Tpcc(a) = &sel
+        if let Selected::Tpcc(a) = sel
             && a.check
             && result.status != RunStatus::Interrupted
         {
@@ -739,7 +979,8 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
             "{}",
             json!({"type": "summary", "run_dir": dir, "status": result.status,
                    "validity": result.validity, "summary": result.summary,
-                   "workload_report": result.workload_report, "notes": result.notes})
+                   "workload_report": result.workload_report, "stability": result.stability,
+                   "notes": result.notes, "level": level.map(|l| l.0)})
         );
     } else {
         print!("{}", text::summary(&result));
@@ -747,11 +988,5 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
             println!("results: {}", dir.display());
         }
     }
-    if !result.validity.valid {
-        return Err(Failure::Invalid(result.validity.reasons.join("; ")).into());
-    }
-    if result.status == RunStatus::Interrupted {
-        return Ok(EXIT_INTERRUPTED);
-    }
-    Ok(EXIT_OK)
+    Ok(result)
 }

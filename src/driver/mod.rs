@@ -230,6 +230,7 @@ pub fn run(
         intervals: Vec::new(),
         summary: None,
         workload_report: None,
+        stability: None,
         validity: Validity {
             valid: true,
             reasons: vec![],
@@ -366,6 +367,11 @@ pub fn run(
                 abort = Some(reason);
             }
             result.summary = Some(summary);
+            result.stability = crate::stats::Stability::of(
+                &result.intervals,
+                cfg.warmup_s,
+                cfg.stability_window_s,
+            );
         }
         let events_done = cfg.events.is_some() && shared.remaining.load(Ordering::SeqCst) <= 0;
         if INTERRUPTED.load(Ordering::SeqCst) {

@@ -34,6 +34,48 @@ fn lat_row(out: &mut String, label: &str, l: &LatencyStats) {
     );
 }
 
+/// The stability lines of a summary.
+fn stability(out: &mut String, st: &crate::stats::Stability) {
+    let trend = match (st.slope_pct_per_hour, st.slope_ci_pct_per_hour) {
+        (Some(b), Some((lo, hi))) => format!("trend {b:+.1} %/h (95 % CI {lo:+.1} .. {hi:+.1})"),
+        _ => format!(
+            "no trend from {} interval(s) (needs {})",
+            st.intervals,
+            crate::stats::MIN_TREND_INTERVALS
+        ),
+    };
+    let _ = writeln!(
+        out,
+        "  stability:    mean {:.2} tps, CV {:.1} %, {trend}, jitter {:.1} % ({:.0} s window), {} stall(s)",
+        st.mean_tps,
+        st.cv * 100.0,
+        st.jitter_pct,
+        st.window_s,
+        st.stalls.len()
+    );
+    if st.steady_start_s > st.configured_warmup_s + 1e-9 {
+        let _ = writeln!(
+            out,
+            "  warm-up:      throughput settles at {:.0} s by MSER-5, after the {:.0} s configured: consider --warmup {:.0}",
+            st.steady_start_s, st.configured_warmup_s, st.steady_start_s
+        );
+    }
+    if st.declining {
+        let _ = writeln!(
+            out,
+            "  DECLINING:    throughput falls significantly over the run ({:+.1} %/h): look for growing tables, purge lag or a filling log",
+            st.slope_pct_per_hour.unwrap_or(0.0)
+        );
+    }
+    for s in st.stalls.iter().take(5) {
+        let _ = writeln!(
+            out,
+            "  stall:        {:.0}..{:.0} s at {:.1} tps (below 10 % of the median)",
+            s.start_s, s.end_s, s.tps
+        );
+    }
+}
+
 /// The summary printed at the end of a run.
 pub fn summary(r: &RunResult) -> String {
     let mut out = String::new();
@@ -112,6 +154,9 @@ pub fn summary(r: &RunResult) -> String {
     } else {
         let _ = writeln!(out, "  no measured interval");
     }
+    if let Some(st) = &r.stability {
+        stability(&mut out, st);
+    }
     if let Some(w) = &r.workload_report {
         let head: Vec<String> = w.headline.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(out, "  {}", head.join("   "));
@@ -135,6 +180,33 @@ pub fn summary(r: &RunResult) -> String {
         for reason in &r.validity.reasons {
             let _ = writeln!(out, "  INVALID: {reason}");
         }
+    }
+    out
+}
+
+/// The table of a sweep: one line per level.
+pub fn sweep_table(s: &crate::results::Sweep) -> String {
+    let mut out = format!(
+        "\nsweep of {}, {} level(s):\n  {:>7}  {:>12}  {:>9}  {:>9}  {:>8}  verdict\n",
+        s.workload,
+        s.levels.len(),
+        "threads",
+        "tps",
+        "p95 ms",
+        "p99 ms",
+        "errors"
+    );
+    for l in &s.runs {
+        let _ = writeln!(
+            out,
+            "  {:>7}  {:>12.2}  {:>9.2}  {:>9.2}  {:>8}  {}",
+            l.threads,
+            l.tps,
+            l.p95_ms,
+            l.p99_ms,
+            l.errors,
+            if l.valid { "valid" } else { "INVALID" }
+        );
     }
     out
 }

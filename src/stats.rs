@@ -1,0 +1,624 @@
+//! Statistics over stored interval series: steady state (MSER-5), variation, trend with its
+//! confidence interval, jitter and stalls (seed 001, section 2.4); the comparison of two
+//! runs' throughput (Welch's t); the Universal Scalability Law fitted to a sweep.
+//!
+//! Interval throughputs are autocorrelated (a slow interval is often followed by another),
+//! which makes textbook standard errors too small. Every standard error here is widened by
+//! the AR(1) factor sqrt((1 + r1) / (1 - r1)), r1 the lag-1 autocorrelation of the residuals
+//! (clamped to 0..0.9), the usual correction for a series that remembers its last value.
+
+use crate::results::{IntervalRow, Phase};
+use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+/// The arithmetic mean (0 for no values).
+pub fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+/// The sample standard deviation (0 for fewer than two values).
+pub fn std_dev(v: &[f64]) -> f64 {
+    if v.len() < 2 {
+        return 0.0;
+    }
+    let m = mean(v);
+    (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64).sqrt()
+}
+
+/// The median (0 for no values).
+pub fn median(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    let n = s.len();
+    if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    }
+}
+
+/// Lag-1 autocorrelation of `v` around its mean, clamped to 0..=0.9.
+pub fn ar1(v: &[f64]) -> f64 {
+    if v.len() < 3 {
+        return 0.0;
+    }
+    let m = mean(v);
+    let den: f64 = v.iter().map(|x| (x - m).powi(2)).sum();
+    if den <= 0.0 {
+        return 0.0;
+    }
+    let num: f64 = v.windows(2).map(|w| (w[0] - m) * (w[1] - m)).sum();
+    (num / den).clamp(0.0, 0.9)
+}
+
+/// The AR(1) widening factor of a standard error.
+fn ar1_factor(r: f64) -> f64 {
+    ((1.0 + r) / (1.0 - r)).sqrt()
+}
+
+/// The two-sided 95 % quantile of Student's t with `df` degrees of freedom.
+pub fn t95(df: f64) -> f64 {
+    StudentsT::new(0.0, 1.0, df.max(1.0))
+        .map(|t| t.inverse_cdf(0.975))
+        .unwrap_or(1.96)
+}
+
+/// MSER-5 (White 1997; Franklin and White 2008): the series is cut into batches of 5, and
+/// the truncation point d (in batches, at most half of them) minimising the squared error
+/// of the remaining batch means, divided by their count squared, is where steady state
+/// starts. Returns the number of values to drop (a multiple of 5).
+pub fn mser5(v: &[f64]) -> usize {
+    let batches: Vec<f64> = v.chunks_exact(5).map(mean).collect();
+    let k = batches.len();
+    if k < 2 {
+        return 0;
+    }
+    let mut best = (f64::INFINITY, 0);
+    for d in 0..=k / 2 {
+        let rest = &batches[d..];
+        let m = mean(rest);
+        let sse: f64 = rest.iter().map(|x| (x - m).powi(2)).sum();
+        let score = sse / (rest.len() as f64).powi(2);
+        if score < best.0 - 1e-12 {
+            best = (score, d);
+        }
+    }
+    best.1 * 5
+}
+
+/// A least-squares line y = a + b x, with the 95 % confidence interval of b (AR(1)-corrected).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Line {
+    /// Intercept.
+    pub a: f64,
+    /// Slope.
+    pub b: f64,
+    /// 95 % confidence interval of the slope.
+    pub b_ci: (f64, f64),
+}
+
+/// Fits a line to the points; None for fewer than three points or a single x.
+pub fn ols(x: &[f64], y: &[f64]) -> Option<Line> {
+    let n = x.len().min(y.len());
+    if n < 3 {
+        return None;
+    }
+    let (mx, my) = (mean(&x[..n]), mean(&y[..n]));
+    let sxx: f64 = x[..n].iter().map(|v| (v - mx).powi(2)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let sxy: f64 = x[..n]
+        .iter()
+        .zip(&y[..n])
+        .map(|(a, b)| (a - mx) * (b - my))
+        .sum();
+    let b = sxy / sxx;
+    let a = my - b * mx;
+    let resid: Vec<f64> = x[..n]
+        .iter()
+        .zip(&y[..n])
+        .map(|(xi, yi)| yi - (a + b * xi))
+        .collect();
+    let s2 = resid.iter().map(|r| r * r).sum::<f64>() / (n - 2) as f64;
+    let se = (s2 / sxx).sqrt() * ar1_factor(ar1(&resid));
+    let h = t95((n - 2) as f64) * se;
+    Some(Line {
+        a,
+        b,
+        b_ci: (b - h, b + h),
+    })
+}
+
+/// Fewer measured intervals than this give no trend: a line through a handful of noisy
+/// points says nothing per hour.
+pub const MIN_TREND_INTERVALS: usize = 10;
+
+/// An interval whose throughput fell below 10 % of the run's median.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stall {
+    /// Seconds since the run started.
+    pub start_s: f64,
+    /// See `start_s`.
+    pub end_s: f64,
+    /// Its throughput.
+    pub tps: f64,
+}
+
+/// How steady a run's throughput was (computed from the measured intervals).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stability {
+    /// Measured intervals the figures come from.
+    pub intervals: usize,
+    /// The configured warm-up, seconds.
+    pub configured_warmup_s: f64,
+    /// Where steady state starts by MSER-5, seconds since the run started (the configured
+    /// warm-up when the measured phase was steady from its first interval).
+    pub steady_start_s: f64,
+    /// Mean throughput of the measured intervals, per second.
+    pub mean_tps: f64,
+    /// Coefficient of variation of the interval throughputs (standard deviation / mean).
+    pub cv: f64,
+    /// Least-squares trend of throughput, % of the mean per hour (None below
+    /// [`MIN_TREND_INTERVALS`] intervals).
+    pub slope_pct_per_hour: Option<f64>,
+    /// Its 95 % confidence interval.
+    pub slope_ci_pct_per_hour: Option<(f64, f64)>,
+    /// The slope is significantly negative (its whole interval below zero).
+    pub declining: bool,
+    /// The jitter window, seconds.
+    pub window_s: f64,
+    /// Largest deviation of a sliding-window mean from the overall mean, % of the mean.
+    pub jitter_pct: f64,
+    /// Intervals below 10 % of the median throughput.
+    pub stalls: Vec<Stall>,
+}
+
+impl Stability {
+    /// The figures of the measured intervals in `rows`; `window_s` 0 means one tenth of the
+    /// measured time. None when nothing was measured.
+    pub fn of(rows: &[IntervalRow], configured_warmup_s: f64, window_s: f64) -> Option<Stability> {
+        let m: Vec<&IntervalRow> = rows.iter().filter(|r| r.phase == Phase::Measure).collect();
+        if m.is_empty() {
+            return None;
+        }
+        let tps: Vec<f64> = m.iter().map(|r| r.tps).collect();
+        let mid: Vec<f64> = m.iter().map(|r| (r.start_s + r.end_s) / 2.0).collect();
+        let mean_tps = mean(&tps);
+        let cv = if mean_tps > 0.0 {
+            std_dev(&tps) / mean_tps
+        } else {
+            0.0
+        };
+        let drop = mser5(&tps);
+        let steady_start_s = if drop == 0 {
+            m[0].start_s
+        } else {
+            m[drop].start_s
+        };
+        let hours: Vec<f64> = mid.iter().map(|s| s / 3600.0).collect();
+        let line = if tps.len() >= MIN_TREND_INTERVALS && mean_tps > 0.0 {
+            ols(&hours, &tps)
+        } else {
+            None
+        };
+        let pct = |v: f64| v / mean_tps * 100.0;
+        let measured_s = m.last().map_or(0.0, |r| r.end_s) - m[0].start_s;
+        let step = (m[0].end_s - m[0].start_s).max(1e-9);
+        let window_s = if window_s > 0.0 {
+            window_s
+        } else {
+            measured_s / 10.0
+        };
+        let w = ((window_s / step).round() as usize).clamp(1, tps.len());
+        let jitter = tps
+            .windows(w)
+            .map(|win| (mean(win) - mean_tps).abs())
+            .fold(0.0, f64::max);
+        let med = median(&tps);
+        Some(Stability {
+            intervals: m.len(),
+            configured_warmup_s,
+            steady_start_s,
+            mean_tps,
+            cv,
+            slope_pct_per_hour: line.map(|l| pct(l.b)),
+            slope_ci_pct_per_hour: line.map(|l| (pct(l.b_ci.0), pct(l.b_ci.1))),
+            declining: line.is_some_and(|l| l.b_ci.1 < 0.0),
+            window_s: w as f64 * step,
+            jitter_pct: if mean_tps > 0.0 {
+                jitter / mean_tps * 100.0
+            } else {
+                0.0
+            },
+            stalls: m
+                .iter()
+                .filter(|r| r.tps < 0.1 * med)
+                .map(|r| Stall {
+                    start_s: r.start_s,
+                    end_s: r.end_s,
+                    tps: r.tps,
+                })
+                .collect(),
+        })
+    }
+}
+
+/// The verdict of a comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// NEW's mean throughput is higher, with 95 % confidence.
+    Faster,
+    /// NEW's mean throughput is lower, with 95 % confidence.
+    Slower,
+    /// The 95 % confidence interval of the difference includes zero.
+    NoSignificantDifference,
+}
+
+impl Verdict {
+    /// As printed.
+    pub fn text(self) -> &'static str {
+        match self {
+            Verdict::Faster => "faster",
+            Verdict::Slower => "slower",
+            Verdict::NoSignificantDifference => "no significant difference",
+        }
+    }
+}
+
+/// NEW against BASE: the difference of mean throughput with its 95 % confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Difference {
+    /// NEW's mean minus BASE's mean.
+    pub diff: f64,
+    /// Its 95 % confidence interval.
+    pub ci: (f64, f64),
+    /// `diff` as % of BASE's mean.
+    pub deviation_pct: f64,
+    /// `ci` as % of BASE's mean.
+    pub ci_pct: (f64, f64),
+    /// Faster, slower or no significant difference.
+    pub verdict: Verdict,
+}
+
+/// The method of [`welch`], for outputs to name.
+pub const COMPARE_METHOD: &str = "Welch's t-test on per-interval throughput, 95 % confidence, standard errors widened for lag-1 autocorrelation";
+
+/// Welch's two-sample t interval for mean(new) - mean(base) on per-interval samples, each
+/// variance of the mean widened by its AR(1) factor. None with fewer than two samples.
+pub fn welch(base: &[f64], new: &[f64]) -> Option<Difference> {
+    if base.len() < 2 || new.len() < 2 {
+        return None;
+    }
+    let var_of_mean = |v: &[f64]| {
+        let f = ar1_factor(ar1(v));
+        std_dev(v).powi(2) / v.len() as f64 * f * f
+    };
+    let (vb, vn) = (var_of_mean(base), var_of_mean(new));
+    let (mb, mn) = (mean(base), mean(new));
+    let diff = mn - mb;
+    let se = (vb + vn).sqrt();
+    let df = if se > 0.0 {
+        (vb + vn).powi(2) / (vb * vb / (base.len() - 1) as f64 + vn * vn / (new.len() - 1) as f64)
+    } else {
+        (base.len() + new.len() - 2) as f64
+    };
+    let h = t95(df) * se;
+    let ci = (diff - h, diff + h);
+    let verdict = if ci.0 > 0.0 {
+        Verdict::Faster
+    } else if ci.1 < 0.0 {
+        Verdict::Slower
+    } else {
+        Verdict::NoSignificantDifference
+    };
+    let pct = |v: f64| if mb != 0.0 { v / mb * 100.0 } else { 0.0 };
+    Some(Difference {
+        diff,
+        ci,
+        deviation_pct: pct(diff),
+        ci_pct: (pct(ci.0), pct(ci.1)),
+        verdict,
+    })
+}
+
+/// The Universal Scalability Law, X(N) = λN / (1 + σ(N - 1) + κN(N - 1)), fitted to a sweep.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Usl {
+    /// Throughput of one user without contention or coherency costs.
+    pub lambda: f64,
+    /// Contention (serialisation), σ.
+    pub sigma: f64,
+    /// Coherency (crosstalk), κ.
+    pub kappa: f64,
+    /// Where the fitted curve peaks, sqrt((1 - σ) / κ) users (None when κ is 0).
+    pub peak_n: Option<f64>,
+    /// Throughput at the peak.
+    pub peak_x: Option<f64>,
+    /// Coefficient of determination of the fit.
+    pub r2: f64,
+}
+
+impl Usl {
+    /// The curve at `n` users.
+    pub fn at(&self, n: f64) -> f64 {
+        self.lambda * n / (1.0 + self.sigma * (n - 1.0) + self.kappa * n * (n - 1.0))
+    }
+
+    /// Fits (users, throughput) points: for a given λ, N·λ/X - 1 = σ(N - 1) + κN(N - 1) is
+    /// linear in σ and κ (least squares, both kept >= 0); λ is searched (golden section)
+    /// to minimise the squared error of the throughputs. Needs three levels.
+    pub fn fit(points: &[(f64, f64)]) -> Option<Usl> {
+        let pts: Vec<(f64, f64)> = points
+            .iter()
+            .copied()
+            .filter(|(n, x)| *n >= 1.0 && *x > 0.0)
+            .collect();
+        if pts.len() < 3 {
+            return None;
+        }
+        let coefficients = |lambda: f64| -> (f64, f64) {
+            // Normal equations of y = σ a + κ b, with a = N - 1 and b = N (N - 1).
+            let (mut saa, mut sab, mut sbb, mut say, mut sby) = (0.0, 0.0, 0.0, 0.0, 0.0);
+            for &(n, x) in &pts {
+                let (a, b, y) = (n - 1.0, n * (n - 1.0), n * lambda / x - 1.0);
+                saa += a * a;
+                sab += a * b;
+                sbb += b * b;
+                say += a * y;
+                sby += b * y;
+            }
+            let det = saa * sbb - sab * sab;
+            let (mut s, mut k) = if det.abs() > 1e-12 {
+                ((say * sbb - sby * sab) / det, (sby * saa - say * sab) / det)
+            } else {
+                (0.0, 0.0)
+            };
+            if s < 0.0 {
+                s = 0.0;
+                k = if sbb > 0.0 { (sby / sbb).max(0.0) } else { 0.0 };
+            }
+            if k < 0.0 {
+                k = 0.0;
+                s = if saa > 0.0 { (say / saa).max(0.0) } else { 0.0 };
+            }
+            (s, k)
+        };
+        let sse = |lambda: f64| -> f64 {
+            let (s, k) = coefficients(lambda);
+            let u = Usl {
+                lambda,
+                sigma: s,
+                kappa: k,
+                peak_n: None,
+                peak_x: None,
+                r2: 0.0,
+            };
+            pts.iter().map(|&(n, x)| (u.at(n) - x).powi(2)).sum()
+        };
+        // λ lies between the best per-user throughput seen and well above it.
+        let per_user = pts.iter().map(|(n, x)| x / n).fold(0.0, f64::max);
+        let (mut lo, mut hi) = (per_user * 0.5, per_user * 4.0);
+        let g = (5f64.sqrt() - 1.0) / 2.0;
+        for _ in 0..200 {
+            let (c, d) = (hi - g * (hi - lo), lo + g * (hi - lo));
+            if sse(c) < sse(d) {
+                hi = d;
+            } else {
+                lo = c;
+            }
+        }
+        let lambda = (lo + hi) / 2.0;
+        let (sigma, kappa) = coefficients(lambda);
+        let xs: Vec<f64> = pts.iter().map(|p| p.1).collect();
+        let mx = mean(&xs);
+        let tss: f64 = xs.iter().map(|x| (x - mx).powi(2)).sum();
+        let mut u = Usl {
+            lambda,
+            sigma,
+            kappa,
+            peak_n: None,
+            peak_x: None,
+            r2: 0.0,
+        };
+        u.r2 = if tss > 0.0 {
+            1.0 - sse(lambda) / tss
+        } else {
+            1.0
+        };
+        if kappa > 0.0 && sigma < 1.0 {
+            let n = ((1.0 - sigma) / kappa).sqrt();
+            u.peak_n = Some(n);
+            u.peak_x = Some(u.at(n));
+        }
+        Some(u)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(i: usize, step: f64, tps: f64, phase: Phase) -> IntervalRow {
+        IntervalRow {
+            phase,
+            start_s: i as f64 * step,
+            end_s: (i + 1) as f64 * step,
+            threads: 4,
+            transactions: (tps * step) as u64,
+            tps,
+            qps: 0.0,
+            reads_ps: 0.0,
+            writes_ps: 0.0,
+            other_ps: 0.0,
+            p95_ms: 1.0,
+            p99_ms: 2.0,
+            service_p99_ms: 2.0,
+            errors: 0,
+            unexpected_errors: 0,
+            err_ps: 0.0,
+            reconn_ps: 0.0,
+            errors_by_class: Default::default(),
+            kinds: Vec::new(),
+        }
+    }
+
+    /// Deterministic noise in -1..1 (an LCG), so the tests need no random crate.
+    fn noise(seed: &mut u64) -> f64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((*seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    }
+
+    #[test]
+    fn a_known_slope_is_recovered_with_a_confidence_interval_around_it() {
+        // 8 hours of 10 s intervals declining 5 % per hour from 1000 tps, ±2 % noise.
+        let mut seed = 1;
+        let rows: Vec<IntervalRow> = (0..2880)
+            .map(|i| {
+                let h = (i as f64 + 0.5) * 10.0 / 3600.0;
+                let tps = 1000.0 * (1.0 - 0.05 * h) * (1.0 + 0.02 * noise(&mut seed));
+                row(i, 10.0, tps, Phase::Measure)
+            })
+            .collect();
+        let s = Stability::of(&rows, 0.0, 0.0).unwrap();
+        let slope = s.slope_pct_per_hour.unwrap();
+        // Relative to the mean (800 tps): -50 tps/h is -6.25 %/h.
+        assert!((slope - -6.25).abs() < 0.2, "{slope}");
+        let (lo, hi) = s.slope_ci_pct_per_hour.unwrap();
+        assert!(lo < slope && slope < hi && hi < 0.0, "{lo} {hi}");
+        assert!(s.declining);
+        assert_eq!(s.window_s, 2880.0);
+        assert!(s.stalls.is_empty());
+    }
+
+    #[test]
+    fn a_flat_noisy_run_is_not_declining() {
+        let mut seed = 7;
+        let rows: Vec<IntervalRow> = (0..360)
+            .map(|i| {
+                row(
+                    i,
+                    10.0,
+                    500.0 * (1.0 + 0.05 * noise(&mut seed)),
+                    Phase::Measure,
+                )
+            })
+            .collect();
+        let s = Stability::of(&rows, 0.0, 0.0).unwrap();
+        let (lo, hi) = s.slope_ci_pct_per_hour.unwrap();
+        assert!(lo < 0.0 && hi > 0.0, "{lo} {hi}");
+        assert!(!s.declining);
+        assert!((s.cv - 0.05 / 3f64.sqrt()).abs() < 0.01, "cv {}", s.cv);
+        assert!(s.jitter_pct < 2.0, "{}", s.jitter_pct);
+    }
+
+    #[test]
+    fn mser5_finds_a_known_warm_up() {
+        // 60 intervals ramping from 100 to 1000 tps, then 540 steady ones.
+        let mut seed = 3;
+        let rows: Vec<IntervalRow> = (0..600)
+            .map(|i| {
+                let base = if i < 60 {
+                    100.0 + 900.0 * i as f64 / 60.0
+                } else {
+                    1000.0
+                };
+                row(
+                    i,
+                    1.0,
+                    base * (1.0 + 0.03 * noise(&mut seed)),
+                    Phase::Measure,
+                )
+            })
+            .collect();
+        let s = Stability::of(&rows, 0.0, 0.0).unwrap();
+        assert!(
+            (50.0..=70.0).contains(&s.steady_start_s),
+            "{}",
+            s.steady_start_s
+        );
+        // A steady series needs no truncation.
+        let flat: Vec<f64> = (0..100).map(|_| 10.0 + noise(&mut seed)).collect();
+        assert!(mser5(&flat) <= 10, "{}", mser5(&flat));
+    }
+
+    #[test]
+    fn stalls_and_jitter_are_found() {
+        let mut rows: Vec<IntervalRow> = (0..100)
+            .map(|i| row(i, 1.0, 1000.0, Phase::Measure))
+            .collect();
+        for r in &mut rows[40..45] {
+            r.tps = 50.0;
+        }
+        // Warm-up intervals are not measured.
+        rows.insert(0, row(0, 1.0, 0.0, Phase::Warmup));
+        let s = Stability::of(&rows, 1.0, 10.0).unwrap();
+        assert_eq!(s.intervals, 100);
+        assert_eq!(s.stalls.len(), 5);
+        assert_eq!(s.stalls[0].start_s, 40.0);
+        // The worst 10-interval window holds the 5 stalled ones: mean 525 against 952.5.
+        assert!(
+            (s.jitter_pct - (952.5 - 525.0) / 952.5 * 100.0).abs() < 0.01,
+            "{}",
+            s.jitter_pct
+        );
+    }
+
+    #[test]
+    fn welch_tells_a_real_difference_from_noise() {
+        let mut seed = 11;
+        let a: Vec<f64> = (0..60).map(|_| 1000.0 + 30.0 * noise(&mut seed)).collect();
+        let b: Vec<f64> = (0..60).map(|_| 1000.0 + 30.0 * noise(&mut seed)).collect();
+        let c: Vec<f64> = (0..60).map(|_| 1050.0 + 30.0 * noise(&mut seed)).collect();
+        let same = welch(&a, &b).unwrap();
+        assert_eq!(same.verdict, Verdict::NoSignificantDifference, "{same:?}");
+        let faster = welch(&a, &c).unwrap();
+        assert_eq!(faster.verdict, Verdict::Faster, "{faster:?}");
+        assert!((faster.deviation_pct - 5.0).abs() < 1.0);
+        assert_eq!(welch(&c, &a).unwrap().verdict, Verdict::Slower);
+        assert!(welch(&a[..1], &b).is_none());
+    }
+
+    #[test]
+    fn usl_parameters_are_recovered_from_their_curve() {
+        let truth = Usl {
+            lambda: 1000.0,
+            sigma: 0.05,
+            kappa: 0.001,
+            peak_n: None,
+            peak_x: None,
+            r2: 0.0,
+        };
+        let pts: Vec<(f64, f64)> = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0]
+            .iter()
+            .map(|&n| (n, truth.at(n)))
+            .collect();
+        let u = Usl::fit(&pts).unwrap();
+        assert!((u.lambda - 1000.0).abs() < 5.0, "{u:?}");
+        assert!((u.sigma - 0.05).abs() < 0.002, "{u:?}");
+        assert!((u.kappa - 0.001).abs() < 0.0001, "{u:?}");
+        let peak = u.peak_n.unwrap();
+        assert!((peak - (0.95f64 / 0.001).sqrt()).abs() < 1.0, "{peak}");
+        assert!(u.r2 > 0.999);
+        assert!(Usl::fit(&pts[..2]).is_none());
+    }
+
+    #[test]
+    fn basic_statistics() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert!((t95(10.0) - 2.228).abs() < 0.001);
+        assert!((std_dev(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]) - 2.138).abs() < 0.001);
+        assert_eq!(mean(&[]), 0.0);
+    }
+}
