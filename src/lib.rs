@@ -35,6 +35,20 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Check(w) => commands::workload::check(&out, cli.url.as_deref(), &w),
         Command::Cleanup(w) => commands::workload::cleanup(&out, cli.url.as_deref(), &w),
         Command::Report { runs } => commands::not_a_run(&runs[0]),
-        Command::Compare { base, .. } => commands::not_a_run(&base),
+        Command::Compare {
+            base,
+            new,
+            markdown,
+            csv,
+            force,
+        } => {
+            use commands::compare::Format;
+            let format = match (markdown, csv) {
+                (true, _) => Format::Markdown,
+                (_, true) => Format::Csv,
+                _ => Format::Text,
+            };
+            commands::compare::compare(&out, &base, &new, format, force)
+        }
     }
 }

@@ -206,3 +206,156 @@ fn resuming_what_is_not_a_sweep_says_so() {
     }
     assert!(!home.path().join("servers").exists());
 }
+
+/// Copies a run or sweep directory, passing each result.json (and sweep.json) through `f`.
+fn copy_with(
+    src: &std::path::Path,
+    dst: &std::path::Path,
+    f: &dyn Fn(&str, &mut serde_json::Value),
+) {
+    std::fs::create_dir_all(dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        let to = dst.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_with(&e.path(), &to, f);
+        } else if e.file_name() == "result.json" || e.file_name() == "sweep.json" {
+            let mut v: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(e.path()).unwrap()).unwrap();
+            f(e.file_name().to_str().unwrap(), &mut v);
+            std::fs::write(&to, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+}
+
+#[test]
+fn compare_gives_deviation_and_verdict_per_thread_count() {
+    let home = Home::new();
+    let s = prepared(&home, "compare");
+    let base = home.path().join("base");
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "oltp_point_select",
+            "--table-size",
+            "1000",
+            "-q",
+        ])
+        .args([
+            "--threads",
+            "1,2",
+            "--time",
+            "4",
+            "--report-interval",
+            "0.25",
+        ])
+        .arg("--out")
+        .arg(&base)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    drop(s);
+
+    // The same sweep against itself: no difference anywhere.
+    let compare = |args: &[&std::path::Path], extra: &[&str]| {
+        home.cmd()
+            .arg("compare")
+            .args(args)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = compare(&[&base, &base], &[]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let t = text(&out).0;
+    assert_eq!(t.matches("no significant difference").count(), 2, "{t}");
+    assert!(
+        t.contains("Welch's t-test on per-interval throughput"),
+        "{t}"
+    );
+
+    // 30 % more throughput in every interval: faster, by about 30 %.
+    let faster = home.path().join("faster");
+    copy_with(&base, &faster, &|name, v| {
+        if name == "result.json" {
+            for i in v["intervals"].as_array_mut().unwrap() {
+                i["tps"] = serde_json::json!(i["tps"].as_f64().unwrap() * 1.3);
+            }
+            let tps = v["summary"]["tps"].as_f64().unwrap();
+            v["summary"]["tps"] = serde_json::json!(tps * 1.3);
+            v["stability"] = serde_json::Value::Null;
+        }
+    });
+    let out = compare(&[&base, &faster], &["--json"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let v = &json_lines(&out)[0];
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for r in rows {
+        let n = &r["new"][0];
+        assert_eq!(n["vs_base"]["verdict"], "faster", "{r}");
+        let dev = n["vs_base"]["deviation_pct"].as_f64().unwrap();
+        assert!((25.0..35.0).contains(&dev), "{dev}");
+    }
+    let out = compare(&[&faster, &base], &["--markdown"]);
+    let md = text(&out).0;
+    assert!(
+        md.contains("| threads | BASE tps | p95 ms | p99 ms | NEW1 tps |"),
+        "{md}"
+    );
+    assert_eq!(md.matches("| slower |").count(), 2, "{md}");
+    let out = compare(&[&base, &faster], &["--csv"]);
+    let csv = text(&out).0;
+    assert!(csv.starts_with(
+        "threads,run,tps,p95_ms,p99_ms,deviation_pct,ci_low_pct,ci_high_pct,verdict,valid\n"
+    ));
+    assert_eq!(
+        csv.lines().filter(|l| l.contains(",faster,")).count(),
+        2,
+        "{csv}"
+    );
+
+    // Another workload is refused unless --force.
+    let other = home.path().join("other");
+    copy_with(&base, &other, &|name, v| {
+        if name == "result.json" {
+            v["config"]["workload"] = serde_json::json!("tpcb");
+        } else {
+            v["workload"] = serde_json::json!("tpcb");
+        }
+    });
+    let out = compare(&[&base, &other], &[]);
+    assert!(assert_one_line_error(&out, 1).contains("ran tpcb but BASE"));
+    assert!(assert_one_line_error(&out, 1).contains("(--force to compare anyway)"));
+    assert!(compare(&[&base, &other], &["--force"]).status.success());
+
+    // Not a run; a newer schema; an empty sweep.
+    let empty = home.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = compare(&[&base, &empty], &[]);
+    assert!(
+        assert_one_line_error(&out, 1)
+            .contains("is not a run or sweep directory (no result.json or sweep.json)")
+    );
+    let newer = home.path().join("newer");
+    copy_with(&base.join("t00001"), &newer, &|_, v| {
+        v["schema_version"] = serde_json::json!(2)
+    });
+    let out = compare(&[&base, &newer], &[]);
+    assert!(assert_one_line_error(&out, 1).contains(
+        "has result schema version 2, newer than this txbench understands (1): upgrade txbench"
+    ));
+    let hollow = home.path().join("hollow");
+    copy_with(&base, &hollow, &|name, v| {
+        if name == "sweep.json" {
+            v["runs"] = serde_json::json!([]);
+        }
+    });
+    let out = compare(&[&hollow, &base], &[]);
+    assert!(assert_one_line_error(&out, 1).contains("is a sweep with no completed level"));
+}

@@ -1,5 +1,6 @@
 //! The commands' output: text for people, `--json` for programs, `--quiet` for scripts.
 
+pub mod compare;
 pub mod workload;
 
 use crate::cli::ServerCommand;

@@ -1,0 +1,324 @@
+//! `txbench compare BASE NEW…`: per thread count, the throughput and p95/p99 of each run or
+//! sweep level, each NEW's deviation from BASE and a verdict from a confidence interval on
+//! the per-interval throughputs (seed 002's "deviation percentage per thread count").
+
+use super::Output;
+use crate::error::EXIT_OK;
+use crate::results::{Phase, RunResult, Stored};
+use crate::stats::{self, COMPARE_METHOD, Difference, Stability};
+use anyhow::{Result, bail};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// How `compare` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// An aligned table.
+    Text,
+    /// One JSON object.
+    Json,
+    /// A Markdown table.
+    Markdown,
+    /// CSV, one line per thread count and run.
+    Csv,
+}
+
+/// One run at one thread count.
+#[derive(Debug, Clone, Serialize)]
+pub struct Side {
+    /// Transactions per second over the measured phase.
+    pub tps: f64,
+    /// Response-time 95th percentile, all kinds.
+    pub p95_ms: f64,
+    /// Response-time 99th percentile, all kinds.
+    pub p99_ms: f64,
+    /// Steady-state intervals the verdict used.
+    pub intervals: usize,
+    /// False for an INVALID run.
+    pub valid: bool,
+    /// NEW against BASE (None for BASE, or with too few intervals).
+    pub vs_base: Option<Difference>,
+}
+
+/// One thread count: BASE and each NEW (None where a NEW has no run at this count).
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// Virtual users.
+    pub threads: u32,
+    /// BASE.
+    pub base: Side,
+    /// Each NEW, in the order given.
+    pub new: Vec<Option<Side>>,
+}
+
+/// The per-interval throughputs of the steady state: measured intervals from the MSER-5
+/// steady-state start on.
+pub fn steady_samples(r: &RunResult) -> Vec<f64> {
+    let stab = r
+        .stability
+        .clone()
+        .or_else(|| Stability::of(&r.intervals, r.config.warmup_s, 0.0));
+    let from = stab.map_or(0.0, |s| s.steady_start_s);
+    r.intervals
+        .iter()
+        .filter(|i| i.phase == Phase::Measure && i.start_s >= from - 1e-9)
+        .map(|i| i.tps)
+        .collect()
+}
+
+fn side(r: &RunResult, base: Option<&[f64]>) -> Side {
+    let samples = steady_samples(r);
+    let s = r.summary.as_ref();
+    Side {
+        tps: s.map_or(0.0, |s| s.tps),
+        p95_ms: s.map_or(0.0, |s| s.response.p95_ms),
+        p99_ms: s.map_or(0.0, |s| s.response.p99_ms),
+        intervals: samples.len(),
+        valid: r.validity.valid,
+        vs_base: base.and_then(|b| stats::welch(b, &samples)),
+    }
+}
+
+/// The comparison rows of BASE against each NEW, by BASE's thread counts.
+pub fn rows(base: &Stored, new: &[Stored]) -> Vec<Row> {
+    base.runs()
+        .into_iter()
+        .map(|b| {
+            let samples = steady_samples(b);
+            Row {
+                threads: b.config.threads,
+                base: side(b, None),
+                new: new
+                    .iter()
+                    .map(|n| {
+                        n.runs()
+                            .into_iter()
+                            .find(|r| r.config.threads == b.config.threads)
+                            .map(|r| side(r, Some(&samples)))
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+fn verdict(s: &Side) -> String {
+    let mut v = s.vs_base.map_or_else(
+        || "too few intervals".to_string(),
+        |d| d.verdict.text().to_string(),
+    );
+    if !s.valid {
+        v.push_str(" (INVALID run)");
+    }
+    v
+}
+
+fn signed(v: f64) -> String {
+    format!("{v:+.1}")
+}
+
+/// `txbench compare`.
+pub fn compare(
+    out: &Output,
+    base: &PathBuf,
+    new: &[PathBuf],
+    format: Format,
+    force: bool,
+) -> Result<i32> {
+    let b = Stored::load(base)?;
+    let n: Vec<Stored> = new.iter().map(|p| Stored::load(p)).collect::<Result<_>>()?;
+    for (p, s) in new.iter().zip(&n) {
+        if s.workload() != b.workload() && !force {
+            bail!(
+                "{} ran {} but BASE {} ran {}: comparing different workloads tells nothing (--force to compare anyway)",
+                p.display(),
+                s.workload(),
+                base.display(),
+                b.workload()
+            );
+        }
+    }
+    let rows = rows(&b, &n);
+    if rows.iter().all(|r| r.new.iter().all(Option::is_none)) {
+        bail!(
+            "no thread count in common between BASE {} and {}",
+            base.display(),
+            new.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let format = if out.json { Format::Json } else { format };
+    let names: Vec<String> = new.iter().map(|p| p.display().to_string()).collect();
+    let text = match format {
+        Format::Json => format!(
+            "{}\n",
+            serde_json::json!({
+                "workload": b.workload(), "method": COMPARE_METHOD,
+                "base": base, "new": new, "rows": rows,
+            })
+        ),
+        Format::Csv => csv(&rows, &base.display().to_string(), &names),
+        Format::Markdown => markdown(&rows, &base.display().to_string(), &names),
+        Format::Text => table(&rows, b.workload(), &base.display().to_string(), &names),
+    };
+    print!("{text}");
+    Ok(EXIT_OK)
+}
+
+fn table(rows: &[Row], workload: &str, base: &str, names: &[String]) -> String {
+    let mut o = format!("compare {workload}: BASE {base}\n");
+    for (i, n) in names.iter().enumerate() {
+        let _ = writeln!(o, "  NEW{} {n}", i + 1);
+    }
+    let _ = writeln!(o, "  verdict: {COMPARE_METHOD}\n");
+    let _ = write!(
+        o,
+        "{:>7}  {:>10} {:>8} {:>8}",
+        "threads", "base tps", "p95 ms", "p99 ms"
+    );
+    for i in 0..names.len() {
+        let _ = write!(
+            o,
+            " | {:>10} {:>8} {:>8} {:>8}  {:<26}",
+            format!("NEW{} tps", i + 1),
+            "p95 ms",
+            "p99 ms",
+            "dev %",
+            "verdict"
+        );
+    }
+    o.push('\n');
+    for r in rows {
+        let _ = write!(
+            o,
+            "{:>7}  {:>10.1} {:>8.2} {:>8.2}",
+            r.threads, r.base.tps, r.base.p95_ms, r.base.p99_ms
+        );
+        for n in &r.new {
+            match n {
+                Some(s) => {
+                    let dev = s.vs_base.map_or("-".into(), |d| signed(d.deviation_pct));
+                    let _ = write!(
+                        o,
+                        " | {:>10.1} {:>8.2} {:>8.2} {:>8}  {:<26}",
+                        s.tps,
+                        s.p95_ms,
+                        s.p99_ms,
+                        dev,
+                        verdict(s)
+                    );
+                }
+                None => {
+                    let _ = write!(
+                        o,
+                        " | {:>10} {:>8} {:>8} {:>8}  {:<26}",
+                        "-", "", "", "", "no run"
+                    );
+                }
+            }
+        }
+        o.push('\n');
+    }
+    o.lines().map(|l| format!("{}\n", l.trim_end())).collect()
+}
+
+fn markdown(rows: &[Row], base: &str, names: &[String]) -> String {
+    let mut o = format!("Verdict: {COMPARE_METHOD}.\n\n| threads | BASE tps | p95 ms | p99 ms |");
+    for i in 0..names.len() {
+        let k = i + 1;
+        let _ = write!(
+            o,
+            " NEW{k} tps | p95 ms | p99 ms | deviation % | 95 % CI % | verdict |"
+        );
+    }
+    o.push_str("\n|---:|---:|---:|---:|");
+    for _ in names {
+        o.push_str("---:|---:|---:|---:|---|---|");
+    }
+    o.push('\n');
+    for r in rows {
+        let _ = write!(
+            o,
+            "| {} | {:.1} | {:.2} | {:.2} |",
+            r.threads, r.base.tps, r.base.p95_ms, r.base.p99_ms
+        );
+        for n in &r.new {
+            match n {
+                Some(s) => {
+                    let (dev, ci) = s.vs_base.map_or(("-".into(), "-".into()), |d| {
+                        (
+                            signed(d.deviation_pct),
+                            format!("{} .. {}", signed(d.ci_pct.0), signed(d.ci_pct.1)),
+                        )
+                    });
+                    let _ = write!(
+                        o,
+                        " {:.1} | {:.2} | {:.2} | {dev} | {ci} | {} |",
+                        s.tps,
+                        s.p95_ms,
+                        s.p99_ms,
+                        verdict(s)
+                    );
+                }
+                None => o.push_str(" - | | | | | no run |"),
+            }
+        }
+        o.push('\n');
+    }
+    let _ = writeln!(o, "\nBASE: {base}");
+    for (i, n) in names.iter().enumerate() {
+        let _ = writeln!(o, "NEW{}: {n}", i + 1);
+    }
+    o
+}
+
+fn csv(rows: &[Row], base: &str, names: &[String]) -> String {
+    let mut o = String::from(
+        "threads,run,tps,p95_ms,p99_ms,deviation_pct,ci_low_pct,ci_high_pct,verdict,valid\n",
+    );
+    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    for r in rows {
+        let _ = writeln!(
+            o,
+            "{},{},{:.3},{:.3},{:.3},,,,base,{}",
+            r.threads,
+            quote(base),
+            r.base.tps,
+            r.base.p95_ms,
+            r.base.p99_ms,
+            r.base.valid
+        );
+        for (n, name) in r.new.iter().zip(names) {
+            if let Some(s) = n {
+                let (dev, lo, hi, v) = match &s.vs_base {
+                    Some(d) => (
+                        format!("{:.3}", d.deviation_pct),
+                        format!("{:.3}", d.ci_pct.0),
+                        format!("{:.3}", d.ci_pct.1),
+                        d.verdict.text().to_string(),
+                    ),
+                    None => (
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                        "too few intervals".into(),
+                    ),
+                };
+                let _ = writeln!(
+                    o,
+                    "{},{},{:.3},{:.3},{:.3},{dev},{lo},{hi},{v},{}",
+                    r.threads,
+                    quote(name),
+                    s.tps,
+                    s.p95_ms,
+                    s.p99_ms,
+                    s.valid
+                );
+            }
+        }
+    }
+    o
+}
