@@ -19,8 +19,9 @@ lint: deps
 	$(CARGO) fmt --check
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 
-## test: the whole suite, against real throw-away servers
+## test: the whole suite, against real throw-away servers (and headless Chromium for reports)
 test: lint
+	@scripts/install-deps.sh chromium
 	$(CARGO) test --locked
 
 ## bench: speed figures (printed, never asserted)

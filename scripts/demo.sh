@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job in a few commands: a throw-away MariaDB and its pre-flight, a small TPC-C
-# database, a short measured run with a consistency check, results on disk, a clean stop.
+# database, a short concurrency sweep with a consistency check after each level, a report
+# with charts, a clean stop.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 txbench=./target/release/txbench
@@ -15,7 +16,10 @@ echo "== prepare tpcc, 2 warehouses"
 $txbench --url "$url" prepare tpcc --warehouses 2
 
 out="runs/demo-$(date -u +%Y%m%dT%H%M%SZ)"
-echo "== run tpcc, 4 threads, 20 s after 5 s warm-up, consistency check after"
-$txbench --url "$url" run tpcc --threads 4 --warmup 5 --time 20 --report-interval 5 --check --out "$out"
+echo "== sweep tpcc over 1, 2, 4 and 8 threads: 15 s each after 3 s warm-up, consistency check after each"
+$txbench --url "$url" run tpcc --threads 1..8x2 --warmup 3 --time 15 --report-interval 1 --check --quiet --out "$out"
 echo
-echo "== results written to $PWD/$out (result.json, intervals.csv, latency.hlog)"
+echo "== report"
+report=$($txbench report "$out" --quiet)
+echo "results: $PWD/$out (sweep.json, one run directory per level)"
+echo "report:  $PWD/$report"

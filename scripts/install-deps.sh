@@ -10,6 +10,8 @@ have mariadbd || packages+=(mariadb-server)
 have mariadb || packages+=(mariadb-client)
 have pkg-config || packages+=(pkg-config)
 have cc || packages+=(gcc libc6-dev)
+# The text of charts rendered to PNG (report --png).
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || packages+=(fonts-dejavu-core)
 for extra in "$@"; do
   case "$extra" in
     sysbench) have sysbench || packages+=(sysbench) ;;

@@ -41,11 +41,17 @@ pub enum Command {
     Check(WorkloadCmd),
     /// Drop a workload's tables.
     Cleanup(WorkloadCmd),
-    /// Write a report of stored runs.
+    /// Write one self-contained HTML report (charts inline) of stored runs and sweeps.
     Report {
         /// Run or sweep directories.
         #[arg(required = true)]
         runs: Vec<PathBuf>,
+        /// The HTML file (default: report.html in the one directory given, else here).
+        #[arg(long, short = 'o', value_name = "FILE.html")]
+        output: Option<PathBuf>,
+        /// Also write every chart as a PNG into DIR.
+        #[arg(long, value_name = "DIR")]
+        png: Option<PathBuf>,
     },
     /// Compare stored runs or sweeps against a base: per thread count, throughput, p95/p99,
     /// deviation % and a verdict from a confidence interval.

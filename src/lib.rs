@@ -34,7 +34,9 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Run(r) => commands::workload::run(&out, cli.url.as_deref(), &r),
         Command::Check(w) => commands::workload::check(&out, cli.url.as_deref(), &w),
         Command::Cleanup(w) => commands::workload::cleanup(&out, cli.url.as_deref(), &w),
-        Command::Report { runs } => commands::not_a_run(&runs[0]),
+        Command::Report { runs, output, png } => {
+            commands::report(&out, &runs, output.as_deref(), png.as_deref())
+        }
         Command::Compare {
             base,
             new,

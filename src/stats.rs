@@ -182,6 +182,25 @@ pub struct Stability {
 }
 
 impl Stability {
+    /// A run's stored figures, or (for a result.json written before they existed) the
+    /// figures computed from its stored intervals.
+    pub fn of_run(r: &crate::results::RunResult) -> Option<Stability> {
+        r.stability
+            .clone()
+            .or_else(|| Stability::of(&r.intervals, r.config.warmup_s, r.config.stability_window_s))
+    }
+
+    /// The trend as people read it: "+1.2 %/h (95 % CI -0.3 .. +2.7)", or why there is none.
+    pub fn trend_text(&self) -> String {
+        match (self.slope_pct_per_hour, self.slope_ci_pct_per_hour) {
+            (Some(b), Some((lo, hi))) => format!("{b:+.1} %/h (95 % CI {lo:+.1} .. {hi:+.1})"),
+            _ => format!(
+                "none from {} interval(s) ({MIN_TREND_INTERVALS} needed)",
+                self.intervals
+            ),
+        }
+    }
+
     /// The figures of the measured intervals in `rows`; `window_s` 0 means one tenth of the
     /// measured time. None when nothing was measured.
     pub fn of(rows: &[IntervalRow], configured_warmup_s: f64, window_s: f64) -> Option<Stability> {

@@ -161,7 +161,10 @@ fn help_never_shows_the_url_from_the_environment() {
 fn report_and_compare_refuse_what_is_not_a_run() {
     let home = Home::new();
     let out = home.cmd().arg("report").arg(home.path()).output().unwrap();
-    assert!(assert_one_line_error(&out, 1).contains("is not a run directory (no result.json)"));
+    assert!(
+        assert_one_line_error(&out, 1)
+            .contains("is not a run or sweep directory (no result.json or sweep.json)")
+    );
     let out = home
         .cmd()
         .arg("compare")
@@ -169,5 +172,8 @@ fn report_and_compare_refuse_what_is_not_a_run() {
         .arg(home.path())
         .output()
         .unwrap();
-    assert_one_line_error(&out, 1);
+    assert!(
+        assert_one_line_error(&out, 1)
+            .contains("is not a run or sweep directory (no result.json or sweep.json)")
+    );
 }

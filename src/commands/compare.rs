@@ -55,11 +55,7 @@ pub struct Row {
 /// The per-interval throughputs of the steady state: measured intervals from the MSER-5
 /// steady-state start on.
 pub fn steady_samples(r: &RunResult) -> Vec<f64> {
-    let stab = r
-        .stability
-        .clone()
-        .or_else(|| Stability::of(&r.intervals, r.config.warmup_s, 0.0));
-    let from = stab.map_or(0.0, |s| s.steady_start_s);
+    let from = Stability::of_run(r).map_or(0.0, |s| s.steady_start_s);
     r.intervals
         .iter()
         .filter(|i| i.phase == Phase::Measure && i.start_s >= from - 1e-9)

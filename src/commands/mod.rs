@@ -6,9 +6,9 @@ pub mod workload;
 use crate::cli::ServerCommand;
 use crate::server::{self, StateDir, cnf::Setting};
 use crate::target::{self, TargetUrl};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use serde_json::json;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// How to print.
 pub struct Output {
@@ -208,12 +208,62 @@ fn print_servers(out: &Output, servers: &[server::Server], detail: bool) {
     }
 }
 
-/// `report`/`compare` until reports exist: read the run (so a directory that is not a
-/// run, or of a newer schema, is refused clearly), then say what is missing.
-pub fn not_a_run(dir: &Path) -> Result<i32> {
-    crate::results::RunResult::load(dir)?;
-    bail!(
-        "{}: reports and comparisons are not in this build of txbench yet",
-        dir.display()
-    )
+/// `txbench report`: reads every directory (refusing what is not a run or sweep), writes
+/// the HTML and, with `--png`, every chart as a PNG.
+pub fn report(
+    out: &Output,
+    dirs: &[PathBuf],
+    output: Option<&Path>,
+    png: Option<&Path>,
+) -> Result<i32> {
+    use crate::report::{charts, html};
+    let inputs: Vec<html::Input> = dirs
+        .iter()
+        .map(|p| {
+            Ok(html::Input {
+                path: p.clone(),
+                stored: crate::results::Stored::load(p)?,
+            })
+        })
+        .collect::<Result<_>>()?;
+    let fonts = match png {
+        Some(_) => Some(charts::system_fonts()?),
+        None => None,
+    };
+    let file = match output {
+        Some(f) => f.to_path_buf(),
+        None if dirs.len() == 1 => dirs[0].join("report.html"),
+        None => PathBuf::from("report.html"),
+    };
+    let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let rep = html::build(&inputs, &now)?;
+    std::fs::write(&file, &rep.html)
+        .with_context(|| format!("-o {}: cannot write it", file.display()))?;
+    let mut pngs = Vec::new();
+    if let (Some(dir), Some(fonts)) = (png, &fonts) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--png {}: cannot create it", dir.display()))?;
+        for (i, c) in rep.charts.iter().enumerate() {
+            let path = dir.join(format!("{:02}-{}.png", i + 1, c.id));
+            let bytes = charts::png(&charts::svg(c)?, fonts)?;
+            std::fs::write(&path, bytes)
+                .with_context(|| format!("--png: writing {}", path.display()))?;
+            pngs.push(path);
+        }
+    }
+    if out.json {
+        print_json(&json!({"report": file, "charts": rep.charts.len(), "png": pngs}));
+    } else {
+        println!("{}", file.display());
+        if !out.quiet {
+            eprintln!(
+                "report of {} director{} with {} chart(s){}",
+                dirs.len(),
+                if dirs.len() == 1 { "y" } else { "ies" },
+                rep.charts.len(),
+                png.map_or(String::new(), |d| format!(", PNGs in {}", d.display()))
+            );
+        }
+    }
+    Ok(0)
 }

@@ -982,7 +982,8 @@ fn run_level(
                    "workload_report": result.workload_report, "stability": result.stability,
                    "notes": result.notes, "level": level.map(|l| l.0)})
         );
-    } else {
+    } else if !(out.quiet && level.is_some()) {
+        // A quiet sweep prints only its table at the end.
         print!("{}", text::summary(&result));
         if !out.quiet {
             println!("results: {}", dir.display());

@@ -1,3 +1,5 @@
 //! Reports: pure functions of stored results (never of a live database).
 
+pub mod charts;
+pub mod html;
 pub mod text;

@@ -36,14 +36,7 @@ fn lat_row(out: &mut String, label: &str, l: &LatencyStats) {
 
 /// The stability lines of a summary.
 fn stability(out: &mut String, st: &crate::stats::Stability) {
-    let trend = match (st.slope_pct_per_hour, st.slope_ci_pct_per_hour) {
-        (Some(b), Some((lo, hi))) => format!("trend {b:+.1} %/h (95 % CI {lo:+.1} .. {hi:+.1})"),
-        _ => format!(
-            "no trend from {} interval(s) (needs {})",
-            st.intervals,
-            crate::stats::MIN_TREND_INTERVALS
-        ),
-    };
+    let trend = format!("trend {}", st.trend_text());
     let _ = writeln!(
         out,
         "  stability:    mean {:.2} tps, CV {:.1} %, {trend}, jitter {:.1} % ({:.0} s window), {} stall(s)",

@@ -158,3 +158,53 @@ pub fn assert_schema_valid(v: &serde_json::Value) {
         "result.json breaks the schema: {errors:#?}"
     );
 }
+
+/// Starts sandbox `name` with 1,000 rows of oltp_point_select prepared.
+#[allow(dead_code)]
+pub fn point_select_server(home: &Home, name: &str) -> Server {
+    let s = home.start(name, &[]);
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "prepare",
+            "oltp_point_select",
+            "--table-size",
+            "1000",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    s
+}
+
+/// A quiet oltp_point_select sweep over `threads` into `dir`, `time` seconds per level at
+/// `interval`-second report intervals; asserts it succeeded.
+#[allow(dead_code)]
+pub fn quiet_sweep(home: &Home, s: &Server, dir: &Path, threads: &str, time: &str, interval: &str) {
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "oltp_point_select",
+            "--table-size",
+            "1000",
+            "-q",
+        ])
+        .args([
+            "--threads",
+            threads,
+            "--time",
+            time,
+            "--report-interval",
+            interval,
+        ])
+        .arg("--out")
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+}

@@ -1,0 +1,244 @@
+//! Charts drawn by plotters into SVG strings (inlined in the HTML report), and the same SVG
+//! rasterised to PNG by resvg for `report --png`.
+
+use anyhow::{Context, Result, anyhow};
+use plotters::prelude::*;
+
+/// How a series is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// A line through the points.
+    Line,
+    /// Points with a line through them (measured sweep levels).
+    Points,
+    /// A dashed line (a fitted model).
+    Dashed,
+}
+
+/// One series of a chart.
+#[derive(Debug, Clone)]
+pub struct Series {
+    /// Legend name.
+    pub name: String,
+    /// (x, y) points.
+    pub points: Vec<(f64, f64)>,
+    /// How it is drawn.
+    pub style: Style,
+    /// Palette index (default: the series' position), so a fit takes its data's colour.
+    pub color: Option<usize>,
+}
+
+/// A chart with an x and a y axis.
+#[derive(Debug, Clone)]
+pub struct Chart {
+    /// File-name-safe identifier (for `--png`).
+    pub id: String,
+    /// Caption.
+    pub title: String,
+    /// X axis description.
+    pub x_label: String,
+    /// Y axis description.
+    pub y_label: String,
+    /// The series.
+    pub series: Vec<Series>,
+    /// A logarithmic x axis.
+    pub log_x: bool,
+    /// The legend in the upper left corner (for curves that rise to the right).
+    pub legend_left: bool,
+}
+
+/// Width and height of every chart, pixels.
+pub const SIZE: (u32, u32) = (960, 380);
+
+fn bounds(c: &Chart) -> ((f64, f64), (f64, f64)) {
+    let pts = c.series.iter().flat_map(|s| s.points.iter());
+    let (mut x0, mut x1, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+    for &(x, y) in pts {
+        if x.is_finite() && y.is_finite() {
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+        }
+    }
+    if !x0.is_finite() {
+        (x0, x1) = (0.0, 1.0);
+    }
+    if x1 <= x0 {
+        x1 = x0 + 1.0;
+    }
+    if c.log_x {
+        x0 = x0.max(1e-3);
+        x1 = x1.max(x0 * 10.0);
+    }
+    ((x0, x1), (0.0, if y1 > 0.0 { y1 * 1.08 } else { 1.0 }))
+}
+
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, c: &Chart) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing chart {}: {e:?}", c.id);
+    root.fill(&WHITE).map_err(err)?;
+    let ((x0, x1), (y0, y1)) = bounds(c);
+    let mut builder = ChartBuilder::on(&root);
+    builder
+        .caption(&c.title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70);
+    macro_rules! body {
+        ($chart:expr) => {{
+            let mut chart = $chart;
+            chart
+                .configure_mesh()
+                .x_desc(c.x_label.as_str())
+                .y_desc(c.y_label.as_str())
+                .light_line_style(RGBColor(235, 235, 235))
+                .draw()
+                .map_err(err)?;
+            for (i, s) in c.series.iter().enumerate() {
+                let color = Palette99::pick(s.color.unwrap_or(i)).to_rgba();
+                let pts: Vec<(f64, f64)> = s
+                    .points
+                    .iter()
+                    .copied()
+                    .filter(|(x, y)| x.is_finite() && y.is_finite() && (!c.log_x || *x > 0.0))
+                    .collect();
+                let style = ShapeStyle::from(&color).stroke_width(2);
+                let anno = match s.style {
+                    Style::Line => chart
+                        .draw_series(LineSeries::new(pts, style))
+                        .map_err(err)?,
+                    Style::Points => {
+                        chart
+                            .draw_series(LineSeries::new(pts.clone(), style))
+                            .map_err(err)?;
+                        chart
+                            .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                            .map_err(err)?
+                    }
+                    Style::Dashed => chart
+                        .draw_series(DashedLineSeries::new(pts, 6, 4, style))
+                        .map_err(err)?,
+                };
+                anno.label(s.name.as_str()).legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
+                });
+            }
+            if c.series.len() > 1 || c.series.iter().any(|s| !s.name.is_empty()) {
+                chart
+                    .configure_series_labels()
+                    .position(if c.legend_left {
+                        SeriesLabelPosition::UpperLeft
+                    } else {
+                        SeriesLabelPosition::UpperRight
+                    })
+                    .background_style(WHITE.mix(0.85))
+                    .border_style(RGBColor(180, 180, 180))
+                    .draw()
+                    .map_err(err)?;
+            }
+        }};
+    }
+    if c.log_x {
+        body!(
+            builder
+                .build_cartesian_2d((x0..x1).log_scale(), y0..y1)
+                .map_err(err)?
+        );
+    } else {
+        body!(builder.build_cartesian_2d(x0..x1, y0..y1).map_err(err)?);
+    }
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// The chart as an SVG document.
+pub fn svg(c: &Chart) -> Result<String> {
+    let mut buf = String::new();
+    draw(
+        SVGBackend::with_string(&mut buf, SIZE).into_drawing_area(),
+        c,
+    )?;
+    Ok(buf)
+}
+
+/// An SVG document rasterised to PNG (text in the system's sans-serif font).
+pub fn png(svg: &str, fonts: &std::sync::Arc<resvg::usvg::fontdb::Database>) -> Result<Vec<u8>> {
+    let opt = resvg::usvg::Options {
+        fontdb: fonts.clone(),
+        ..Default::default()
+    };
+    let tree = resvg::usvg::Tree::from_str(svg, &opt).context("reading a chart's SVG")?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
+        .context("allocating a chart image")?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap.encode_png().context("encoding a chart as PNG")
+}
+
+/// The system's fonts, for [`png`]; an error when there are none (text would vanish).
+pub fn system_fonts() -> Result<std::sync::Arc<resvg::usvg::fontdb::Database>> {
+    let mut db = resvg::usvg::fontdb::Database::new();
+    db.load_system_fonts();
+    if db.is_empty() {
+        anyhow::bail!(
+            "--png: no fonts found on this system for the charts' text: install fonts-dejavu-core"
+        );
+    }
+    db.set_sans_serif_family("DejaVu Sans");
+    Ok(std::sync::Arc::new(db))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart(log_x: bool) -> Chart {
+        Chart {
+            id: "t".into(),
+            title: "Throughput <over> time".into(),
+            x_label: "seconds".into(),
+            y_label: "tps".into(),
+            series: vec![
+                Series {
+                    name: "total".into(),
+                    points: vec![(1.0, 10.0), (2.0, 12.0), (4.0, 11.0)],
+                    style: Style::Line,
+                    color: None,
+                },
+                Series {
+                    name: "fit".into(),
+                    points: vec![(1.0, 9.0), (4.0, 13.0)],
+                    style: Style::Dashed,
+                    color: Some(0),
+                },
+            ],
+            log_x,
+            legend_left: false,
+        }
+    }
+
+    #[test]
+    fn charts_render_to_svg_with_their_text_escaped() {
+        for log_x in [false, true] {
+            let s = svg(&chart(log_x)).unwrap();
+            assert!(s.starts_with("<svg"), "{}", &s[..80]);
+            assert!(s.contains("Throughput &lt;over&gt; time"));
+            assert!(s.contains("<polyline") || s.contains("<path"));
+            assert!(s.contains("seconds") && s.contains("fit"));
+        }
+    }
+
+    #[test]
+    fn empty_and_flat_series_still_render() {
+        let mut c = chart(false);
+        c.series[0].points.clear();
+        c.series[1].points = vec![(5.0, 0.0)];
+        assert!(svg(&c).unwrap().starts_with("<svg"));
+    }
+}

@@ -1,0 +1,572 @@
+//! `txbench report`: one self-contained HTML file (inline CSS and SVG charts, no scripts, no
+//! network) built only from stored run and sweep directories.
+
+use super::charts::{self, Chart, Series, Style};
+use crate::results::{Phase, RunResult, Stored};
+use crate::stats::{Stability, Usl};
+use anyhow::Result;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// A directory given to `report`, read.
+pub struct Input {
+    /// As given.
+    pub path: PathBuf,
+    /// What it holds.
+    pub stored: Stored,
+}
+
+/// One run of the report, with where it lives.
+struct RunRef<'a> {
+    label: String,
+    dir: PathBuf,
+    r: &'a RunResult,
+}
+
+/// The report: its HTML and its charts (for `--png`).
+pub struct Report {
+    /// The page.
+    pub html: String,
+    /// Every chart on it, in order.
+    pub charts: Vec<Chart>,
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn name_of(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
+}
+
+fn runs(inputs: &[Input]) -> Vec<RunRef<'_>> {
+    let mut out = Vec::new();
+    for i in inputs {
+        match &i.stored {
+            Stored::Run(r) => out.push(RunRef {
+                label: name_of(&i.path),
+                dir: i.path.clone(),
+                r,
+            }),
+            Stored::Sweep(s, rs) => {
+                for (level, r) in s.runs.iter().zip(rs) {
+                    out.push(RunRef {
+                        label: format!("{} t={}", name_of(&i.path), level.threads),
+                        dir: i.path.join(&level.dir),
+                        r,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn slug(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+const CSS: &str = "body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}\
+h1{font-size:24px}h2{font-size:20px;border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:36px}\
+h3{font-size:16px;margin-top:24px}table{border-collapse:collapse;margin:8px 0;font-size:13px}\
+td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f4f4f4}\
+td.n{text-align:right;font-variant-numeric:tabular-nums}.valid{color:#17612b;font-weight:bold}\
+.invalid{color:#fff;background:#b3261e;font-weight:bold;padding:1px 6px}tr.diff td{background:#fff3bf}\
+.chart{margin:8px 0}.note{color:#555;font-size:13px}.declining{color:#b3261e;font-weight:bold}";
+
+/// Builds the report of `inputs`.
+pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
+    let all = runs(inputs);
+    let mut charts_out: Vec<Chart> = Vec::new();
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>txbench report</title><style>{CSS}</style></head><body>"
+    );
+    let _ = write!(
+        h,
+        "<h1>txbench report</h1><p class=\"note\">Generated {} by txbench {} from stored results only: ",
+        esc(generated_at),
+        env!("CARGO_PKG_VERSION")
+    );
+    let names: Vec<String> = inputs
+        .iter()
+        .map(|i| format!("<code>{}</code>", esc(&i.path.display().to_string())))
+        .collect();
+    let _ = write!(h, "{}.</p>", names.join(", "));
+
+    // Verdicts first: a reader must see an untrustworthy number before the number.
+    h.push_str("<h2>Validity</h2><table><tr><th>run</th><th>workload</th><th>threads</th><th>status</th><th>verdict</th><th>tps</th><th>p95 ms</th><th>p99 ms</th><th>errors</th></tr>");
+    for x in &all {
+        let s = x.r.summary.as_ref();
+        let verdict = if x.r.validity.valid {
+            "<span class=\"valid\">valid</span>".to_string()
+        } else {
+            format!(
+                "<span class=\"invalid\">INVALID</span> {}",
+                esc(&x.r.validity.reasons.join("; "))
+            )
+        };
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{:?}</td><td>{verdict}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.2}</td><td class=\"n\">{:.2}</td><td class=\"n\">{}</td></tr>",
+            esc(&x.label),
+            esc(&x.r.config.workload),
+            x.r.config.threads,
+            x.r.status,
+            s.map_or(0.0, |s| s.tps),
+            s.map_or(0.0, |s| s.response.p95_ms),
+            s.map_or(0.0, |s| s.response.p99_ms),
+            s.map_or(0, |s| s.errors)
+        );
+    }
+    h.push_str("</table>");
+
+    // Sweeps: throughput and p95 against concurrency, with the USL fit.
+    let sweeps: Vec<(&Input, &Vec<RunResult>)> = inputs
+        .iter()
+        .filter_map(|i| match &i.stored {
+            Stored::Sweep(_, rs) => Some((i, rs)),
+            Stored::Run(_) => None,
+        })
+        .collect();
+    if !sweeps.is_empty() {
+        h.push_str("<h2>Throughput and latency against concurrency</h2>");
+        let mut tput = Vec::new();
+        let mut p95 = Vec::new();
+        let mut fits = Vec::new();
+        for (i, rs) in &sweeps {
+            let name = name_of(&i.path);
+            let pts: Vec<(f64, f64)> = rs
+                .iter()
+                .filter_map(|r| {
+                    r.summary
+                        .as_ref()
+                        .map(|s| (f64::from(r.config.threads), s.tps))
+                })
+                .collect();
+            let lat: Vec<(f64, f64)> = rs
+                .iter()
+                .filter_map(|r| {
+                    r.summary
+                        .as_ref()
+                        .map(|s| (f64::from(r.config.threads), s.response.p95_ms))
+                })
+                .collect();
+            let fit = Usl::fit(&pts);
+            let color = Some(fits.len());
+            tput.push(Series {
+                name: name.clone(),
+                points: pts.clone(),
+                style: Style::Points,
+                color,
+            });
+            if let Some(u) = &fit {
+                let max_n = pts.iter().map(|p| p.0).fold(1.0, f64::max);
+                let top = u.peak_n.map_or(max_n, |p| p.max(max_n)).min(max_n * 4.0);
+                let curve = (0..=100)
+                    .map(|k| {
+                        let n = 1.0 + (top - 1.0) * f64::from(k) / 100.0;
+                        (n, u.at(n))
+                    })
+                    .collect();
+                tput.push(Series {
+                    name: format!("{name} USL fit"),
+                    points: curve,
+                    style: Style::Dashed,
+                    color,
+                });
+            }
+            p95.push(Series {
+                name,
+                points: lat,
+                style: Style::Points,
+                color,
+            });
+            fits.push((i, fit, pts.len()));
+        }
+        let c1 = Chart {
+            id: "sweep-throughput".into(),
+            title: "Throughput against concurrency".into(),
+            x_label: "threads".into(),
+            y_label: "transactions per second".into(),
+            series: tput,
+            log_x: false,
+            legend_left: true,
+        };
+        let c2 = Chart {
+            id: "sweep-p95".into(),
+            title: "p95 response time against concurrency".into(),
+            x_label: "threads".into(),
+            y_label: "ms".into(),
+            series: p95,
+            log_x: false,
+            legend_left: true,
+        };
+        for c in [c1, c2] {
+            push_chart(&mut h, &mut charts_out, c)?;
+        }
+        h.push_str("<h3>Universal Scalability Law</h3><p class=\"note\">X(N) = λN / (1 + σ(N−1) + κN(N−1)): σ is contention (serialisation), κ coherency (crosstalk); the curve peaks at N* = √((1−σ)/κ).</p><table><tr><th>sweep</th><th>λ (tps per user)</th><th>σ</th><th>κ</th><th>predicted peak threads</th><th>predicted peak tps</th><th>R²</th></tr>");
+        for (i, fit, n) in &fits {
+            match fit {
+                Some(u) => {
+                    let _ = write!(
+                        h,
+                        "<tr><td>{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.4}</td><td class=\"n\">{:.6}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.3}</td></tr>",
+                        esc(&name_of(&i.path)),
+                        u.lambda,
+                        u.sigma,
+                        u.kappa,
+                        u.peak_n
+                            .map_or("none (no coherency cost)".into(), |p| format!("{p:.0}")),
+                        u.peak_x.map_or("-".into(), |x| format!("{x:.0}")),
+                        u.r2
+                    );
+                }
+                None => {
+                    let _ = write!(
+                        h,
+                        "<tr><td>{}</td><td colspan=\"6\">no fit: {n} level(s), 3 needed</td></tr>",
+                        esc(&name_of(&i.path))
+                    );
+                }
+            }
+        }
+        h.push_str("</table>");
+    }
+
+    // Each run over time.
+    for x in &all {
+        let _ = write!(
+            h,
+            "<h2>{} — {}, {} threads</h2>",
+            esc(&x.label),
+            esc(&x.r.config.workload),
+            x.r.config.threads
+        );
+        if !x.r.validity.valid {
+            let _ = write!(
+                h,
+                "<p><span class=\"invalid\">INVALID</span> {}</p>",
+                esc(&x.r.validity.reasons.join("; "))
+            );
+        }
+        for c in run_charts(x)? {
+            push_chart(&mut h, &mut charts_out, c)?;
+        }
+        stability_table(&mut h, x.r);
+        if !x.r.notes.is_empty() {
+            h.push_str("<ul class=\"note\">");
+            for n in &x.r.notes {
+                let _ = write!(h, "<li>{}</li>", esc(n));
+            }
+            h.push_str("</ul>");
+        }
+    }
+
+    config_table(&mut h, &all);
+    h.push_str("</body></html>\n");
+    Ok(Report {
+        html: h,
+        charts: charts_out,
+    })
+}
+
+fn push_chart(h: &mut String, out: &mut Vec<Chart>, c: Chart) -> Result<()> {
+    let svg = charts::svg(&c)?;
+    let _ = write!(h, "<div class=\"chart\" id=\"{}\">{svg}</div>", esc(&c.id));
+    out.push(c);
+    Ok(())
+}
+
+fn run_charts(x: &RunRef<'_>) -> Result<Vec<Chart>> {
+    let id = slug(&x.label);
+    let rows = &x.r.intervals;
+    let mid = |r: &crate::results::IntervalRow| r.end_s;
+    let mut tput = vec![Series {
+        name: "all kinds".into(),
+        points: rows.iter().map(|r| (mid(r), r.tps)).collect(),
+        style: Style::Line,
+        color: None,
+    }];
+    if x.r.kinds.len() > 1 {
+        for (k, name) in x.r.kinds.iter().enumerate() {
+            tput.push(Series {
+                name: name.clone(),
+                points: rows
+                    .iter()
+                    .filter_map(|r| {
+                        r.kinds.get(k).map(|kr| {
+                            (
+                                mid(r),
+                                kr.completed as f64 / (r.end_s - r.start_s).max(1e-9),
+                            )
+                        })
+                    })
+                    .collect(),
+                style: Style::Line,
+                color: None,
+            });
+        }
+    }
+    let warm = if x.r.config.warmup_s > 0.0 {
+        format!(" (warm-up until {:.0} s)", x.r.config.warmup_s)
+    } else {
+        String::new()
+    };
+    let mut out = vec![
+        Chart {
+            id: format!("{id}-throughput"),
+            title: format!("Throughput over time{warm}"),
+            x_label: "seconds".into(),
+            y_label: "transactions per second".into(),
+            series: tput,
+            log_x: false,
+            legend_left: false,
+        },
+        Chart {
+            id: format!("{id}-latency"),
+            title: "Latency percentiles over time".into(),
+            x_label: "seconds".into(),
+            y_label: "ms".into(),
+            series: vec![
+                Series {
+                    name: "response p95".into(),
+                    points: rows.iter().map(|r| (mid(r), r.p95_ms)).collect(),
+                    style: Style::Line,
+                    color: None,
+                },
+                Series {
+                    name: "response p99".into(),
+                    points: rows.iter().map(|r| (mid(r), r.p99_ms)).collect(),
+                    style: Style::Line,
+                    color: None,
+                },
+                Series {
+                    name: "service p99".into(),
+                    points: rows.iter().map(|r| (mid(r), r.service_p99_ms)).collect(),
+                    style: Style::Line,
+                    color: None,
+                },
+            ],
+            log_x: false,
+            legend_left: false,
+        },
+    ];
+    let spectrum = spectrum(&x.dir, x.r)?;
+    if !spectrum.is_empty() {
+        out.push(Chart {
+            id: format!("{id}-spectrum"),
+            title: "Response-time percentile spectrum (measured phase)".into(),
+            x_label: "1 / (1 - percentile): 10 = p90, 100 = p99, 1000 = p99.9".into(),
+            y_label: "ms".into(),
+            series: spectrum,
+            log_x: true,
+            legend_left: false,
+        });
+    }
+    out.push(Chart {
+        id: format!("{id}-errors"),
+        title: "Errors and reconnects".into(),
+        x_label: "seconds".into(),
+        y_label: "per second".into(),
+        series: vec![
+            Series {
+                name: "failed transactions".into(),
+                points: rows.iter().map(|r| (mid(r), r.err_ps)).collect(),
+                style: Style::Line,
+                color: None,
+            },
+            Series {
+                name: "reconnects".into(),
+                points: rows.iter().map(|r| (mid(r), r.reconn_ps)).collect(),
+                style: Style::Line,
+                color: None,
+            },
+        ],
+        log_x: false,
+        legend_left: false,
+    });
+    Ok(out)
+}
+
+/// Per kind, response time at percentiles from 0 to 99.999, from the measured intervals of
+/// latency.hlog (nothing if the file is missing: an old or copied run still renders).
+fn spectrum(dir: &Path, r: &RunResult) -> Result<Vec<Series>> {
+    use hdrhistogram::serialization::Deserializer;
+    use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
+    let Ok(log) = std::fs::read(dir.join("latency.hlog")) else {
+        return Ok(Vec::new());
+    };
+    let measured: Vec<f64> = r
+        .intervals
+        .iter()
+        .filter(|i| i.phase == Phase::Measure)
+        .map(|i| i.start_s)
+        .collect();
+    let mut merged: BTreeMap<String, hdrhistogram::Histogram<u64>> = BTreeMap::new();
+    let mut de = Deserializer::new();
+    for item in IntervalLogIterator::new(&log) {
+        let Ok(LogEntry::Interval(iv)) = item else {
+            continue;
+        };
+        let Some(tag) = iv.tag() else { continue };
+        let Some(kind) = tag.as_str().strip_suffix(".response") else {
+            continue;
+        };
+        let start = iv.start_timestamp().as_secs_f64();
+        if !measured.iter().any(|m| (m - start).abs() < 1e-3) {
+            continue;
+        }
+        use base64::Engine as _;
+        let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(iv.encoded_histogram())
+        else {
+            continue;
+        };
+        let Ok(hist) = de.deserialize::<u64, _>(&mut &bytes[..]) else {
+            continue;
+        };
+        match merged.get_mut(kind) {
+            Some(m) => {
+                let _ = m.add(&hist);
+            }
+            None => {
+                merged.insert(kind.to_string(), hist);
+            }
+        }
+    }
+    Ok(merged
+        .into_iter()
+        .filter(|(_, h)| !h.is_empty())
+        .map(|(kind, h)| {
+            let points = (0..=50)
+                .map(|k| {
+                    // x = 1 / (1 - q) from 1 to 100,000 (p99.999), log-spaced.
+                    let x = 10f64.powf(f64::from(k) / 10.0);
+                    let q = 1.0 - 1.0 / x;
+                    (x, h.value_at_quantile(q) as f64 / 1000.0)
+                })
+                .collect();
+            Series {
+                name: kind,
+                points,
+                style: Style::Line,
+                color: None,
+            }
+        })
+        .collect())
+}
+
+fn stability_table(h: &mut String, r: &RunResult) {
+    let Some(s) = Stability::of_run(r) else {
+        return;
+    };
+    let trend = s.trend_text();
+    let declining = if s.declining {
+        " <span class=\"declining\">DECLINING</span>"
+    } else {
+        ""
+    };
+    let _ = write!(
+        h,
+        "<h3>Stability</h3><table>\
+         <tr><th>steady state from (MSER-5)</th><td class=\"n\">{:.0} s</td><td>configured warm-up {:.0} s</td></tr>\
+         <tr><th>mean throughput</th><td class=\"n\">{:.2} tps</td><td>{} measured intervals</td></tr>\
+         <tr><th>coefficient of variation</th><td class=\"n\">{:.2} %</td><td></td></tr>\
+         <tr><th>trend</th><td class=\"n\">{trend}</td><td>{declining}</td></tr>\
+         <tr><th>jitter</th><td class=\"n\">{:.2} %</td><td>largest {:.0} s window mean against the mean</td></tr>\
+         <tr><th>stalls (&lt; 10 % of the median)</th><td class=\"n\">{}</td><td>{}</td></tr></table>",
+        s.steady_start_s,
+        s.configured_warmup_s,
+        s.mean_tps,
+        s.intervals,
+        s.cv * 100.0,
+        s.jitter_pct,
+        s.window_s,
+        s.stalls.len(),
+        s.stalls
+            .iter()
+            .take(10)
+            .map(|st| format!("{:.0}–{:.0} s", st.start_s, st.end_s))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+}
+
+/// Flattens a JSON object into dotted keys.
+fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                flatten(&key, x, out);
+            }
+        }
+        serde_json::Value::String(s) => {
+            out.insert(prefix.to_string(), s.clone());
+        }
+        other => {
+            out.insert(prefix.to_string(), other.to_string());
+        }
+    }
+}
+
+/// Configuration and server pre-flight of every run side by side; rows that differ are
+/// highlighted.
+fn config_table(h: &mut String, all: &[RunRef<'_>]) {
+    let maps: Vec<BTreeMap<String, String>> = all
+        .iter()
+        .map(|x| {
+            let mut m = BTreeMap::new();
+            if let Ok(v) = serde_json::to_value(&x.r.config) {
+                flatten("config", &v, &mut m);
+            }
+            if let Ok(v) = serde_json::to_value(&x.r.server) {
+                flatten("server", &v, &mut m);
+            }
+            m.insert("client.host".into(), x.r.client.host.clone());
+            m.insert("client.cpus".into(), x.r.client.cpus.to_string());
+            m.insert("tool.version".into(), x.r.tool.version.clone());
+            m.insert("started_at".into(), x.r.started_at.clone());
+            m
+        })
+        .collect();
+    let mut keys: Vec<&String> = maps.iter().flat_map(|m| m.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    h.push_str("<h2>Configuration and server pre-flight</h2><p class=\"note\">Rows whose values differ between runs are highlighted.</p><table><tr><th>setting</th>");
+    for x in all {
+        let _ = write!(h, "<th>{}</th>", esc(&x.label));
+    }
+    h.push_str("</tr>");
+    for k in keys {
+        let vals: Vec<&str> = maps
+            .iter()
+            .map(|m| m.get(k).map_or("", String::as_str))
+            .collect();
+        let differs = vals.windows(2).any(|w| w[0] != w[1]);
+        let _ = write!(
+            h,
+            "<tr{}><th>{}</th>",
+            if differs { " class=\"diff\"" } else { "" },
+            esc(k)
+        );
+        for v in vals {
+            let _ = write!(h, "<td>{}</td>", esc(v));
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</table>");
+}
