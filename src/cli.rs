@@ -239,6 +239,9 @@ pub struct TpcbArgs {
     /// run: only the history INSERT, one per transaction (seed 002's isolated transaction).
     #[arg(long, conflicts_with = "variant")]
     pub history_only: bool,
+    /// run: check consistency after the run (as `check tpcb`); a failure makes the run INVALID.
+    #[arg(long)]
+    pub check: bool,
     /// run: percent of accounts chosen outside the teller's branch (TPC-B clause 5.3.5: 15).
     #[arg(long, default_value_t = 15.0, allow_negative_numbers = true, value_parser = percent)]
     pub remote_pct: f64,

@@ -487,6 +487,7 @@ mod tests {
             reconn_ps: 0.0,
             errors_by_class: Default::default(),
             kinds: Vec::new(),
+            client_cpu_pct: 0.0,
         }
     }
 

@@ -69,7 +69,16 @@ fn every_variant_on(key: &str) -> (Home, Server) {
     for (flags, kind, (r, w, o), adds) in variants {
         let before = count(&s, "SELECT COUNT(*) FROM pgbench_history");
         let dir = home.path().join(format!("run-{kind}"));
-        let mut args = vec!["run", "tpcb", "--threads", "4", "--time", "10", "--json"];
+        let mut args = vec![
+            "run",
+            "tpcb",
+            "--threads",
+            "4",
+            "--time",
+            "10",
+            "--json",
+            "--check",
+        ];
         args.extend_from_slice(flags);
         args.extend(["--out", dir.to_str().unwrap()]);
         let out = txbench(&home, &s, &args);
@@ -80,6 +89,17 @@ fn every_variant_on(key: &str) -> (Home, Server) {
         assert!(txn > 100, "{key} {kind}: {m}");
         assert_eq!(m["unexpected_errors"], 0, "{key} {kind}: {m}");
         assert_eq!(m["kinds"][0]["name"], kind, "{m}");
+        assert!(
+            sum["notes"]
+                .to_string()
+                .contains("consistency check after the run: all 6 conditions pass"),
+            "{sum}"
+        );
+        let cpu = m["client_cpu_s"].as_f64().unwrap();
+        assert!(
+            cpu > 0.0 && m["client_cpu_pct"].as_f64().unwrap() < 90.0,
+            "{m}"
+        );
         if m["retries"] == 0 && m["errors"] == 0 {
             assert_eq!(
                 (
@@ -222,6 +242,16 @@ fn the_check_finds_balances_and_history_that_disagree() {
     assert!(
         stdout.contains("(a run that did not finish records none)"),
         "{stdout}"
+    );
+    // run --check on broken data: the run is INVALID (exit 3) and says which conditions.
+    let out = txbench(
+        &home,
+        &s,
+        &["run", "tpcb", "--threads", "2", "--events", "20", "--check"],
+    );
+    assert!(
+        assert_one_line_error(&out, 3)
+            .contains("the consistency check after the run failed: condition(s) 2 (")
     );
 }
 

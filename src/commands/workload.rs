@@ -968,8 +968,30 @@ fn run_level(
             result.notes.push(format!(
                 "the history rows this run committed could not be recorded ({e:#}): `check tpcb` will find more rows than recorded"
             ));
-            run_dir.write_result(&result)?;
+        } else if let Selected::Tpcb(a) = sel
+            && a.check
+            && result.status != RunStatus::Interrupted
+        {
+            let mut conn = target::connect(&target)?;
+            let state = tpcb::ready(&mut conn, None)?;
+            let failed: Vec<String> = tpcb::check(&mut conn, &state)?
+                .into_iter()
+                .filter(|c| !c.passed())
+                .map(|c| format!("{} ({}: {})", c.number, c.description, c.detail))
+                .collect();
+            if failed.is_empty() {
+                result
+                    .notes
+                    .push("consistency check after the run: all 6 conditions pass".into());
+            } else {
+                result.validity.valid = false;
+                result.validity.reasons.push(format!(
+                    "the consistency check after the run failed: condition(s) {}",
+                    failed.join("; ")
+                ));
+            }
         }
+        run_dir.write_result(&result)?;
     }
     if let Some(b) = &display.bar {
         b.finish_and_clear();

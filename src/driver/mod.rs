@@ -243,6 +243,11 @@ pub fn run(
     }
 
     let mut monitor = Monitor::new(url);
+    let cpus = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let mut last_cpu = process_cpu_s();
+    let mut measured_cpu = 0.0;
     let measure = Duration::from_secs_f64(cfg.time_s);
     let interval = Duration::from_secs_f64(cfg.report_interval_s);
     let total = warmup + measure;
@@ -300,7 +305,7 @@ pub fn run(
         } else {
             Phase::Measure
         };
-        let row = IntervalRow::of(
+        let mut row = IntervalRow::of(
             &rec,
             &names,
             phase,
@@ -308,10 +313,14 @@ pub fn run(
             now.as_secs_f64(),
             cfg.threads,
         );
+        let cpu = process_cpu_s();
+        row.client_cpu_pct = cpu_pct(cpu - last_cpu, (now - last_tick).as_secs_f64(), cpus);
         if phase == Phase::Measure {
             cumulative.merge(&rec);
             measured_secs += (now - last_tick).as_secs_f64();
+            measured_cpu += cpu - last_cpu;
         }
+        last_cpu = cpu;
         display.interval(&row);
         out.append_interval(&row, &rec, &names)?;
         // Validity rules checked every interval: each kind on its own, so a kind that is a
@@ -361,7 +370,9 @@ pub fn run(
             workload.measure_started();
         }
         if measured_secs > 0.0 {
-            let summary = Summary::of(&cumulative, &names, measured_secs);
+            let mut summary = Summary::of(&cumulative, &names, measured_secs);
+            summary.client_cpu_s = measured_cpu;
+            summary.client_cpu_pct = cpu_pct(measured_cpu, measured_secs, cpus);
             result.workload_report = workload.report(&summary);
             if let Some(reason) = workload.invalid_reasons(&summary).into_iter().next() {
                 abort = Some(reason);
@@ -387,6 +398,10 @@ pub fn run(
             if !result.validity.reasons.contains(reason) {
                 result.validity.reasons.push(reason.clone());
             }
+        }
+        if finished && let Some(reason) = saturation(measured_cpu, measured_secs, cpus) {
+            result.validity.valid = false;
+            result.validity.reasons.push(reason);
         }
         if finished {
             result.status = status;
@@ -414,6 +429,40 @@ pub fn run(
         out.write_result(&result)?;
     }
     Ok(result)
+}
+
+/// CPU seconds this process has used, all threads.
+fn process_cpu_s() -> f64 {
+    // SAFETY: an all-zero rusage is a valid value for getrusage to fill.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: RUSAGE_SELF with a valid pointer.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return 0.0;
+    }
+    let secs = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+    secs(u.ru_utime) + secs(u.ru_stime)
+}
+
+/// `cpu_s` of CPU over `wall_s` seconds as % of `cpus` CPUs.
+fn cpu_pct(cpu_s: f64, wall_s: f64, cpus: usize) -> f64 {
+    if wall_s <= 0.0 {
+        return 0.0;
+    }
+    cpu_s / (wall_s * cpus.max(1) as f64) * 100.0
+}
+
+/// Share of the client's CPUs above which the driver, not the database, sets the pace.
+pub const SATURATED_CPU_PCT: f64 = 90.0;
+
+/// The INVALID reason when the driver used at least [`SATURATED_CPU_PCT`] of the client's
+/// CPUs over the measured phase: its numbers then measure the client.
+pub fn saturation(cpu_s: f64, wall_s: f64, cpus: usize) -> Option<String> {
+    let pct = cpu_pct(cpu_s, wall_s, cpus);
+    (wall_s > 0.0 && pct >= SATURATED_CPU_PCT).then(|| {
+        format!(
+            "the driver is saturated: txbench used {pct:.0} % of the client's {cpus} CPU(s) over the measured phase, so the throughput measures the client, not the database; use fewer threads, --rate, or a bigger client"
+        )
+    })
 }
 
 fn top_messages(rec: &Recorder) -> String {
@@ -626,5 +675,33 @@ impl Monitor {
                 })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_driver_using_most_of_the_client_is_saturated() {
+        // 1.8 CPU-seconds per second on 2 CPUs is 90 %: saturated.
+        let r = saturation(18.0, 10.0, 2).unwrap();
+        assert!(r.contains("used 90 % of the client's 2 CPU(s)"), "{r}");
+        assert!(saturation(17.9, 10.0, 2).is_none());
+        assert!(saturation(5.0, 10.0, 1).is_none());
+        assert!(saturation(0.0, 0.0, 2).is_none());
+        assert_eq!(cpu_pct(1.0, 2.0, 4), 12.5);
+    }
+
+    #[test]
+    fn process_cpu_grows_with_work() {
+        let a = process_cpu_s();
+        let mut x = 0u64;
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_millis(50) {
+            x = x.wrapping_mul(31).wrapping_add(7);
+        }
+        std::hint::black_box(x);
+        assert!(process_cpu_s() > a);
     }
 }

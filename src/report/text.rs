@@ -120,6 +120,15 @@ pub fn summary(r: &RunResult) -> String {
             s.duration_s,
             r.config.warmup_s
         );
+        if s.client_cpu_s > 0.0 && s.transactions > 0 {
+            let _ = writeln!(
+                out,
+                "  client CPU:   {:.1} % of {} CPU(s), {:.3} s per 1,000 transactions",
+                s.client_cpu_pct,
+                r.client.cpus,
+                s.client_cpu_s / s.transactions as f64 * 1000.0
+            );
+        }
         let _ = writeln!(
             out,
             "  latency (ms)    {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}",
@@ -231,6 +240,7 @@ mod tests {
             reconn_ps: 0.0,
             errors_by_class: BTreeMap::new(),
             kinds: vec![],
+            client_cpu_pct: 0.0,
         };
         assert_eq!(
             interval_line(&row),

@@ -109,6 +109,9 @@ pub struct IntervalRow {
     pub errors_by_class: BTreeMap<String, u64>,
     /// Per kind.
     pub kinds: Vec<KindRow>,
+    /// CPU the driver process used, % of all the client's CPUs.
+    #[serde(default)]
+    pub client_cpu_pct: f64,
 }
 
 impl IntervalRow {
@@ -162,6 +165,7 @@ impl IntervalRow {
                     }
                 })
                 .collect(),
+            client_cpu_pct: 0.0,
         }
     }
 }
@@ -220,6 +224,12 @@ pub struct Summary {
     pub service: LatencyStats,
     /// Per kind.
     pub kinds: Vec<KindSummary>,
+    /// CPU seconds the driver process used in the measured phase (all its threads).
+    #[serde(default)]
+    pub client_cpu_s: f64,
+    /// That, as % of all the client's CPUs over the measured time.
+    #[serde(default)]
+    pub client_cpu_pct: f64,
     /// The most frequent error messages.
     pub top_errors: Vec<ErrorMessage>,
 }
@@ -263,6 +273,8 @@ impl Summary {
                 })
                 .collect(),
             top_errors,
+            client_cpu_s: 0.0,
+            client_cpu_pct: 0.0,
         }
     }
 }
