@@ -148,7 +148,8 @@ pub struct DriverArgs {
     /// Window of the stability figures' jitter, seconds (default: one tenth of the run).
     #[arg(long, global = true, allow_negative_numbers = true, value_parser = positive_secs)]
     pub stability_window: Option<f64>,
-    /// Run directory (default: runs/<UTC time>-<workload>-t<threads>).
+    /// Run directory (default: runs/<UTC time>-<workload>-t<threads>; a sweep's:
+    /// runs/<UTC time>-<workload>-sweep).
     #[arg(long, global = true)]
     pub out: Option<PathBuf>,
 }

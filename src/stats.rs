@@ -80,13 +80,19 @@ pub fn mser5(v: &[f64]) -> usize {
     if k < 2 {
         return 0;
     }
+    // Suffix sums of the batch means and their squares: each truncation point in O(1), so
+    // recomputing after every interval of a long run stays cheap.
+    let (mut s1, mut s2) = (vec![0.0; k + 1], vec![0.0; k + 1]);
+    for i in (0..k).rev() {
+        s1[i] = s1[i + 1] + batches[i];
+        s2[i] = s2[i + 1] + batches[i] * batches[i];
+    }
     let mut best = (f64::INFINITY, 0);
     for d in 0..=k / 2 {
-        let rest = &batches[d..];
-        let m = mean(rest);
-        let sse: f64 = rest.iter().map(|x| (x - m).powi(2)).sum();
-        let score = sse / (rest.len() as f64).powi(2);
-        if score < best.0 - 1e-12 {
+        let n = (k - d) as f64;
+        let sse = (s2[d] - s1[d] * s1[d] / n).max(0.0);
+        let score = sse / (n * n);
+        if score < best.0 * (1.0 - 1e-9) {
             best = (score, d);
         }
     }
@@ -217,8 +223,9 @@ impl Stability {
             0.0
         };
         let drop = mser5(&tps);
+        // Steady from the first measured interval: the configured warm-up was enough.
         let steady_start_s = if drop == 0 {
-            m[0].start_s
+            configured_warmup_s
         } else {
             m[drop].start_s
         };
@@ -237,9 +244,12 @@ impl Stability {
             measured_s / 10.0
         };
         let w = ((window_s / step).round() as usize).clamp(1, tps.len());
-        let jitter = tps
-            .windows(w)
-            .map(|win| (mean(win) - mean_tps).abs())
+        let mut prefix = vec![0.0; tps.len() + 1];
+        for (i, x) in tps.iter().enumerate() {
+            prefix[i + 1] = prefix[i] + x;
+        }
+        let jitter = (w..=tps.len())
+            .map(|end| ((prefix[end] - prefix[end - w]) / w as f64 - mean_tps).abs())
             .fold(0.0, f64::max);
         let med = median(&tps);
         Some(Stability {
@@ -537,6 +547,17 @@ mod tests {
         let s = Stability::of(&rows, 0.0, 0.0).unwrap();
         let (lo, hi) = s.slope_ci_pct_per_hour.unwrap();
         assert!(lo < 0.0 && hi > 0.0, "{lo} {hi}");
+        // Steady from the start: the steady state starts at the configured warm-up, even
+        // when the first measured interval starts a little later (a late timer tick).
+        let mut late = rows.clone();
+        for r in &mut late {
+            r.start_s += 10.02;
+            r.end_s += 10.02;
+        }
+        assert_eq!(
+            Stability::of(&late, 10.0, 0.0).unwrap().steady_start_s,
+            10.0
+        );
         assert!(!s.declining);
         assert!((s.cv - 0.05 / 3f64.sqrt()).abs() < 0.01, "cv {}", s.cv);
         assert!(s.jitter_pct < 2.0, "{}", s.jitter_pct);

@@ -119,6 +119,40 @@ fn the_report_of_a_real_sweep_renders_in_chromium_with_its_charts() {
         assert!(coloured_pixels(f) > 200, "{} has no lines", f.display());
     }
 
+    // The same sweep twice: every element id is still unique.
+    let twice = home.path().join("twice.html");
+    let out = home
+        .cmd()
+        .arg("report")
+        .arg(&sweep)
+        .arg(&sweep)
+        .arg("-o")
+        .arg(&twice)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let html = std::fs::read_to_string(&twice).unwrap();
+    let mut ids: Vec<&str> = html
+        .split("id=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .collect();
+    let n = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "duplicate element ids");
+
+    // An INVALID level is left out of the USL fit.
+    let level = sweep.join("t00004/result.json");
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&level).unwrap()).unwrap();
+    v["validity"] = serde_json::json!({"valid": false, "reasons": ["made up for the test"]});
+    std::fs::write(&level, serde_json::to_vec(&v).unwrap()).unwrap();
+    let out = home.cmd().arg("report").arg(&sweep).output().unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("no fit: 2 valid level(s) with throughput, 3 needed"));
+    assert!(html.contains("made up for the test"));
+
     // An old run directory renders: no stability in result.json, no latency.hlog.
     let old = home.path().join("old");
     std::fs::create_dir_all(&old).unwrap();

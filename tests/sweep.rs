@@ -179,6 +179,16 @@ fn resuming_what_is_not_a_sweep_says_so() {
         assert_one_line_error(&out, 1),
         "Error: --resume /nonexistent/sweep: no sweep.json there"
     );
+    let out = home
+        .cmd()
+        .args(["run", "oltp_point_select", "--resume", "/nonexistent/sweep"])
+        .args(["--out", "/tmp/elsewhere"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        assert_one_line_error(&out, 1),
+        "Error: --out cannot go with --resume: the sweep stays in /nonexistent/sweep"
+    );
     for bad in ["0,1", "1..8", "8..1x2", "1,1"] {
         let out = home
             .cmd()
@@ -281,6 +291,15 @@ fn compare_gives_deviation_and_verdict_per_thread_count() {
         assert_eq!(n["vs_base"]["verdict"], "faster", "{r}");
         let dev = n["vs_base"]["deviation_pct"].as_f64().unwrap();
         assert!((27.0..33.0).contains(&dev), "{dev}");
+        // The deviation is computed from the throughputs printed beside it.
+        let (b, t) = (
+            r["base"]["tps"].as_f64().unwrap(),
+            n["tps"].as_f64().unwrap(),
+        );
+        assert!(
+            (dev - (t / b - 1.0) * 100.0).abs() < 1e-6,
+            "{dev} vs {b} -> {t}"
+        );
         assert_eq!(
             r["new"][1]["vs_base"]["verdict"], "no_significant_difference",
             "{r}"

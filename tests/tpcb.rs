@@ -348,6 +348,29 @@ fn bad_tpcb_input_is_refused_clearly() {
         let line = assert_one_line_error(&out, 1);
         assert!(line.contains(msg), "{args:?}: {line}");
     }
+    // A sweep resumed after the data changed (here: another --history-key) is refused.
+    let sweep = home.path().join("sweep");
+    std::fs::create_dir_all(&sweep).unwrap();
+    std::fs::write(
+        sweep.join("sweep.json"),
+        r#"{"schema_version": 1, "workload": "tpcb", "levels": [1, 2], "started_at": "2026-11-22T00:00:00Z",
+            "status": "interrupted", "args": ["tpcb", "--threads", "1,2", "--time", "1"], "runs": [],
+            "workload_options": {"history_key": "autoinc", "remote_pct": 15.0, "scale": 1, "variant": "tpcb"}}"#,
+    )
+    .unwrap();
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "run", "tpcb", "--resume"])
+        .arg(&sweep)
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains("the data or the options differ from the earlier levels of this sweep")
+            && line.contains("\"history_key\":\"none\""),
+        "{line}"
+    );
+
     // Preparing again what is there is nothing to do.
     let out = txbench(&home, &s, &["prepare", "tpcb", "--history-key", "none"]);
     assert!(

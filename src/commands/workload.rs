@@ -577,7 +577,7 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
     let sel = select(&cmd.workload)?;
     let d = &cmd.driver;
     if let Some(dir) = &d.resume {
-        return resume(out, url, &sel, dir);
+        return resume(out, url, &sel, dir, d.out.is_some());
     }
     let levels = d.threads.clone().unwrap_or(ThreadLevels(vec![1]));
     if levels.is_sweep() {
@@ -593,7 +593,7 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
         .out
         .clone()
         .unwrap_or_else(|| default_run_dir(sel.name(), &format!("t{threads}")));
-    let result = run_level(out, &target, &sel, cmd, threads, &dir, None)?;
+    let result = run_level(out, &target, &sel, cmd, threads, &dir, None, None)?;
     if !result.validity.valid {
         return Err(Failure::Invalid(result.validity.reasons.join("; ")).into());
     }
@@ -628,7 +628,19 @@ fn run_args() -> Vec<String> {
 }
 
 /// `run WORKLOAD --resume DIR`: the sweep's remaining levels, with the options it began with.
-fn resume(out: &Output, url: Option<&str>, sel: &Selected, dir: &Path) -> Result<i32> {
+fn resume(
+    out: &Output,
+    url: Option<&str>,
+    sel: &Selected,
+    dir: &Path,
+    given_out: bool,
+) -> Result<i32> {
+    if given_out {
+        anyhow::bail!(
+            "--out cannot go with --resume: the sweep stays in {}",
+            dir.display()
+        );
+    }
     if !dir.join(Sweep::FILE).is_file() {
         anyhow::bail!("--resume {}: no sweep.json there", dir.display());
     }
@@ -706,20 +718,14 @@ fn sweep(
             }
         }
     };
-    // Levels that ran to their end are kept; the others run again.
-    let kept = sw.runs.len();
-    sw.runs.retain(|l| l.status == RunStatus::Completed);
+    // Every recorded level is kept, INVALID ones too (a result, not a failure to finish);
+    // an interrupted or failed level was never recorded and runs again.
     if levels.is_none() {
         out.note(&format!(
-            "resuming the sweep in {}: {} of {} level(s) kept{}",
+            "resuming the sweep in {}: {} of {} level(s) kept",
             dir.display(),
             sw.runs.len(),
-            sw.levels.len(),
-            if kept > sw.runs.len() {
-                format!(", {} unfinished one(s) run again", kept - sw.runs.len())
-            } else {
-                String::new()
-            }
+            sw.levels.len()
         ));
     }
     sw.status = RunStatus::Running;
@@ -744,6 +750,7 @@ fn sweep(
             threads,
             &level_dir,
             Some((i + 1, all.len())),
+            Some(&sw.workload_options),
         ) {
             Ok(r) => r,
             Err(e) => {
@@ -798,7 +805,10 @@ fn sweep(
     Ok(EXIT_OK)
 }
 
-/// Runs one level: `level` is (its number, how many) within a sweep.
+/// Runs one level: `level` is (its number, how many) within a sweep, whose earlier levels
+/// ran with `expect` as workload options (JSON null: none yet); other options or other
+/// data are refused before anything runs.
+#[allow(clippy::too_many_arguments)]
 fn run_level(
     out: &Output,
     target: &TargetUrl,
@@ -807,6 +817,7 @@ fn run_level(
     threads: u32,
     dir: &Path,
     level: Option<(usize, usize)>,
+    expect: Option<&serde_json::Value>,
 ) -> Result<crate::results::RunResult> {
     let d = &cmd.driver;
     let target = target.clone();
@@ -818,6 +829,12 @@ fn run_level(
     let workload: Arc<dyn crate::workload::Workload> = match sel {
         Selected::Tpcc(a) => {
             let state = tpcc::ready(&mut conn, a.warehouses)?;
+            workload_options = json!({
+                "warehouses": a.warehouses, "prepared_warehouses": state.warehouses,
+                "null_dates": state.null_dates, "terminal_warehouse": a.terminal_warehouse,
+                "think_time": format!("{:?}", a.think_time), "mix": a.mix, "check": a.check,
+                "procedures": a.procedures, "delivery": a.delivery,
+            });
             // Any run changes the data: condition 11 no longer applies.
             crate::workload::meta::remove_prefix(&mut conn, "tpcc.initial")?;
             if a.procedures {
@@ -872,14 +889,17 @@ fn run_level(
     };
     drop(conn);
     let workload_options = match sel {
-        Selected::Tpcb(_) => workload_options,
+        Selected::Tpcb(_) | Selected::Tpcc(_) => workload_options,
         Selected::Oltp(_, o) => serde_json::to_value(o)?,
-        Selected::Tpcc(a) => json!({
-            "warehouses": a.warehouses, "terminal_warehouse": a.terminal_warehouse,
-            "think_time": format!("{:?}", a.think_time), "mix": a.mix, "check": a.check,
-            "procedures": a.procedures, "delivery": a.delivery,
-        }),
     };
+    if let Some(e) = expect
+        && !e.is_null()
+        && *e != workload_options
+    {
+        anyhow::bail!(
+            "the data or the options differ from the earlier levels of this sweep (they ran with {e}, this level would run with {workload_options}): start a new sweep"
+        );
+    }
     let cfg = RunConfig {
         workload: sel.name().to_string(),
         url: target.to_string(),
@@ -924,7 +944,12 @@ fn run_level(
             "{elapsed_precise} [{bar:40}] {pos}/{len} s",
         ),
     };
-    let mut result = driver::run(&cfg, &target, workload, preflight, &mut run_dir, &display)?;
+    let result = driver::run(&cfg, &target, workload, preflight, &mut run_dir, &display);
+    // Whatever became of the run, its committed history rows are in the table: record them.
+    let tpcb_recorded = tpcb_run
+        .as_ref()
+        .map(|t| target::connect(&target).and_then(|mut c| t.record(&mut c)));
+    let mut result = result?;
     if let Some(t) = &tpcc_run {
         // Deferred deliveries queued before the end still run (up to 80 s), then the
         // report is taken again with them.
@@ -962,9 +987,9 @@ fn run_level(
         }
         run_dir.write_result(&result)?;
     }
-    if let Some(t) = &tpcb_run {
+    if let Some(recorded) = tpcb_recorded {
         // `check tpcb` compares the history with what every run committed.
-        if let Err(e) = target::connect(&target).and_then(|mut c| t.record(&mut c)) {
+        if let Err(e) = recorded {
             result.notes.push(format!(
                 "the history rows this run committed could not be recorded ({e:#}): `check tpcb` will find more rows than recorded"
             ));

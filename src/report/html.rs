@@ -161,7 +161,18 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
                         .map(|s| (f64::from(r.config.threads), s.response.p95_ms))
                 })
                 .collect();
-            let fit = Usl::fit(&pts);
+            // The fit uses only levels whose numbers can be trusted.
+            let trusted: Vec<(f64, f64)> = rs
+                .iter()
+                .filter(|r| r.validity.valid)
+                .filter_map(|r| {
+                    r.summary
+                        .as_ref()
+                        .map(|s| (f64::from(r.config.threads), s.tps))
+                })
+                .filter(|(_, x)| *x > 0.0)
+                .collect();
+            let fit = Usl::fit(&trusted);
             let color = Some(fits.len());
             tput.push(Series {
                 name: name.clone(),
@@ -191,7 +202,7 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
                 style: Style::Points,
                 color,
             });
-            fits.push((i, fit, pts.len()));
+            fits.push((i, fit, trusted.len()));
         }
         let c1 = Chart {
             id: "sweep-throughput".into(),
@@ -234,7 +245,7 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
                 None => {
                     let _ = write!(
                         h,
-                        "<tr><td>{}</td><td colspan=\"6\">no fit: {n} level(s), 3 needed</td></tr>",
+                        "<tr><td>{}</td><td colspan=\"6\">no fit: {n} valid level(s) with throughput, 3 needed</td></tr>",
                         esc(&name_of(&i.path))
                     );
                 }
@@ -244,7 +255,7 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
     }
 
     // Each run over time.
-    for x in &all {
+    for (n, x) in all.iter().enumerate() {
         let _ = write!(
             h,
             "<h2>{} — {}, {} threads</h2>",
@@ -259,7 +270,7 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
                 esc(&x.r.validity.reasons.join("; "))
             );
         }
-        for c in run_charts(x)? {
+        for c in run_charts(n + 1, x)? {
             push_chart(&mut h, &mut charts_out, c)?;
         }
         stability_table(&mut h, x.r);
@@ -287,8 +298,9 @@ fn push_chart(h: &mut String, out: &mut Vec<Chart>, c: Chart) -> Result<()> {
     Ok(())
 }
 
-fn run_charts(x: &RunRef<'_>) -> Result<Vec<Chart>> {
-    let id = slug(&x.label);
+fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
+    // The index keeps ids unique when two inputs share a directory name.
+    let id = format!("r{n}-{}", slug(&x.label));
     let rows = &x.r.intervals;
     let mid = |r: &crate::results::IntervalRow| r.end_s;
     let mut tput = vec![Series {

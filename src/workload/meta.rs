@@ -42,6 +42,20 @@ pub fn set(conn: &mut Conn, name: &str, value: &str) -> Result<()> {
     .with_context(|| format!("writing {name} to txbench_meta"))
 }
 
+/// Adds `n` to a counter in one statement (two runs against one database lose nothing);
+/// a missing counter starts at 0.
+pub fn add(conn: &mut Conn, name: &str, n: u64) -> Result<()> {
+    ensure(conn)?;
+    conn.exec_drop(
+        format!(
+            "INSERT INTO {TABLE} (name, value) VALUES (?, ?) \
+             ON DUPLICATE KEY UPDATE value = CAST(CAST(value AS UNSIGNED) + ? AS CHAR)"
+        ),
+        (name, n.to_string(), n),
+    )
+    .with_context(|| format!("adding to {name} in txbench_meta"))
+}
+
 /// Every name with `prefix`, with its value.
 pub fn with_prefix(conn: &mut Conn, prefix: &str) -> Result<Vec<(String, String)>> {
     if !exists(conn)? {

@@ -579,8 +579,7 @@ impl Tpcb {
             ("tpcb.history_committed", committed),
             ("tpcb.in_doubt", in_doubt),
         ] {
-            let now = meta_u64(conn, name)?;
-            meta::set(conn, name, &(now + add).to_string())?;
+            meta::add(conn, name, add)?;
         }
         Ok((committed, in_doubt))
     }
