@@ -277,10 +277,7 @@ fn print_prepared(
     secs: f64,
     threads: u32,
 ) {
-    let mut v = json!({"workload": workload});
-    if let (Some(v), Some(f)) = (v.as_object_mut(), fields.as_object()) {
-        v.extend(f.clone());
-    }
+    let mut v = with_fields(json!({"workload": workload}), fields);
     match done {
         Prepared::AlreadyComplete => {
             v["already_complete"] = json!(true);
@@ -481,10 +478,10 @@ fn print_conditions(
         .map(|c| c.number.to_string())
         .collect();
     if out.json {
-        let mut v = json!({"workload": workload, "seconds": secs, "passed": failed.is_empty(), "conditions": results});
-        if let (Some(v), Some(f)) = (v.as_object_mut(), fields.as_object()) {
-            v.extend(f.clone());
-        }
+        let v = with_fields(
+            json!({"workload": workload, "seconds": secs, "passed": failed.is_empty(), "conditions": results}),
+            fields,
+        );
         println!("{v}");
     } else if !out.quiet {
         println!("{title}, {secs:.2} s");
@@ -517,6 +514,41 @@ fn print_conditions(
         );
     }
     Ok(EXIT_OK)
+}
+
+/// `run --check`: a note when every condition holds, else INVALID naming the failed ones
+/// (each as `describe` puts it, joined by `sep`).
+fn check_after_run(
+    result: &mut crate::results::RunResult,
+    conditions: &[Condition],
+    passed: &str,
+    describe: impl Fn(&Condition) -> String,
+    sep: &str,
+) {
+    let failed: Vec<String> = conditions
+        .iter()
+        .filter(|c| !c.passed())
+        .map(describe)
+        .collect();
+    if failed.is_empty() {
+        result
+            .notes
+            .push(format!("consistency check after the run: {passed}"));
+    } else {
+        result.validity.valid = false;
+        result.validity.reasons.push(format!(
+            "the consistency check after the run failed: condition(s) {}",
+            failed.join(sep)
+        ));
+    }
+}
+
+/// Adds the fields of the JSON object `fields` to the object `v`.
+fn with_fields(mut v: serde_json::Value, fields: serde_json::Value) -> serde_json::Value {
+    if let (Some(v), serde_json::Value::Object(f)) = (v.as_object_mut(), fields) {
+        v.extend(f);
+    }
+    v
 }
 
 /// What the driver shows while it runs.
@@ -968,22 +1000,14 @@ fn run_level(
             && result.status != RunStatus::Interrupted
         {
             let mut conn = target::connect(&target)?;
-            let failed: Vec<String> = tpcc::check::run(&mut conn, t.null_dates, false)?
-                .into_iter()
-                .filter(|c| !c.passed())
-                .map(|c| format!("{} ({} violating)", c.number, c.violations))
-                .collect();
-            if failed.is_empty() {
-                result
-                    .notes
-                    .push("consistency check after the run: conditions 1-10 and 12 pass".into());
-            } else {
-                result.validity.valid = false;
-                result.validity.reasons.push(format!(
-                    "the consistency check after the run failed: condition(s) {}",
-                    failed.join(", ")
-                ));
-            }
+            let conditions = tpcc::check::run(&mut conn, t.null_dates, false)?;
+            check_after_run(
+                &mut result,
+                &conditions,
+                "conditions 1-10 and 12 pass",
+                |c| format!("{} ({} violating)", c.number, c.violations),
+                ", ",
+            );
         }
         run_dir.write_result(&result)?;
     }
@@ -999,22 +1023,14 @@ fn run_level(
         {
             let mut conn = target::connect(&target)?;
             let state = tpcb::ready(&mut conn, None)?;
-            let failed: Vec<String> = tpcb::check(&mut conn, &state)?
-                .into_iter()
-                .filter(|c| !c.passed())
-                .map(|c| format!("{} ({}: {})", c.number, c.description, c.detail))
-                .collect();
-            if failed.is_empty() {
-                result
-                    .notes
-                    .push("consistency check after the run: all 6 conditions pass".into());
-            } else {
-                result.validity.valid = false;
-                result.validity.reasons.push(format!(
-                    "the consistency check after the run failed: condition(s) {}",
-                    failed.join("; ")
-                ));
-            }
+            let conditions = tpcb::check(&mut conn, &state)?;
+            check_after_run(
+                &mut result,
+                &conditions,
+                "all 6 conditions pass",
+                |c| format!("{} ({}: {})", c.number, c.description, c.detail),
+                "; ",
+            );
         }
         run_dir.write_result(&result)?;
     }

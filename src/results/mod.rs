@@ -380,26 +380,32 @@ impl RunResult {
         if !path.is_file() {
             bail!("{} is not a run directory (no result.json)", dir.display());
         }
-        let bytes = fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-        let v: serde_json::Value = serde_json::from_slice(&bytes)
-            .with_context(|| format!("{} is not JSON", path.display()))?;
-        match v.get("schema_version").and_then(|s| s.as_u64()) {
-            Some(n) if n == u64::from(SCHEMA_VERSION) => {}
-            Some(n) if n > u64::from(SCHEMA_VERSION) => bail!(
-                "{} has result schema version {n}, newer than this txbench understands ({SCHEMA_VERSION}): upgrade txbench",
-                path.display()
-            ),
-            Some(n) => bail!(
-                "{} has result schema version {n}, which this txbench no longer reads",
-                path.display()
-            ),
-            None => bail!(
-                "{} has no schema_version: not a txbench result",
-                path.display()
-            ),
-        }
-        serde_json::from_value(v).with_context(|| format!("reading {}", path.display()))
+        read_versioned(&path, "result")
     }
+}
+
+/// Reads a JSON file of ours (result.json, sweep.json), refusing other schema versions
+/// clearly; `what` names the kind of file in the messages.
+fn read_versioned<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> Result<T> {
+    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let v: serde_json::Value = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{} is not JSON", path.display()))?;
+    match v.get("schema_version").and_then(|s| s.as_u64()) {
+        Some(n) if n == u64::from(SCHEMA_VERSION) => {}
+        Some(n) if n > u64::from(SCHEMA_VERSION) => bail!(
+            "{} has {what} schema version {n}, newer than this txbench understands ({SCHEMA_VERSION}): upgrade txbench",
+            path.display()
+        ),
+        Some(n) => bail!(
+            "{} has {what} schema version {n}, which this txbench no longer reads",
+            path.display()
+        ),
+        None => bail!(
+            "{} has no schema_version: not a txbench {what}",
+            path.display()
+        ),
+    }
+    serde_json::from_value(v).with_context(|| format!("reading {}", path.display()))
 }
 
 /// A run directory being written.
@@ -595,22 +601,7 @@ impl Sweep {
 
     /// Reads `dir`/sweep.json, refusing newer schema versions clearly.
     pub fn load(dir: &Path) -> Result<Sweep> {
-        let path = dir.join(Self::FILE);
-        let bytes = fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-        let v: serde_json::Value = serde_json::from_slice(&bytes)
-            .with_context(|| format!("{} is not JSON", path.display()))?;
-        match v.get("schema_version").and_then(|s| s.as_u64()) {
-            Some(n) if n == u64::from(SCHEMA_VERSION) => {}
-            Some(n) if n > u64::from(SCHEMA_VERSION) => bail!(
-                "{} has schema version {n}, newer than this txbench understands ({SCHEMA_VERSION}): upgrade txbench",
-                path.display()
-            ),
-            _ => bail!(
-                "{} is not a txbench sweep of schema version {SCHEMA_VERSION}",
-                path.display()
-            ),
-        }
-        serde_json::from_value(v).with_context(|| format!("reading {}", path.display()))
+        read_versioned(&dir.join(Self::FILE), "sweep")
     }
 
     /// Rewrites `dir`/sweep.json atomically.
