@@ -148,6 +148,10 @@ pub struct DriverArgs {
     /// Window of the stability figures' jitter, seconds (default: one tenth of the run).
     #[arg(long, global = true, allow_negative_numbers = true, value_parser = positive_secs)]
     pub stability_window: Option<f64>,
+    /// Sample only the server's Uptime (restarts, a frozen server), not its counters and
+    /// /proc: for measuring what the server metrics cost.
+    #[arg(long, global = true)]
+    pub no_server_metrics: bool,
     /// Run directory (default: runs/<UTC time>-<workload>-t<threads>; a sweep's:
     /// runs/<UTC time>-<workload>-sweep).
     #[arg(long, global = true)]

@@ -72,6 +72,13 @@ pub struct RunConfig {
     /// Jitter window of the stability figures, seconds (0: one tenth of the measured time).
     #[serde(default)]
     pub stability_window_s: f64,
+    /// Whether the server's counters and /proc are sampled every interval (server.csv).
+    #[serde(default = "yes")]
+    pub server_metrics: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The thread counts of `run --threads`: one level, or a sweep (`1,2,4`, `1..64x2`, `4..24+4`).

@@ -42,6 +42,10 @@ pub struct Side {
     pub valid: bool,
     /// NEW against BASE (None for BASE, or with too few intervals).
     pub vs_base: Option<Difference>,
+    /// NEW's server figures against BASE's, ranked by relative change (empty for BASE or
+    /// when either run has no server figures).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub why: Vec<crate::metrics::server::WhyRow>,
 }
 
 /// One thread count: BASE and each NEW (None where a NEW has no run at this count).
@@ -66,7 +70,11 @@ pub fn steady_samples(r: &RunResult) -> Vec<f64> {
         .collect()
 }
 
-fn side(r: &RunResult, base: Option<&[f64]>) -> Side {
+fn server_of(r: &RunResult) -> Option<&crate::metrics::server::ServerSummary> {
+    r.summary.as_ref()?.server.as_ref()
+}
+
+fn side(r: &RunResult, base: Option<(&[f64], &RunResult)>) -> Side {
     let samples = steady_samples(r);
     let s = r.summary.as_ref();
     let summary_tps = s.map_or(0.0, |s| s.tps);
@@ -81,7 +89,11 @@ fn side(r: &RunResult, base: Option<&[f64]>) -> Side {
         p99_ms: s.map_or(0.0, |s| s.response.p99_ms),
         intervals: samples.len(),
         valid: r.validity.valid,
-        vs_base: base.and_then(|b| stats::welch(b, &samples)),
+        vs_base: base.and_then(|(b, _)| stats::welch(b, &samples)),
+        why: match (base.and_then(|(_, b)| server_of(b)), server_of(r)) {
+            (Some(b), Some(n)) => crate::metrics::server::why(b, n),
+            _ => Vec::new(),
+        },
     }
 }
 
@@ -100,7 +112,7 @@ pub fn rows(base: &Stored, new: &[Stored]) -> Vec<Row> {
                         n.runs()
                             .into_iter()
                             .find(|r| r.config.threads == b.config.threads)
-                            .map(|r| side(r, Some(&samples)))
+                            .map(|r| side(r, Some((&samples, b))))
                     })
                     .collect(),
             }
@@ -230,7 +242,43 @@ fn table(rows: &[Row], workload: &str, base: &str, names: &[String]) -> String {
         }
         o.push('\n');
     }
+    why_text(&mut o, rows, WHY_LINES);
     o.lines().map(|l| format!("{}\n", l.trim_end())).collect()
+}
+
+/// Lines of each "why" table that `compare` prints (JSON has them all).
+const WHY_LINES: usize = 8;
+
+/// Per thread count and NEW, the server figures that changed most: the likely cause.
+fn why_text(o: &mut String, rows: &[Row], lines: usize) {
+    for r in rows {
+        for (i, n) in r.new.iter().enumerate() {
+            let Some(s) = n.as_ref().filter(|s| !s.why.is_empty()) else {
+                continue;
+            };
+            let _ = writeln!(
+                o,
+                "\nwhy, {} threads, NEW{} against BASE (server figures, largest change first):",
+                r.threads,
+                i + 1
+            );
+            let _ = writeln!(
+                o,
+                "  {:<40} {:>14} {:>14} {:>9}",
+                "figure", "BASE", "NEW", "change"
+            );
+            for w in s.why.iter().take(lines) {
+                let change = w
+                    .change_pct
+                    .map_or_else(|| "new".to_string(), |c| format!("{c:+.1} %"));
+                let _ = writeln!(
+                    o,
+                    "  {:<40} {:>14.4} {:>14.4} {:>9}",
+                    w.figure, w.base, w.new, change
+                );
+            }
+        }
+    }
 }
 
 fn markdown(rows: &[Row], base: &str, names: &[String]) -> String {
@@ -277,6 +325,29 @@ fn markdown(rows: &[Row], base: &str, names: &[String]) -> String {
             }
         }
         o.push('\n');
+    }
+    for r in rows {
+        for (i, n) in r.new.iter().enumerate() {
+            let Some(s) = n.as_ref().filter(|s| !s.why.is_empty()) else {
+                continue;
+            };
+            let _ = writeln!(
+                o,
+                "\nWhy, {} threads, NEW{} against BASE:\n\n| server figure | BASE | NEW | change |\n|---|---:|---:|---:|",
+                r.threads,
+                i + 1
+            );
+            for w in s.why.iter().take(WHY_LINES) {
+                let change = w
+                    .change_pct
+                    .map_or_else(|| "new".to_string(), |c| format!("{c:+.1} %"));
+                let _ = writeln!(
+                    o,
+                    "| {} | {:.4} | {:.4} | {change} |",
+                    w.figure, w.base, w.new
+                );
+            }
+        }
     }
     let _ = writeln!(o, "\nBASE: {base}");
     for (i, n) in names.iter().enumerate() {

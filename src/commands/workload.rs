@@ -948,6 +948,7 @@ fn run_level(
         isolation: d.isolation,
         workload_options,
         stability_window_s: d.stability_window.unwrap_or(0.0),
+        server_metrics: !d.no_server_metrics,
     };
     let mut run_dir = RunDir::create(dir, SystemTime::now())?;
     let prefix = level.map_or(String::new(), |(i, n)| format!("[level {i}/{n}] "));
@@ -977,15 +978,27 @@ fn run_level(
         ),
     };
     let result = driver::run(&cfg, &target, workload, preflight, &mut run_dir, &display);
+    // A frozen server would hang every statement sent after the run: send none.
+    let frozen = result.as_ref().is_ok_and(|r| {
+        r.validity
+            .reasons
+            .iter()
+            .any(|r| r.starts_with(crate::sampler::UNRESPONSIVE))
+    });
     // Whatever became of the run, its committed history rows are in the table: record them.
     let tpcb_recorded = tpcb_run
         .as_ref()
+        .filter(|_| !frozen)
         .map(|t| target::connect(&target).and_then(|mut c| t.record(&mut c)));
     let mut result = result?;
     if let Some(t) = &tpcc_run {
         // Deferred deliveries queued before the end still run (up to 80 s), then the
         // report is taken again with them.
-        let left = t.stop_deferred(Duration::from_secs(80));
+        let left = t.stop_deferred(if frozen {
+            Duration::ZERO
+        } else {
+            Duration::from_secs(80)
+        });
         if let Some(summary) = &result.summary {
             use crate::workload::Workload;
             result.workload_report = t.report(summary);
@@ -997,6 +1010,7 @@ fn run_level(
         }
         if let Selected::Tpcc(a) = sel
             && a.check
+            && !frozen
             && result.status != RunStatus::Interrupted
         {
             let mut conn = target::connect(&target)?;

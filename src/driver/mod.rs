@@ -183,6 +183,27 @@ pub fn run(
 
     let t0 = Instant::now();
     let started_at = SystemTime::now();
+    let warmup = Duration::from_secs_f64(cfg.warmup_s);
+    // The baseline sample before the virtual users start; without a warm-up it opens the
+    // measured phase.
+    let sampler = crate::sampler::Sampler::start(crate::sampler::Options {
+        url: url.clone(),
+        t0,
+        dir: out.path().to_path_buf(),
+        workload_counts: workload.server_counts(),
+        measure_start: warmup.is_zero().then_some(0.0),
+        metrics: cfg.server_metrics,
+    });
+    let mut sampler = match sampler {
+        Ok(s) => Some(s),
+        Err(e) => {
+            drop(go_tx);
+            for h in handles {
+                let _ = h.join();
+            }
+            return Err(e);
+        }
+    };
     let pacer = cfg
         .rate
         .map(|rate| {
@@ -198,7 +219,6 @@ pub fn run(
             .map_err(|e| anyhow::anyhow!("starting the --rate schedule: {e}"))
         })
         .transpose()?;
-    let warmup = Duration::from_secs_f64(cfg.warmup_s);
     let mut in_warmup = !warmup.is_zero();
     // The --events budget is in place before any worker starts (and set again after a
     // warm-up, which spends none of it).
@@ -231,6 +251,7 @@ pub fn run(
         summary: None,
         workload_report: None,
         stability: None,
+        findings: Vec::new(),
         validity: Validity {
             valid: true,
             reasons: vec![],
@@ -242,7 +263,8 @@ pub fn run(
         );
     }
 
-    let mut monitor = Monitor::new(url);
+    // The server stopped answering: virtual users blocked on it cannot be waited for.
+    let mut unresponsive = false;
     let cpus = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
@@ -285,13 +307,29 @@ pub fn run(
             || t0.elapsed() >= total
             || (cfg.events.is_some() && shared.remaining.load(Ordering::SeqCst) <= 0);
         if ending {
+            if !stopped_early && let Some(s) = &sampler {
+                s.sample_and_wait(Duration::from_secs(2));
+            }
             shared.stop.store(true, Ordering::SeqCst);
             stop_flag.store(true, Ordering::SeqCst);
-            for h in handles.drain(..) {
-                let _ = h.join();
+            let left = join_within(std::mem::take(&mut handles), END_JOIN_LIMIT);
+            if left > 0 {
+                abort.get_or_insert(format!(
+                    "{left} virtual user(s) did not finish their transaction within {} s of the run's end: the server stopped answering them",
+                    END_JOIN_LIMIT.as_secs()
+                ));
             }
         }
         let now = t0.elapsed();
+        // The server sample for the interval that just ended (the last one is taken below,
+        // once everything is counted).
+        if let Some(s) = &sampler {
+            if in_warmup && now >= warmup {
+                s.measure_starts(now.as_secs_f64());
+            } else if !ending {
+                s.sample();
+            }
+        }
         let mut rec = Recorder::new(names.len());
         for r in &shared.recorders {
             let taken = std::mem::replace(
@@ -348,8 +386,15 @@ pub fn run(
                 pacer::queue_capacity(cfg.rate.unwrap_or_default())
             ));
         }
-        if let Some(reason) = monitor.check() {
-            abort = Some(reason);
+        if let Some(s) = &sampler {
+            for note in s.take_notes() {
+                display.note(&note);
+                result.notes.push(note);
+            }
+            if let Some(reason) = s.check() {
+                unresponsive = reason.starts_with(crate::sampler::UNRESPONSIVE);
+                abort = Some(reason);
+            }
         }
         if let Some(reason) = shared
             .crashed
@@ -403,6 +448,15 @@ pub fn run(
             result.validity.valid = false;
             result.validity.reasons.push(reason);
         }
+        if finished && let Some(s) = sampler.take().filter(|_| cfg.server_metrics) {
+            // A frozen server will not answer the last sample: do not wait for it.
+            let wait = if unresponsive {
+                Duration::ZERO
+            } else {
+                crate::sampler::UNRESPONSIVE_LIMIT + Duration::from_secs(2)
+            };
+            server_figures(&mut result, s.finish(wait), workload.as_ref());
+        }
         if finished {
             result.status = status;
             result.ended_at =
@@ -417,9 +471,16 @@ pub fn run(
     stop_flag.store(true, Ordering::SeqCst);
     drop(go_tx);
     drop(pacer);
-    for h in handles {
-        let _ = h.join();
-    }
+    // After an abort the server may hold the virtual users forever: wait briefly, then
+    // leave them (the process ends without them).
+    let limit = if unresponsive {
+        Duration::ZERO
+    } else if result.status == RunStatus::Aborted {
+        Duration::from_secs(2)
+    } else {
+        END_JOIN_LIMIT
+    };
+    join_within(handles, limit);
     if result.summary.is_none() && result.status == RunStatus::Completed {
         result.validity.valid = false;
         result
@@ -429,6 +490,27 @@ pub fn run(
         out.write_result(&result)?;
     }
     Ok(result)
+}
+
+/// How long the end of a run waits for the transactions in flight (a lock wait ends within
+/// innodb_lock_wait_timeout, 50 s by default).
+const END_JOIN_LIMIT: Duration = Duration::from_secs(60);
+
+/// Joins the threads that finish within `limit`; returns how many did not.
+fn join_within(handles: Vec<std::thread::JoinHandle<()>>, limit: Duration) -> usize {
+    let deadline = Instant::now() + limit;
+    let mut left = handles;
+    loop {
+        let (done, rest): (Vec<_>, Vec<_>) = left.into_iter().partition(|h| h.is_finished());
+        for h in done {
+            let _ = h.join();
+        }
+        left = rest;
+        if left.is_empty() || Instant::now() >= deadline {
+            return left.len();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// CPU seconds this process has used, all threads.
@@ -615,67 +697,50 @@ fn reconnect(
     false
 }
 
-/// Watches the server once per interval from its own connection: a server whose Uptime
-/// goes backwards restarted; one unreachable for 10 s is gone. Either makes the run INVALID.
-struct Monitor {
-    url: TargetUrl,
-    conn: Option<mysql::Conn>,
-    uptime: Option<u64>,
-    unreachable_since: Option<Instant>,
-}
-
-const UNREACHABLE_LIMIT: Duration = Duration::from_secs(10);
-
-impl Monitor {
-    fn new(url: &TargetUrl) -> Monitor {
-        Monitor {
-            url: url.clone(),
-            conn: target::connect(url).ok(),
-            uptime: None,
-            unreachable_since: None,
-        }
+/// The server block of the summary, the cross-checks (a disagreement makes the run
+/// INVALID) and the findings, from what the sampler saw.
+fn server_figures(result: &mut RunResult, report: crate::sampler::Report, workload: &dyn Workload) {
+    use crate::metrics::server::{ServerSummary, cross_checks};
+    let Some(summary) = result.summary.as_mut() else {
+        return;
+    };
+    let new_orders = summary
+        .kinds
+        .iter()
+        .find(|k| k.name == "new_order")
+        .map(|k| k.committed);
+    let mut s = match &report.measured {
+        Some(m) => ServerSummary::of(m, &report.rows, summary.transactions, new_orders),
+        None => ServerSummary::default(),
+    };
+    s.samples = report.samples;
+    s.skipped_samples = report.skipped;
+    s.sample_ms_avg = report.sample_ms_sum / report.samples.max(1) as f64;
+    s.sample_ms_max = report.sample_ms_max;
+    s.not_recorded = report.not_recorded.clone();
+    // Only a phase bounded by samples on both sides, the last after every transaction
+    // ended, can be compared with txbench's count.
+    if let Some(m) = &report.measured
+        && report.final_taken
+    {
+        let commits: Vec<bool> = (0..summary.kinds.len())
+            .map(|k| workload.commits(k))
+            .collect();
+        s.cross_checks = cross_checks(
+            m,
+            summary,
+            workload.server_count(),
+            &commits,
+            report.opening_lag_s,
+        );
     }
-
-    fn read_uptime(&mut self) -> Option<u64> {
-        if self.conn.is_none() {
-            self.conn = target::connect(&self.url).ok();
-        }
-        let conn = self.conn.as_mut()?;
-        match conn.query_first::<(String, u64), _>("SHOW GLOBAL STATUS LIKE 'Uptime'") {
-            Ok(Some((_, up))) => Some(up),
-            _ => {
-                self.conn = None;
-                None
-            }
-        }
+    let reasons: Vec<String> = s.cross_checks.iter().filter_map(|c| c.reason()).collect();
+    summary.server = Some(s);
+    for reason in reasons {
+        result.validity.valid = false;
+        result.validity.reasons.push(reason);
     }
-
-    /// A reason to stop the run, if any.
-    fn check(&mut self) -> Option<String> {
-        match self.read_uptime() {
-            Some(up) => {
-                self.unreachable_since = None;
-                if let Some(prev) = self.uptime
-                    && up < prev
-                {
-                    return Some(format!(
-                        "the server restarted during the run (Uptime went from {prev} s to {up} s)"
-                    ));
-                }
-                self.uptime = Some(up);
-                None
-            }
-            None => {
-                let since = *self.unreachable_since.get_or_insert_with(Instant::now);
-                (since.elapsed() >= UNREACHABLE_LIMIT).then(|| {
-                    format!(
-                        "the server has been unreachable for {} s (it died or restarts)",
-                        since.elapsed().as_secs()
-                    )
-                })
-            }
-        }
-    }
+    result.findings = crate::findings::of(result, &report.rows);
 }
 
 #[cfg(test)]

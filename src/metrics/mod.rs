@@ -1,6 +1,9 @@
 //! Measurement: per-worker recorders with HDR histograms per transaction kind, merged per
 //! interval; error classes; latency summaries. Pure data: no database code here.
 
+pub mod server;
+pub mod waits;
+
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};

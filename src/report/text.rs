@@ -175,6 +175,12 @@ pub fn summary(r: &RunResult) -> String {
             );
         }
     }
+    if let Some(srv) = r.summary.as_ref().and_then(|s| s.server.as_ref()) {
+        server(&mut out, srv);
+    }
+    for f in &r.findings {
+        let _ = writeln!(out, "  finding: {} (try: {})", f.finding, f.suggestion);
+    }
     for n in &r.notes {
         let _ = writeln!(out, "  note: {n}");
     }
@@ -184,6 +190,96 @@ pub fn summary(r: &RunResult) -> String {
         }
     }
     out
+}
+
+/// `name value` pairs of a figure map, in the order and with the labels of `labels`.
+fn figures(m: &std::collections::BTreeMap<String, f64>, labels: &[(&str, &str)]) -> String {
+    labels
+        .iter()
+        .filter_map(|(key, label)| {
+            let v = m.get(*key)?;
+            let v = if v.abs() >= 100.0 {
+                format!("{v:.0}")
+            } else if v.abs() >= 1.0 {
+                format!("{v:.2}")
+            } else {
+                format!("{v:.3}")
+            };
+            Some(label.replace('#', &v))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Labels of the per-transaction figures (`#` is the value).
+pub const PER_TXN_LABELS: &[(&str, &str)] = &[
+    ("server_cpu_ms", "CPU # ms"),
+    ("redo_bytes", "redo # B"),
+    ("page_splits", "page splits #"),
+    ("page_reorgs", "page reorganisations #"),
+    ("row_lock_waits", "row lock waits #"),
+    ("bp_reads", "buffer pool reads #"),
+    ("bp_read_requests", "page requests #"),
+    ("rows_scanned", "rows scanned #"),
+    ("disk_write_kb", "disk writes # KiB"),
+    ("fsyncs", "fsyncs #"),
+];
+
+const LEVEL_LABELS: &[(&str, &str)] = &[
+    ("server_cpu_pct", "server CPU # %"),
+    ("host_cpu_busy_pct", "host CPU busy # %"),
+    ("host_iowait_pct", "iowait # %"),
+    ("threads_running", "Threads_running #"),
+    ("history_list_length", "history list #"),
+    ("checkpoint_age_pct", "checkpoint age # %"),
+    ("dirty_pages_pct", "dirty pages # %"),
+    ("row_lock_time_ms_avg", "row lock wait # ms"),
+    ("fsync_ms_avg", "fsync # ms"),
+    ("disk_write_mb_per_s", "disk writes # MiB/s"),
+    ("server_rss_mb", "server RSS # MiB"),
+    ("active_transactions", "active transactions #"),
+];
+
+fn server(out: &mut String, s: &crate::metrics::server::ServerSummary) {
+    let per = figures(&s.per_transaction, PER_TXN_LABELS);
+    if !per.is_empty() {
+        let _ = writeln!(out, "  server per transaction: {per}");
+    }
+    let per = figures(&s.per_new_order, PER_TXN_LABELS);
+    if !per.is_empty() {
+        let _ = writeln!(out, "  server per New-Order:   {per}");
+    }
+    let avg = figures(&s.averages, LEVEL_LABELS);
+    if !avg.is_empty() {
+        let _ = writeln!(out, "  server averages: {avg}");
+    }
+    let peaks = figures(&s.peaks, LEVEL_LABELS);
+    if !peaks.is_empty() {
+        let _ = writeln!(out, "  server peaks:    {peaks}");
+    }
+    for w in s.top_waits.iter().take(5) {
+        let _ = writeln!(
+            out,
+            "  wait: {} ({}): {:.3} ms per transaction, {:.1} µs each, {:.0} % of time waited",
+            w.event, w.class, w.wait_ms_per_txn, w.avg_us, w.share_pct
+        );
+    }
+    for c in &s.cross_checks {
+        let _ = writeln!(
+            out,
+            "  cross-check: {}: server {:.0}, txbench {:.0} ({}, {:.0} allowed)",
+            c.what,
+            c.server,
+            c.txbench,
+            if c.agrees { "agree" } else { "DISAGREE" },
+            c.allowed
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  server samples: {} ({} skipped), {:.1} ms each on average, {:.1} ms at most",
+        s.samples, s.skipped_samples, s.sample_ms_avg, s.sample_ms_max
+    );
 }
 
 /// The table of a sweep: one line per level.

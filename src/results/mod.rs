@@ -232,6 +232,10 @@ pub struct Summary {
     pub client_cpu_pct: f64,
     /// The most frequent error messages.
     pub top_errors: Vec<ErrorMessage>,
+    /// The server's figures over the measured phase (per transaction, peaks, cross-checks),
+    /// when it was sampled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<crate::metrics::server::ServerSummary>,
 }
 
 impl Summary {
@@ -275,6 +279,7 @@ impl Summary {
             top_errors,
             client_cpu_s: 0.0,
             client_cpu_pct: 0.0,
+            server: None,
         }
     }
 }
@@ -369,6 +374,9 @@ pub struct RunResult {
     /// How steady throughput was over the measured intervals.
     #[serde(default)]
     pub stability: Option<crate::stats::Stability>,
+    /// What the server's figures say about the result, each with its number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<crate::findings::Finding>,
     /// The verdict.
     pub validity: Validity,
 }

@@ -215,6 +215,10 @@ pub fn render(i: &CnfInputs<'_>) -> String {
          table_open_cache=4000\n\
          skip-name-resolve\n\
          performance_schema=OFF\n\
+         # With --set performance_schema=ON: every wait instrument on and timed (waits.csv).\n\
+         performance_schema_instrument='wait/%=ON'\n\
+         # Every INNODB_METRICS counter (page splits, purge, checkpoint age) for server.csv.\n\
+         innodb_monitor_enable=all\n\
          local_infile=ON\n\
          character-set-server=utf8mb4\n",
         i.mem_bytes as f64 / f64::from(1u32 << 30),

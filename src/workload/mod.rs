@@ -50,6 +50,22 @@ pub trait Workload: Send + Sync {
     fn report(&self, _summary: &Summary) -> Option<WorkloadReport> {
         None
     }
+    /// Counts the workload keeps in its own tables that the server-side cross-check
+    /// compares with txbench's: (name, SQL returning one number). TPC-C: `new_orders`.
+    fn server_counts(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    /// Which of the server's counters the cross-check compares with txbench's.
+    fn server_count(&self) -> crate::metrics::server::ServerCount {
+        crate::metrics::server::ServerCount {
+            transactions: true,
+            statements: true,
+        }
+    }
+    /// Whether a transaction of `kind` ends with COMMIT or ROLLBACK (false: it autocommits).
+    fn commits(&self, _kind: usize) -> bool {
+        true
+    }
     /// Reasons the measured phase cannot be trusted, beyond the driver's own rules.
     fn invalid_reasons(&self, _summary: &Summary) -> Vec<String> {
         Vec::new()

@@ -384,6 +384,13 @@ impl Workload for Oltp {
         })
     }
 
+    fn server_count(&self) -> crate::metrics::server::ServerCount {
+        crate::metrics::server::ServerCount {
+            transactions: self.options.statements_per_txn(self.kind).other > 0,
+            statements: true,
+        }
+    }
+
     fn notes(&self) -> Vec<String> {
         let mut n = Vec::new();
         if self.options.rand == Distribution::Uniform {

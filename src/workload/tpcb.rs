@@ -604,6 +604,14 @@ impl Workload for Tpcb {
         })
     }
 
+    fn server_count(&self) -> crate::metrics::server::ServerCount {
+        crate::metrics::server::ServerCount {
+            // pgbench's -S is one autocommit SELECT.
+            transactions: self.o.variant != Variant::SelectOnly,
+            statements: true,
+        }
+    }
+
     fn notes(&self) -> Vec<String> {
         let mut n = vec![format!(
             "TPC-B-derived (pgbench's transaction), not audited: TPC-B was retired in 1995 and these are not tpsB; \

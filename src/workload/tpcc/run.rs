@@ -413,6 +413,10 @@ impl Tpcc {
         }
         let left = d.rx.len() as u64;
         d.stop.store(true, Ordering::Relaxed);
+        if limit.is_zero() {
+            // No waiting at all (a frozen server): the deliverer may be stuck on it.
+            return left;
+        }
         if let Some(h) = d.thread.lock().unwrap_or_else(|p| p.into_inner()).take() {
             let _ = h.join();
         }
@@ -446,6 +450,27 @@ impl Workload for Tpcc {
             procedures: self.procedures,
             deferred: self.deferred.as_ref().map(|d| d.tx.clone()),
         })
+    }
+
+    fn commits(&self, kind: usize) -> bool {
+        // Stock-Level reads with autocommit, as a client statement or a procedure.
+        KINDS[kind] != "stock_level"
+    }
+
+    fn server_count(&self) -> crate::metrics::server::ServerCount {
+        crate::metrics::server::ServerCount {
+            transactions: true,
+            // Statements inside procedures and the deliverer's are not txbench's to count.
+            statements: !self.procedures && self.deferred.is_none(),
+        }
+    }
+
+    fn server_counts(&self) -> Vec<(String, String)> {
+        // Every committed New-Order advances its district's D_NEXT_O_ID by one (2.4.2.2).
+        vec![(
+            "new_orders".into(),
+            "SELECT SUM(d_next_o_id) FROM district".into(),
+        )]
     }
 
     fn notes(&self) -> Vec<String> {

@@ -1,0 +1,1246 @@
+//! Server metrics arithmetic: raw samples of the server's counters and of the host it runs
+//! on, their deltas, the named per-interval columns of `server.csv`, and the measured-phase
+//! figures stored in result.json. Pure data: the sampler (`crate::sampler`) fills
+//! [`RawSample`]s; nothing here talks to a server.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The server process, from /proc/PID.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProcessStat {
+    /// User CPU seconds.
+    pub user_s: f64,
+    /// System CPU seconds.
+    pub sys_s: f64,
+    /// Resident memory, bytes.
+    pub rss_bytes: f64,
+    /// Bytes read from storage (/proc/PID/io read_bytes).
+    pub read_bytes: f64,
+    /// Bytes written to storage (/proc/PID/io write_bytes).
+    pub write_bytes: f64,
+}
+
+/// The host's CPUs, from /proc/stat (seconds summed over all CPUs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct HostStat {
+    /// Every state.
+    pub total_s: f64,
+    /// Idle and iowait excluded.
+    pub busy_s: f64,
+    /// Waiting for I/O.
+    pub iowait_s: f64,
+    /// Taken by the hypervisor.
+    pub steal_s: f64,
+    /// Context switches.
+    pub ctxt: f64,
+    /// CPUs.
+    pub cpus: f64,
+}
+
+/// The data directory's block device, from /proc/diskstats.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct DiskStat {
+    /// Reads completed.
+    pub reads: f64,
+    /// Bytes read.
+    pub read_bytes: f64,
+    /// Writes completed.
+    pub writes: f64,
+    /// Bytes written.
+    pub write_bytes: f64,
+    /// Flush requests completed (fsync reaching the device).
+    pub flushes: f64,
+    /// Milliseconds spent on flush requests.
+    pub flush_ms: f64,
+}
+
+/// One reading of everything the sampler can see.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RawSample {
+    /// Seconds since the run started, when the reading was taken.
+    pub t: f64,
+    /// SHOW GLOBAL STATUS, numeric values, names lower case.
+    pub status: BTreeMap<String, f64>,
+    /// INFORMATION_SCHEMA.INNODB_METRICS, enabled rows: name → COUNT.
+    pub innodb: BTreeMap<String, f64>,
+    /// Counts the workload reads from its own tables (TPC-C: `new_orders` = SUM(D_NEXT_O_ID)).
+    pub workload: BTreeMap<String, f64>,
+    /// The server process, when it runs on this host.
+    pub process: Option<ProcessStat>,
+    /// This host's CPUs, when the server runs on it.
+    pub host: Option<HostStat>,
+    /// The data directory's disk, when the server runs on this host and the device has
+    /// statistics.
+    pub disk: Option<DiskStat>,
+    /// performance_schema wait events, when it is on.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub waits: super::waits::Waits,
+}
+
+/// SHOW GLOBAL STATUS variables that are levels, not counters (lower case); everything
+/// else numeric is treated as a counter and reported as a delta.
+pub fn status_is_gauge(name: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "uptime",
+        "uptime_since_flush_status",
+        "innodb_checkpoint_age",
+        "innodb_checkpoint_max_age",
+        "innodb_history_list_length",
+        "innodb_row_lock_current_waits",
+        "innodb_row_lock_time_avg",
+        "innodb_row_lock_time_max",
+        "innodb_buffer_pool_bytes_data",
+        "innodb_buffer_pool_bytes_dirty",
+        "innodb_buffer_pool_load_status",
+        "innodb_page_size",
+        "innodb_lsn_current",
+        "innodb_lsn_flushed",
+        "innodb_lsn_last_checkpoint",
+        "innodb_max_trx_id",
+        "innodb_oldest_view_low_limit_trx_id",
+        "innodb_purge_trx_id",
+        "innodb_purge_undo_no",
+        "memory_used",
+        "memory_used_initial",
+        "max_used_connections",
+        "max_statement_time_exceeded",
+        "open_files",
+        "open_streams",
+        "open_table_definitions",
+        "open_tables",
+        "prepared_stmt_count",
+        "qcache_free_blocks",
+        "qcache_free_memory",
+        "qcache_queries_in_cache",
+        "qcache_total_blocks",
+        "slave_running",
+        "innodb_data_pending_reads",
+        "innodb_data_pending_writes",
+        "innodb_data_pending_fsyncs",
+        "innodb_os_log_pending_fsyncs",
+        "innodb_os_log_pending_writes",
+        "innodb_num_open_files",
+        "innodb_mem_adaptive_hash",
+        "innodb_mem_dictionary",
+    ];
+    EXACT.contains(&name)
+        || name.starts_with("threads_")
+        || name.contains("_current")
+        || (name.starts_with("innodb_buffer_pool_pages_")
+            && !matches!(
+                name,
+                "innodb_buffer_pool_pages_flushed"
+                    | "innodb_buffer_pool_pages_lru_flushed"
+                    | "innodb_buffer_pool_pages_lru_freed"
+                    | "innodb_buffer_pool_pages_made_young"
+                    | "innodb_buffer_pool_pages_made_not_young"
+                    | "innodb_buffer_pool_pages_split"
+            ))
+        || name.ends_with("_max_age")
+        || name.starts_with("innodb_buffer_pool_resize")
+        || name.starts_with("max_used_connections")
+}
+
+/// INNODB_METRICS rows that are levels, not counters (their TYPE does not say: MariaDB
+/// marks the cumulative lock_deadlocks as a 'value' too).
+pub fn innodb_is_gauge(name: &str) -> bool {
+    matches!(
+        name,
+        "trx_rseg_history_len"
+            | "trx_rseg_current_size"
+            | "trx_active_transactions"
+            | "log_lsn_checkpoint_age"
+            | "log_lsn_buf_pool_oldest"
+            | "log_max_modified_age_async"
+            | "log_max_modified_age_sync"
+            | "buffer_pool_size"
+            | "buffer_pool_pages_total"
+            | "buffer_pool_pages_misc"
+            | "buffer_pool_pages_data"
+            | "buffer_pool_pages_dirty"
+            | "buffer_pool_pages_free"
+            | "buffer_pool_bytes_data"
+            | "buffer_pool_bytes_dirty"
+            | "os_pending_reads"
+            | "os_pending_writes"
+    ) || name.contains("_current")
+        || name.ends_with("_time_max")
+        || name.ends_with("_time_avg")
+}
+
+/// `combine(self, other, op)`: the struct of `op` applied field by field.
+macro_rules! field_by_field {
+    ($t:ident { $($f:ident),* }) => {
+        impl $t {
+            fn combine(self, o: $t, op: impl Fn(f64, f64) -> f64) -> $t {
+                $t { $($f: op(self.$f, o.$f)),* }
+            }
+        }
+    };
+}
+field_by_field!(ProcessStat {
+    user_s,
+    sys_s,
+    rss_bytes,
+    read_bytes,
+    write_bytes
+});
+field_by_field!(HostStat {
+    total_s,
+    busy_s,
+    iowait_s,
+    steal_s,
+    ctxt,
+    cpus
+});
+field_by_field!(DiskStat {
+    reads,
+    read_bytes,
+    writes,
+    write_bytes,
+    flushes,
+    flush_ms
+});
+
+fn both<T>(a: Option<T>, b: Option<T>) -> Option<(T, T)> {
+    Some((a?, b?))
+}
+
+/// `f(a, b)` when both are there, else whichever is.
+fn either<T>(a: Option<T>, b: Option<T>, f: impl Fn(T, T) -> T) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(f(a, b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// What changed between two samples: counters as deltas, gauges as their latest value.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Delta {
+    /// Seconds between the two samples.
+    pub secs: f64,
+    /// Status counters: increase.
+    pub status: BTreeMap<String, f64>,
+    /// Status gauges: latest value.
+    pub status_gauges: BTreeMap<String, f64>,
+    /// INNODB_METRICS counters: increase.
+    pub innodb: BTreeMap<String, f64>,
+    /// INNODB_METRICS gauges: latest value.
+    pub innodb_gauges: BTreeMap<String, f64>,
+    /// Workload counts: increase.
+    pub workload: BTreeMap<String, f64>,
+    /// Server process: CPU and I/O increase; rss is the latest value.
+    pub process: Option<ProcessStat>,
+    /// Host CPU: increase (cpus is the latest value).
+    pub host: Option<HostStat>,
+    /// Disk: increase.
+    pub disk: Option<DiskStat>,
+    /// Wait events that moved: increase.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub waits: super::waits::Waits,
+}
+
+fn counters(
+    a: &BTreeMap<String, f64>,
+    b: &BTreeMap<String, f64>,
+    gauge: impl Fn(&str) -> bool,
+) -> (BTreeMap<String, f64>, BTreeMap<String, f64>) {
+    let mut deltas = BTreeMap::new();
+    let mut gauges = BTreeMap::new();
+    for (k, &v) in b {
+        if gauge(k) {
+            gauges.insert(k.clone(), v);
+        } else if let Some(&prev) = a.get(k) {
+            // A counter that went down was reset (FLUSH STATUS): count from zero.
+            deltas.insert(k.clone(), if v >= prev { v - prev } else { v });
+        }
+    }
+    (deltas, gauges)
+}
+
+impl Delta {
+    /// The change from `a` to the later sample `b`.
+    pub fn between(a: &RawSample, b: &RawSample) -> Delta {
+        let (status, status_gauges) = counters(&a.status, &b.status, status_is_gauge);
+        let (innodb, innodb_gauges) = counters(&a.innodb, &b.innodb, innodb_is_gauge);
+        let (workload, _) = counters(&a.workload, &b.workload, |_| false);
+        let sub = |x: f64, y: f64| (y - x).max(0.0);
+        Delta {
+            secs: (b.t - a.t).max(0.0),
+            status,
+            status_gauges,
+            innodb,
+            innodb_gauges,
+            workload,
+            process: both(a.process, b.process).map(|(x, y)| ProcessStat {
+                rss_bytes: y.rss_bytes,
+                ..x.combine(y, sub)
+            }),
+            host: both(a.host, b.host).map(|(x, y)| HostStat {
+                cpus: y.cpus,
+                ..x.combine(y, sub)
+            }),
+            disk: both(a.disk, b.disk).map(|(x, y)| x.combine(y, sub)),
+            waits: super::waits::delta(&a.waits, &b.waits),
+        }
+    }
+
+    /// Adds a later delta of the same phase (sums counters, keeps the later gauges).
+    pub fn add(&mut self, o: &Delta) {
+        fn sum(a: &mut BTreeMap<String, f64>, b: &BTreeMap<String, f64>) {
+            for (k, v) in b {
+                *a.entry(k.clone()).or_default() += v;
+            }
+        }
+        self.secs += o.secs;
+        sum(&mut self.status, &o.status);
+        sum(&mut self.innodb, &o.innodb);
+        sum(&mut self.workload, &o.workload);
+        self.status_gauges = o.status_gauges.clone();
+        self.innodb_gauges = o.innodb_gauges.clone();
+        let add = |x: f64, y: f64| x + y;
+        self.process = either(self.process, o.process, |a, b| ProcessStat {
+            rss_bytes: b.rss_bytes,
+            ..a.combine(b, add)
+        });
+        self.host = either(self.host, o.host, |a, b| HostStat {
+            cpus: b.cpus,
+            ..a.combine(b, add)
+        });
+        self.disk = either(self.disk, o.disk, |a, b| a.combine(b, add));
+        super::waits::add(&mut self.waits, &o.waits);
+    }
+
+    /// A status counter's increase (0 when the server lacks it).
+    pub fn status(&self, name: &str) -> Option<f64> {
+        self.status.get(name).copied()
+    }
+
+    /// The first of `names` found among the status counters, then the INNODB_METRICS
+    /// counters (`innodb:NAME`).
+    fn counter(&self, names: &[&str]) -> Option<f64> {
+        names.iter().find_map(|n| match n.strip_prefix("innodb:") {
+            Some(m) => self.innodb.get(m).copied(),
+            None => self.status.get(*n).copied(),
+        })
+    }
+
+    /// Like [`Delta::counter`] for gauges.
+    fn gauge(&self, names: &[&str]) -> Option<f64> {
+        names.iter().find_map(|n| match n.strip_prefix("innodb:") {
+            Some(m) => self.innodb_gauges.get(m).copied(),
+            None => self.status_gauges.get(*n).copied(),
+        })
+    }
+
+    fn rate(&self, v: Option<f64>) -> Option<f64> {
+        (self.secs > 0.0).then_some(v? / self.secs)
+    }
+
+    /// COMMIT and ROLLBACK statements the server executed (HammerDB's TPM counts these).
+    pub fn server_transactions(&self) -> Option<f64> {
+        Some(self.status("com_commit")? + self.status("com_rollback")?)
+    }
+
+    /// Server CPU seconds (user + system).
+    pub fn server_cpu_s(&self) -> Option<f64> {
+        self.process.map(|p| p.user_s + p.sys_s)
+    }
+
+    /// Redo bytes written.
+    pub fn redo_bytes(&self) -> Option<f64> {
+        self.counter(&["innodb_os_log_written", "innodb:log_lsn_current"])
+    }
+
+    /// B-tree page splits.
+    pub fn page_splits(&self) -> Option<f64> {
+        self.counter(&["innodb:index_page_splits", "innodb_buffer_pool_pages_split"])
+    }
+
+    /// B-tree page reorganisations: a record that grew no longer fits the page's contiguous
+    /// free space, so the page is rebuilt (the step before a split).
+    pub fn page_reorgs(&self) -> Option<f64> {
+        self.counter(&["innodb:index_page_reorg_attempts"])
+    }
+}
+
+/// One column of server.csv: its name and how it is computed from a [`Delta`].
+pub struct Column {
+    /// Plain name (`page_splits_per_s`).
+    pub name: &'static str,
+    /// What it says, for the schema document.
+    pub doc: &'static str,
+    /// The value, when the server and host let us compute it.
+    pub value: fn(&Delta) -> Option<f64>,
+}
+
+fn pct(num: Option<f64>, den: Option<f64>) -> Option<f64> {
+    let d = den?;
+    (d > 0.0).then_some(num? / d * 100.0)
+}
+
+/// Every server.csv column after `phase,start_s,end_s`, in order.
+pub const COLUMNS: &[Column] = &[
+    Column {
+        name: "server_cpu_pct",
+        doc: "server process CPU (user + system), % of all the host's CPUs",
+        value: |d| pct(d.server_cpu_s(), d.host.map(|h| d.secs * h.cpus)),
+    },
+    Column {
+        name: "server_rss_mb",
+        doc: "server process resident memory, MiB",
+        value: |d| d.process.map(|p| p.rss_bytes / 1048576.0),
+    },
+    Column {
+        name: "server_read_mb_per_s",
+        doc: "bytes the server process read from storage, MiB/s",
+        value: |d| d.rate(d.process.map(|p| p.read_bytes / 1048576.0)),
+    },
+    Column {
+        name: "server_write_mb_per_s",
+        doc: "bytes the server process wrote to storage, MiB/s",
+        value: |d| d.rate(d.process.map(|p| p.write_bytes / 1048576.0)),
+    },
+    Column {
+        name: "host_cpu_busy_pct",
+        doc: "the host's CPUs busy (not idle, not iowait), %",
+        value: |d| pct(d.host.map(|h| h.busy_s), d.host.map(|h| h.total_s)),
+    },
+    Column {
+        name: "host_iowait_pct",
+        doc: "the host's CPUs idle waiting for I/O, %",
+        value: |d| pct(d.host.map(|h| h.iowait_s), d.host.map(|h| h.total_s)),
+    },
+    Column {
+        name: "host_steal_pct",
+        doc: "the host's CPU time taken by the hypervisor, %",
+        value: |d| pct(d.host.map(|h| h.steal_s), d.host.map(|h| h.total_s)),
+    },
+    Column {
+        name: "context_switches_per_s",
+        doc: "the host's context switches per second",
+        value: |d| d.rate(d.host.map(|h| h.ctxt)),
+    },
+    Column {
+        name: "disk_reads_per_s",
+        doc: "reads completed by the data directory's device per second",
+        value: |d| d.rate(d.disk.map(|k| k.reads)),
+    },
+    Column {
+        name: "disk_read_mb_per_s",
+        doc: "the data directory's device: MiB read per second",
+        value: |d| d.rate(d.disk.map(|k| k.read_bytes / 1048576.0)),
+    },
+    Column {
+        name: "disk_writes_per_s",
+        doc: "writes completed by the data directory's device per second",
+        value: |d| d.rate(d.disk.map(|k| k.writes)),
+    },
+    Column {
+        name: "disk_write_mb_per_s",
+        doc: "the data directory's device: MiB written per second",
+        value: |d| d.rate(d.disk.map(|k| k.write_bytes / 1048576.0)),
+    },
+    Column {
+        name: "fsyncs_per_s",
+        doc: "flush requests (fsync, fdatasync) completed by the device per second",
+        value: |d| d.rate(d.disk.map(|k| k.flushes)),
+    },
+    Column {
+        name: "fsync_ms_avg",
+        doc: "average time of the device's flush requests, ms",
+        value: |d| {
+            let k = d.disk?;
+            (k.flushes > 0.0).then_some(k.flush_ms / k.flushes)
+        },
+    },
+    Column {
+        name: "innodb_fsyncs_per_s",
+        doc: "fsyncs InnoDB asked for (Innodb_data_fsyncs) per second",
+        value: |d| d.rate(d.status("innodb_data_fsyncs")),
+    },
+    Column {
+        name: "commits_per_s",
+        doc: "COMMIT statements (Com_commit) per second",
+        value: |d| d.rate(d.status("com_commit")),
+    },
+    Column {
+        name: "rollbacks_per_s",
+        doc: "ROLLBACK statements (Com_rollback) per second",
+        value: |d| d.rate(d.status("com_rollback")),
+    },
+    Column {
+        name: "questions_per_s",
+        doc: "statements clients sent (Questions) per second",
+        value: |d| d.rate(d.status("questions")),
+    },
+    Column {
+        name: "threads_running",
+        doc: "server threads executing a statement (Threads_running, the monitor's own included)",
+        value: |d| d.gauge(&["threads_running"]),
+    },
+    Column {
+        name: "threads_connected",
+        doc: "open connections (Threads_connected)",
+        value: |d| d.gauge(&["threads_connected"]),
+    },
+    Column {
+        name: "row_lock_waits_per_s",
+        doc: "row lock waits (Innodb_row_lock_waits) per second",
+        value: |d| d.rate(d.status("innodb_row_lock_waits")),
+    },
+    Column {
+        name: "row_lock_time_ms_avg",
+        doc: "average row lock wait in the interval, ms (Innodb_row_lock_time / _waits)",
+        value: |d| {
+            let w = d.status("innodb_row_lock_waits")?;
+            (w > 0.0).then_some(d.status("innodb_row_lock_time")? / w)
+        },
+    },
+    Column {
+        name: "deadlocks_per_s",
+        doc: "deadlocks (Innodb_deadlocks, or INNODB_METRICS lock_deadlocks) per second",
+        value: |d| d.rate(d.counter(&["innodb_deadlocks", "innodb:lock_deadlocks"])),
+    },
+    Column {
+        name: "page_splits_per_s",
+        doc: "B-tree page splits (INNODB_METRICS index_page_splits) per second",
+        value: |d| d.rate(d.page_splits()),
+    },
+    Column {
+        name: "page_reorgs_per_s",
+        doc: "B-tree page reorganisations (index_page_reorg_attempts: a grown record did not fit) per second",
+        value: |d| d.rate(d.page_reorgs()),
+    },
+    Column {
+        name: "page_merges_per_s",
+        doc: "successful B-tree page merges (index_page_merge_successful) per second",
+        value: |d| d.rate(d.counter(&["innodb:index_page_merge_successful"])),
+    },
+    Column {
+        name: "history_list_length",
+        doc: "undo records not purged yet (Innodb_history_list_length or trx_rseg_history_len)",
+        value: |d| d.gauge(&["innodb_history_list_length", "innodb:trx_rseg_history_len"]),
+    },
+    Column {
+        name: "checkpoint_age_pct",
+        doc: "redo written since the last checkpoint, % of the redo capacity the server allows",
+        value: |d| {
+            pct(
+                d.gauge(&["innodb_checkpoint_age", "innodb:log_lsn_checkpoint_age"]),
+                d.gauge(&[
+                    "innodb_checkpoint_max_age",
+                    "innodb:log_max_modified_age_async",
+                ]),
+            )
+        },
+    },
+    Column {
+        name: "dirty_pages_pct",
+        doc: "dirty buffer pool pages, % of all pages",
+        value: |d| {
+            pct(
+                d.gauge(&["innodb_buffer_pool_pages_dirty"]),
+                d.gauge(&["innodb_buffer_pool_pages_total"]),
+            )
+        },
+    },
+    Column {
+        name: "bp_reads_per_s",
+        doc: "pages read from disk into the buffer pool (Innodb_buffer_pool_reads) per second",
+        value: |d| d.rate(d.status("innodb_buffer_pool_reads")),
+    },
+    Column {
+        name: "bp_read_requests_per_s",
+        doc: "logical page reads (Innodb_buffer_pool_read_requests) per second",
+        value: |d| d.rate(d.status("innodb_buffer_pool_read_requests")),
+    },
+    Column {
+        name: "bp_wait_free_per_s",
+        doc: "waits for a free buffer pool page (Innodb_buffer_pool_wait_free) per second",
+        value: |d| d.rate(d.status("innodb_buffer_pool_wait_free")),
+    },
+    Column {
+        name: "pages_flushed_per_s",
+        doc: "buffer pool pages flushed (Innodb_buffer_pool_pages_flushed) per second",
+        value: |d| d.rate(d.status("innodb_buffer_pool_pages_flushed")),
+    },
+    Column {
+        name: "redo_bytes_per_s",
+        doc: "redo log bytes written per second (Innodb_os_log_written, or the LSN's advance)",
+        value: |d| d.rate(d.redo_bytes()),
+    },
+    Column {
+        name: "log_waits_per_s",
+        doc: "waits for log buffer space (Innodb_log_waits) per second",
+        value: |d| d.rate(d.status("innodb_log_waits")),
+    },
+    Column {
+        name: "tmp_disk_tables_per_s",
+        doc: "temporary tables created on disk (Created_tmp_disk_tables) per second",
+        value: |d| d.rate(d.status("created_tmp_disk_tables")),
+    },
+    Column {
+        name: "rows_scanned_per_s",
+        doc: "rows read by scans (Handler_read_rnd_next) per second",
+        value: |d| d.rate(d.status("handler_read_rnd_next")),
+    },
+    Column {
+        name: "active_transactions",
+        doc: "transactions open in InnoDB (INNODB_METRICS trx_active_transactions)",
+        value: |d| d.gauge(&["innodb:trx_active_transactions"]),
+    },
+    Column {
+        name: "new_orders_per_s",
+        doc: "TPC-C: New-Orders the server committed (SUM(D_NEXT_O_ID)'s increase) per second",
+        value: |d| d.rate(d.workload.get("new_orders").copied()),
+    },
+];
+
+/// One row of server.csv.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerRow {
+    /// "warmup" or "measure".
+    pub phase: crate::results::Phase,
+    /// Seconds since the run started: the earlier sample.
+    pub start_s: f64,
+    /// The later sample.
+    pub end_s: f64,
+    /// [`COLUMNS`]' values, in order (None: not recorded).
+    pub values: Vec<Option<f64>>,
+}
+
+impl ServerRow {
+    /// The row for `delta`, which ends at `end_s`.
+    pub fn of(phase: crate::results::Phase, delta: &Delta, end_s: f64) -> ServerRow {
+        ServerRow {
+            phase,
+            start_s: end_s - delta.secs,
+            end_s,
+            values: COLUMNS.iter().map(|c| (c.value)(delta)).collect(),
+        }
+    }
+
+    /// The value of the column named `name`.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        let i = COLUMNS.iter().position(|c| c.name == name)?;
+        self.values.get(i).copied().flatten()
+    }
+
+    /// server.csv's header line.
+    pub fn csv_header() -> String {
+        let mut h = String::from("phase,start_s,end_s");
+        for c in COLUMNS {
+            h.push(',');
+            h.push_str(c.name);
+        }
+        h.push('\n');
+        h
+    }
+
+    /// This row as a server.csv line (empty fields where nothing was recorded).
+    pub fn csv_line(&self) -> String {
+        let phase = match self.phase {
+            crate::results::Phase::Warmup => "warmup",
+            crate::results::Phase::Measure => "measure",
+        };
+        let mut l = format!("{phase},{:.3},{:.3}", self.start_s, self.end_s);
+        for v in &self.values {
+            l.push(',');
+            if let Some(v) = v {
+                l.push_str(&format!("{v:.3}"));
+            }
+        }
+        l.push('\n');
+        l
+    }
+
+    /// Parses server.csv (as [`ServerRow::csv_line`] writes it); columns are matched by
+    /// name, so a file from an older build with fewer columns still reads.
+    pub fn parse_csv(text: &str) -> Vec<ServerRow> {
+        let mut lines = text.lines();
+        let Some(header) = lines.next() else {
+            return Vec::new();
+        };
+        let names: Vec<&str> = header.split(',').collect();
+        let index: Vec<Option<usize>> = COLUMNS
+            .iter()
+            .map(|c| names.iter().position(|n| *n == c.name))
+            .collect();
+        lines
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                let phase = match *f.first()? {
+                    "warmup" => crate::results::Phase::Warmup,
+                    "measure" => crate::results::Phase::Measure,
+                    _ => return None,
+                };
+                Some(ServerRow {
+                    phase,
+                    start_s: f.get(1)?.parse().ok()?,
+                    end_s: f.get(2)?.parse().ok()?,
+                    values: index
+                        .iter()
+                        .map(|i| i.and_then(|i| f.get(i)?.parse().ok()))
+                        .collect(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// The server's count beside txbench's, over the measured phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CrossCheck {
+    /// What is counted ("transactions (Com_commit + Com_rollback)", "New-Orders (SUM(D_NEXT_O_ID))").
+    pub what: String,
+    /// The server's figure.
+    pub server: f64,
+    /// txbench's figure.
+    pub txbench: f64,
+    /// The largest difference that is not material for this run.
+    pub allowed: f64,
+    /// Whether the difference is within `allowed`.
+    pub agrees: bool,
+}
+
+impl CrossCheck {
+    /// Compares `server` with `txbench`: `slack` is the difference the run's own timing and
+    /// errors can explain (transactions around the sample that opened the measured phase,
+    /// failed attempts whose ROLLBACK may count twice, COMMITs that lost their connection);
+    /// beyond it, 2 % of txbench's count (at least 10) is allowed.
+    pub fn new(what: &str, server: f64, txbench: f64, slack: f64) -> CrossCheck {
+        let allowed = slack + (txbench * 0.02).max(10.0);
+        CrossCheck {
+            what: what.to_string(),
+            server,
+            txbench,
+            allowed,
+            agrees: (server - txbench).abs() <= allowed,
+        }
+    }
+
+    /// The INVALID reason when the figures disagree.
+    pub fn reason(&self) -> Option<String> {
+        (!self.agrees).then(|| {
+            format!(
+                "the server counted {:.0} {} over the measured phase but txbench counted {:.0} (a difference of {:+.1} %, more than the {:.0} this run's timing and errors explain): another client was using the server, or txbench miscounted",
+                self.server,
+                self.what,
+                self.txbench,
+                (self.server - self.txbench) / self.txbench.max(1.0) * 100.0,
+                self.allowed
+            )
+        })
+    }
+}
+
+/// Which of the server's own counters should match txbench's, per workload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerCount {
+    /// Every transaction attempt (of the kinds that commit) ends with COMMIT or ROLLBACK:
+    /// compare Com_commit + Com_rollback.
+    pub transactions: bool,
+    /// txbench sends and counts every statement itself (no stored procedures, no deferred
+    /// work): compare Com_select + Com_insert + Com_update + Com_delete + Com_replace.
+    pub statements: bool,
+}
+
+/// The server's counts beside txbench's over the measured phase: transactions or statements
+/// (as `mode` says) and, when the workload counts them in its tables, New-Orders.
+/// `opening_lag_s` is how late the sample that opened the measured phase was taken.
+/// `commits[k]` says whether a transaction of kind k ends with COMMIT or ROLLBACK (TPC-C's
+/// Stock-Level is read-only and autocommits); every failed attempt of any kind is rolled back.
+pub fn cross_checks(
+    measured: &Delta,
+    summary: &crate::results::Summary,
+    mode: ServerCount,
+    commits: &[bool],
+    opening_lag_s: f64,
+) -> Vec<CrossCheck> {
+    let mut out = Vec::new();
+    let disconnects: u64 = ["lost_connection", "server_shutdown"]
+        .iter()
+        .filter_map(|c| summary.errors_by_class.get(*c))
+        .sum();
+    let attempts_not_ended = (summary.errors + summary.retries + summary.reconnects) as f64;
+    if mode.transactions
+        && let Some(server) = measured.server_transactions()
+    {
+        // Every attempt ends with COMMIT or ROLLBACK except those that lost their
+        // connection; a failed attempt may send ROLLBACK twice (a procedure's handler and
+        // the driver).
+        let ended: u64 = summary
+            .kinds
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| commits.get(*i).copied().unwrap_or(true))
+            .map(|(_, k)| k.completed)
+            .sum();
+        let txbench = (ended + summary.errors + summary.retries).saturating_sub(disconnects) as f64;
+        let slack = summary.tps * opening_lag_s + attempts_not_ended;
+        out.push(CrossCheck::new(
+            "transactions (Com_commit + Com_rollback)",
+            server,
+            txbench,
+            slack,
+        ));
+    }
+    let names = [
+        "com_select",
+        "com_insert",
+        "com_update",
+        "com_delete",
+        "com_replace",
+    ];
+    if mode.statements && names.iter().all(|n| measured.status.contains_key(*n)) {
+        // The monitor's own SELECTs (INNODB_METRICS, workload counts) are in Com_select.
+        let own = measured
+            .workload
+            .get("monitor_selects")
+            .copied()
+            .unwrap_or(0.0);
+        let server: f64 = names.iter().filter_map(|n| measured.status(n)).sum::<f64>() - own;
+        let txbench = (summary.stmts.reads + summary.stmts.writes) as f64;
+        let per_txn = txbench / (summary.transactions.max(1) as f64);
+        let slack = txbench / summary.duration_s.max(1e-9) * opening_lag_s
+            + attempts_not_ended * per_txn.max(1.0);
+        out.push(CrossCheck::new(
+            "statements (Com_select + Com_insert + Com_update + Com_delete + Com_replace)",
+            server,
+            txbench,
+            slack,
+        ));
+    }
+    if let (Some(server), Some(k)) = (
+        measured.workload.get("new_orders"),
+        summary.kinds.iter().find(|k| k.name == "new_order"),
+    ) {
+        let tps = k.committed as f64 / summary.duration_s.max(1e-9);
+        out.push(CrossCheck::new(
+            "New-Orders (SUM(D_NEXT_O_ID))",
+            *server,
+            k.committed as f64,
+            tps * opening_lag_s + (summary.reconnects + disconnects) as f64,
+        ));
+    }
+    out
+}
+
+/// The server block of the summary: per-transaction figures, peaks and the cross-checks.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ServerSummary {
+    /// Measured seconds the server figures cover (between the samples that bound the
+    /// measured phase).
+    pub duration_s: f64,
+    /// Per transaction txbench counted, over the measured phase (`server_cpu_ms`,
+    /// `redo_bytes`, `page_splits`, `row_lock_waits`, `bp_reads`, …).
+    pub per_transaction: BTreeMap<String, f64>,
+    /// TPC-C: the same per New-Order.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub per_new_order: BTreeMap<String, f64>,
+    /// Averages over the measured phase (`server_cpu_pct`, `threads_running`, …).
+    pub averages: BTreeMap<String, f64>,
+    /// The highest value of each gauge in the measured phase.
+    pub peaks: BTreeMap<String, f64>,
+    /// The server's counts beside txbench's.
+    pub cross_checks: Vec<CrossCheck>,
+    /// Samples taken.
+    pub samples: u64,
+    /// Samples skipped because the previous one was still running.
+    pub skipped_samples: u64,
+    /// Average wall time of a sample, ms.
+    pub sample_ms_avg: f64,
+    /// Longest sample, ms.
+    pub sample_ms_max: f64,
+    /// What could not be recorded, and why.
+    #[serde(default)]
+    pub not_recorded: Vec<String>,
+    /// The wait events that waited longest in the measured phase (performance_schema on).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub top_waits: Vec<super::waits::TopWait>,
+}
+
+/// Wait events kept in the summary's `top_waits`.
+pub const TOP_WAITS: usize = 10;
+
+/// Columns whose peak the summary keeps.
+pub const PEAK_COLUMNS: &[&str] = &[
+    "history_list_length",
+    "checkpoint_age_pct",
+    "dirty_pages_pct",
+    "threads_running",
+    "active_transactions",
+    "server_rss_mb",
+    "server_cpu_pct",
+    "host_cpu_busy_pct",
+];
+
+/// Columns whose measured-phase average the summary keeps.
+pub const AVERAGE_COLUMNS: &[&str] = &[
+    "server_cpu_pct",
+    "host_cpu_busy_pct",
+    "host_iowait_pct",
+    "host_steal_pct",
+    "threads_running",
+    "history_list_length",
+    "checkpoint_age_pct",
+    "dirty_pages_pct",
+    "row_lock_time_ms_avg",
+    "fsync_ms_avg",
+    "disk_write_mb_per_s",
+];
+
+impl ServerSummary {
+    /// Figures over the measured phase: `measured` is the sum of its deltas, `rows` every
+    /// server.csv row, `transactions` and `new_orders` what txbench counted.
+    pub fn of(
+        measured: &Delta,
+        rows: &[ServerRow],
+        transactions: u64,
+        new_orders: Option<u64>,
+    ) -> ServerSummary {
+        let mut s = ServerSummary {
+            duration_s: measured.secs,
+            ..ServerSummary::default()
+        };
+        let rows_written = match (
+            measured.status("innodb_rows_inserted"),
+            measured.status("innodb_rows_updated"),
+        ) {
+            (Some(i), Some(u)) => Some(i + u),
+            _ => None,
+        };
+        let figures: [(&str, Option<f64>); 11] = [
+            ("rows_written", rows_written),
+            ("server_cpu_ms", measured.server_cpu_s().map(|c| c * 1000.0)),
+            ("redo_bytes", measured.redo_bytes()),
+            ("page_splits", measured.page_splits()),
+            ("page_reorgs", measured.page_reorgs()),
+            ("row_lock_waits", measured.status("innodb_row_lock_waits")),
+            ("bp_reads", measured.status("innodb_buffer_pool_reads")),
+            (
+                "bp_read_requests",
+                measured.status("innodb_buffer_pool_read_requests"),
+            ),
+            (
+                "disk_write_kb",
+                measured.disk.map(|d| d.write_bytes / 1024.0),
+            ),
+            ("fsyncs", measured.disk.map(|d| d.flushes)),
+            ("rows_scanned", measured.status("handler_read_rnd_next")),
+        ];
+        for (name, v) in figures {
+            if let Some(v) = v {
+                if transactions > 0 {
+                    s.per_transaction
+                        .insert(name.into(), v / transactions as f64);
+                }
+                if let Some(n) = new_orders.filter(|n| *n > 0) {
+                    s.per_new_order.insert(name.into(), v / n as f64);
+                }
+            }
+        }
+        s.top_waits = super::waits::top(&measured.waits, measured.secs, transactions, TOP_WAITS);
+        let measure: Vec<&ServerRow> = rows
+            .iter()
+            .filter(|r| r.phase == crate::results::Phase::Measure)
+            .collect();
+        for name in PEAK_COLUMNS {
+            if let Some(m) = measure
+                .iter()
+                .filter_map(|r| r.get(name))
+                .fold(None, |a: Option<f64>, v| Some(a.map_or(v, |a| a.max(v))))
+            {
+                s.peaks.insert(name.to_string(), m);
+            }
+        }
+        for name in AVERAGE_COLUMNS {
+            let vals: Vec<f64> = measure.iter().filter_map(|r| r.get(name)).collect();
+            if !vals.is_empty() {
+                s.averages.insert(
+                    name.to_string(),
+                    vals.iter().sum::<f64>() / vals.len() as f64,
+                );
+            }
+        }
+        s
+    }
+}
+
+/// One line of a "why" table: a server figure of BASE and NEW.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WhyRow {
+    /// `per transaction: page_splits`, `average: threads_running`, …
+    pub figure: String,
+    /// BASE's value.
+    pub base: f64,
+    /// NEW's value.
+    pub new: f64,
+    /// (NEW − BASE) / BASE, % (None when BASE is 0).
+    pub change_pct: Option<f64>,
+}
+
+/// BASE's and NEW's server figures side by side, ranked by relative change (figures that
+/// appear from nothing first, unchanged ones last): the likely cause of a verdict.
+pub fn why(base: &ServerSummary, new: &ServerSummary) -> Vec<WhyRow> {
+    let mut rows = Vec::new();
+    for (group, b, n) in [
+        (
+            "per transaction",
+            &base.per_transaction,
+            &new.per_transaction,
+        ),
+        ("per New-Order", &base.per_new_order, &new.per_new_order),
+        ("average", &base.averages, &new.averages),
+    ] {
+        for (k, &bv) in b {
+            let Some(&nv) = n.get(k) else { continue };
+            rows.push(WhyRow {
+                figure: format!("{group}: {k}"),
+                base: bv,
+                new: nv,
+                change_pct: (bv.abs() > 1e-12).then(|| (nv - bv) / bv.abs() * 100.0),
+            });
+        }
+    }
+    let rank = |r: &WhyRow| match r.change_pct {
+        Some(c) => c.abs(),
+        None if r.new.abs() > 1e-12 => f64::INFINITY,
+        None => 0.0,
+    };
+    rows.sort_by(|a, b| rank(b).total_cmp(&rank(a)));
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Phase;
+
+    fn sample(t: f64, status: &[(&str, f64)]) -> RawSample {
+        RawSample {
+            t,
+            status: status.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            ..RawSample::default()
+        }
+    }
+
+    #[test]
+    fn counters_become_rates_and_gauges_stay_values() {
+        let a = sample(
+            0.0,
+            &[
+                ("com_commit", 100.0),
+                ("threads_running", 3.0),
+                ("innodb_row_lock_waits", 10.0),
+                ("innodb_row_lock_time", 50.0),
+            ],
+        );
+        let b = sample(
+            2.0,
+            &[
+                ("com_commit", 300.0),
+                ("threads_running", 5.0),
+                ("innodb_row_lock_waits", 14.0),
+                ("innodb_row_lock_time", 70.0),
+            ],
+        );
+        let d = Delta::between(&a, &b);
+        let row = ServerRow::of(Phase::Measure, &d, 2.0);
+        assert_eq!(row.get("commits_per_s"), Some(100.0));
+        assert_eq!(row.get("threads_running"), Some(5.0));
+        assert_eq!(row.get("row_lock_waits_per_s"), Some(2.0));
+        assert_eq!(row.get("row_lock_time_ms_avg"), Some(5.0));
+        // Nothing of the host was sampled: empty, not zero.
+        assert_eq!(row.get("server_cpu_pct"), None);
+        assert_eq!(row.get("page_splits_per_s"), None);
+    }
+
+    #[test]
+    fn every_column_is_documented() {
+        let doc = include_str!("../../docs/server-metrics.md");
+        for c in COLUMNS {
+            assert!(
+                doc.contains(&format!("| `{}` | {} |", c.name, c.doc)),
+                "docs/server-metrics.md lacks {}",
+                c.name
+            );
+        }
+    }
+
+    #[test]
+    fn why_ranks_figures_by_relative_change() {
+        let mut a = ServerSummary::default();
+        let mut b = ServerSummary::default();
+        a.per_transaction.insert("server_cpu_ms".into(), 2.0);
+        b.per_transaction.insert("server_cpu_ms".into(), 2.2);
+        a.per_transaction.insert("page_splits".into(), 0.1);
+        b.per_transaction.insert("page_splits".into(), 0.5);
+        a.per_transaction.insert("bp_reads".into(), 0.0);
+        b.per_transaction.insert("bp_reads".into(), 3.0);
+        a.averages.insert("threads_running".into(), 4.0);
+        b.averages.insert("threads_running".into(), 4.0);
+        let w = why(&a, &b);
+        let names: Vec<&str> = w.iter().map(|r| r.figure.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "per transaction: bp_reads",
+                "per transaction: page_splits",
+                "per transaction: server_cpu_ms",
+                "average: threads_running"
+            ]
+        );
+        assert!((w[1].change_pct.unwrap() - 400.0).abs() < 1e-9);
+        assert_eq!(w[0].change_pct, None);
+    }
+
+    #[test]
+    fn a_reset_counter_counts_from_zero() {
+        let a = sample(0.0, &[("com_commit", 1000.0)]);
+        let b = sample(1.0, &[("com_commit", 40.0)]);
+        assert_eq!(Delta::between(&a, &b).status("com_commit"), Some(40.0));
+    }
+
+    #[test]
+    fn process_host_and_disk_figures() {
+        let mut a = sample(0.0, &[]);
+        let mut b = sample(2.0, &[]);
+        a.process = Some(ProcessStat {
+            user_s: 1.0,
+            sys_s: 1.0,
+            rss_bytes: 1.0,
+            read_bytes: 0.0,
+            write_bytes: 0.0,
+        });
+        b.process = Some(ProcessStat {
+            user_s: 2.0,
+            sys_s: 2.0,
+            rss_bytes: 104857600.0,
+            read_bytes: 0.0,
+            write_bytes: 4.0 * 1048576.0,
+        });
+        a.host = Some(HostStat {
+            cpus: 2.0,
+            ..HostStat::default()
+        });
+        b.host = Some(HostStat {
+            total_s: 4.0,
+            busy_s: 3.0,
+            iowait_s: 0.5,
+            steal_s: 0.0,
+            ctxt: 1000.0,
+            cpus: 2.0,
+        });
+        a.disk = Some(DiskStat::default());
+        b.disk = Some(DiskStat {
+            flushes: 10.0,
+            flush_ms: 25.0,
+            write_bytes: 2.0 * 1048576.0,
+            ..DiskStat::default()
+        });
+        let d = Delta::between(&a, &b);
+        let row = ServerRow::of(Phase::Measure, &d, 2.0);
+        // 2 CPU-seconds over 2 s on 2 CPUs: 50 %.
+        assert_eq!(row.get("server_cpu_pct"), Some(50.0));
+        assert_eq!(row.get("server_rss_mb"), Some(100.0));
+        assert_eq!(row.get("server_write_mb_per_s"), Some(2.0));
+        assert_eq!(row.get("host_cpu_busy_pct"), Some(75.0));
+        assert_eq!(row.get("host_iowait_pct"), Some(12.5));
+        assert_eq!(row.get("context_switches_per_s"), Some(500.0));
+        assert_eq!(row.get("fsync_ms_avg"), Some(2.5));
+        assert_eq!(row.get("fsyncs_per_s"), Some(5.0));
+        assert_eq!(row.get("disk_write_mb_per_s"), Some(1.0));
+    }
+
+    #[test]
+    fn the_csv_reads_back_by_column_name() {
+        let d = Delta::between(
+            &sample(0.0, &[("com_commit", 0.0), ("threads_running", 1.0)]),
+            &sample(1.0, &[("com_commit", 7.0), ("threads_running", 2.0)]),
+        );
+        let row = ServerRow::of(Phase::Warmup, &d, 1.0);
+        let text = format!("{}{}", ServerRow::csv_header(), row.csv_line());
+        let back = ServerRow::parse_csv(&text);
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].phase, Phase::Warmup);
+        assert_eq!(back[0].get("commits_per_s"), Some(7.0));
+        assert_eq!(back[0].get("threads_running"), Some(2.0));
+        assert_eq!(back[0].get("page_splits_per_s"), None);
+        // An older file with fewer columns.
+        let old = "phase,start_s,end_s,threads_running\nmeasure,0,1,4\n";
+        assert_eq!(
+            ServerRow::parse_csv(old)[0].get("threads_running"),
+            Some(4.0)
+        );
+    }
+
+    #[test]
+    fn checkpoint_age_and_history_from_either_source() {
+        let a = sample(0.0, &[]);
+        let mut b = sample(
+            1.0,
+            &[
+                ("innodb_checkpoint_age", 75.0),
+                ("innodb_checkpoint_max_age", 100.0),
+            ],
+        );
+        b.innodb.insert("trx_rseg_history_len".into(), 1234.0);
+        let row = ServerRow::of(Phase::Measure, &Delta::between(&a, &b), 1.0);
+        assert_eq!(row.get("checkpoint_age_pct"), Some(75.0));
+        assert_eq!(row.get("history_list_length"), Some(1234.0));
+    }
+
+    #[test]
+    fn summed_deltas_give_per_transaction_figures_and_peaks() {
+        let s0 = sample(
+            0.0,
+            &[("innodb_row_lock_waits", 0.0), ("threads_running", 1.0)],
+        );
+        let s1 = sample(
+            1.0,
+            &[("innodb_row_lock_waits", 30.0), ("threads_running", 9.0)],
+        );
+        let s2 = sample(
+            2.0,
+            &[("innodb_row_lock_waits", 50.0), ("threads_running", 3.0)],
+        );
+        let d1 = Delta::between(&s0, &s1);
+        let d2 = Delta::between(&s1, &s2);
+        let mut m = d1.clone();
+        m.add(&d2);
+        assert_eq!(m.status("innodb_row_lock_waits"), Some(50.0));
+        let rows = vec![
+            ServerRow::of(Phase::Measure, &d1, 1.0),
+            ServerRow::of(Phase::Measure, &d2, 2.0),
+        ];
+        let s = ServerSummary::of(&m, &rows, 100, Some(40));
+        assert_eq!(s.per_transaction["row_lock_waits"], 0.5);
+        assert_eq!(s.per_new_order["row_lock_waits"], 1.25);
+        assert_eq!(s.peaks["threads_running"], 9.0);
+        assert_eq!(s.averages["threads_running"], 6.0);
+        assert_eq!(s.duration_s, 2.0);
+        let s = ServerSummary::of(&m, &rows, 100, None);
+        assert!(s.per_new_order.is_empty());
+    }
+
+    #[test]
+    fn cross_check_allows_small_and_explained_differences() {
+        // 2 % of 10,000 plus the slack.
+        assert!(CrossCheck::new("transactions", 10_150.0, 10_000.0, 0.0).agrees);
+        assert!(!CrossCheck::new("transactions", 10_250.0, 10_000.0, 0.0).agrees);
+        assert!(CrossCheck::new("transactions", 10_250.0, 10_000.0, 60.0).agrees);
+        // Short runs: at least 10.
+        assert!(CrossCheck::new("transactions", 58.0, 50.0, 0.0).agrees);
+        let c = CrossCheck::new("transactions", 15_000.0, 10_000.0, 0.0);
+        let r = c.reason().unwrap();
+        assert!(
+            r.contains("15000") && r.contains("10000") && r.contains("+50.0 %"),
+            "{r}"
+        );
+        // Fewer on the server is as suspicious as more.
+        assert!(!CrossCheck::new("transactions", 5_000.0, 10_000.0, 0.0).agrees);
+    }
+}

@@ -1,0 +1,744 @@
+//! The server sampler: a thread of its own with its own connection (the monitor) that, every
+//! report interval, reads SHOW GLOBAL STATUS, the enabled INNODB_METRICS counters, the
+//! workload's own server-side counts and, when the server runs on this host, /proc; it
+//! writes `server.csv` and `server-status.jsonl` as the run goes and watches the server:
+//! Uptime going backwards (a restart), no answer for 10 s (frozen), or unreachable for 10 s.
+//!
+//! The virtual users never wait for it: a request that arrives while a sample is still being
+//! taken is skipped and counted. The arithmetic is in [`crate::metrics::server`].
+
+pub mod host;
+
+use crate::metrics::server::{Delta, RawSample, ServerRow};
+use crate::metrics::waits;
+use crate::results::Phase;
+use crate::target::{self, TargetUrl};
+use mysql::prelude::Queryable;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A server that has not answered the monitor for this long is gone (frozen or dead).
+pub const UNRESPONSIVE_LIMIT: Duration = Duration::from_secs(10);
+
+/// How the INVALID reason for a frozen server begins.
+pub const UNRESPONSIVE: &str = "the server has been unresponsive for";
+
+/// Where and what to sample.
+pub struct Options {
+    /// The server.
+    pub url: TargetUrl,
+    /// The run's start: sample times are seconds since then.
+    pub t0: Instant,
+    /// The run directory (server.csv and server-status.jsonl go there).
+    pub dir: PathBuf,
+    /// Counts the workload keeps in its tables: (name, SQL returning one number).
+    pub workload_counts: Vec<(String, String)>,
+    /// The measured phase starts with the run (no warm-up): at 0.0.
+    pub measure_start: Option<f64>,
+    /// Sample the counters and /proc (false: only Uptime, to watch the server).
+    pub metrics: bool,
+}
+
+/// What the sampler saw by the end of the run.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// Every server.csv row.
+    pub rows: Vec<ServerRow>,
+    /// The measured phase: the sum of its deltas (None: no sample bounds it).
+    pub measured: Option<Delta>,
+    /// Seconds between the start of the measured phase and the sample that opened it.
+    pub opening_lag_s: f64,
+    /// Samples taken.
+    pub samples: u64,
+    /// Requests skipped because a sample was still running.
+    pub skipped: u64,
+    /// Sample wall time, ms: sum and maximum.
+    pub sample_ms_sum: f64,
+    /// See `sample_ms_sum`.
+    pub sample_ms_max: f64,
+    /// What could not be recorded, one line each.
+    pub not_recorded: Vec<String>,
+    /// Whether the final sample (after the virtual users stopped) was taken.
+    pub final_taken: bool,
+}
+
+#[derive(Default)]
+struct State {
+    report: Report,
+    /// Lines for the run's output, not yet shown.
+    notes: Vec<String>,
+    /// When the measured phase started (seconds since t0); None during the warm-up.
+    measure_start: Option<f64>,
+    /// A sample in progress since.
+    busy_since: Option<Instant>,
+    /// Failing continuously since (connection refused, reset, or timed out).
+    failing_since: Option<Instant>,
+    /// The last failure was a time-out (no answer), not a refusal.
+    last_failure_timeout: bool,
+    /// The server restarted: its Uptime went backwards.
+    restart: Option<String>,
+    finished: bool,
+}
+
+enum Request {
+    Sample,
+    Finish,
+}
+
+/// The running sampler.
+pub struct Sampler {
+    tx: crossbeam_channel::Sender<Request>,
+    state: Arc<Mutex<State>>,
+}
+
+impl Sampler {
+    /// Starts the thread and asks for the first sample (the baseline), waiting up to 2 s for
+    /// it so that its notes come before the first interval.
+    pub fn start(opts: Options) -> anyhow::Result<Sampler> {
+        let state = Arc::new(Mutex::new(State {
+            measure_start: opts.measure_start,
+            ..State::default()
+        }));
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let files = if opts.metrics {
+            Some(Files::create(&opts.dir)?)
+        } else {
+            None
+        };
+        let st = state.clone();
+        std::thread::Builder::new()
+            .name("sampler".into())
+            .spawn(move || Worker::new(opts, st, files).run(rx))
+            .map_err(|e| anyhow::anyhow!("starting the server sampler: {e}"))?;
+        let s = Sampler { tx, state };
+        s.sample();
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline && s.lock().report.samples == 0 {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Ok(s)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Asks for a sample now (an interval ended); never waits.
+    pub fn sample(&self) {
+        let _ = self.tx.send(Request::Sample);
+    }
+
+    /// Asks for a sample and waits up to `wait` for it: the last interval's sample, taken
+    /// while the virtual users still run so its levels (Threads_running) are the run's.
+    pub fn sample_and_wait(&self, wait: Duration) {
+        let before = self.lock().report.samples;
+        self.sample();
+        let deadline = Instant::now() + wait;
+        while Instant::now() < deadline && self.lock().report.samples == before {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// The measured phase starts at `t` (seconds since t0): samples from the next one on
+    /// count towards it.
+    pub fn measure_starts(&self, t: f64) {
+        self.lock().measure_start = Some(t);
+        self.sample();
+    }
+
+    /// Lines to show (what will not be recorded), once each.
+    pub fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut self.lock().notes)
+    }
+
+    /// A reason to stop the run: the server restarted, or has not answered for 10 s.
+    pub fn check(&self) -> Option<String> {
+        let s = self.lock();
+        if let Some(r) = &s.restart {
+            return Some(r.clone());
+        }
+        let since = match (s.failing_since, s.busy_since) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }?;
+        let secs = since.elapsed();
+        if secs < UNRESPONSIVE_LIMIT {
+            return None;
+        }
+        Some(if s.failing_since.is_none() || s.last_failure_timeout {
+            format!(
+                "{UNRESPONSIVE} {} s: the monitor's queries got no answer (a frozen or stopped server process)",
+                secs.as_secs()
+            )
+        } else {
+            format!(
+                "the server has been unreachable for {} s (it died or restarts)",
+                secs.as_secs()
+            )
+        })
+    }
+
+    /// Takes the last sample (the virtual users have stopped) and returns what was seen,
+    /// waiting at most `wait` for it. The thread ends.
+    pub fn finish(self, wait: Duration) -> Report {
+        let _ = self.tx.send(Request::Finish);
+        let deadline = Instant::now() + wait;
+        while Instant::now() < deadline && !self.lock().finished {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // A thread stuck on a frozen server is left behind; the process ends without it.
+        self.lock().report.clone()
+    }
+}
+
+/// server.csv and server-status.jsonl (and waits.csv, made when the first waits arrive).
+struct Files {
+    dir: PathBuf,
+    csv: File,
+    jsonl: File,
+    waits: Option<File>,
+    failed: bool,
+}
+
+impl Files {
+    fn create(dir: &Path) -> anyhow::Result<Files> {
+        let open = |name: &str| {
+            File::create(dir.join(name))
+                .map_err(|e| anyhow::anyhow!("creating {}: {e}", dir.join(name).display()))
+        };
+        let mut csv = open("server.csv")?;
+        csv.write_all(ServerRow::csv_header().as_bytes())?;
+        Ok(Files {
+            dir: dir.to_path_buf(),
+            csv,
+            jsonl: open("server-status.jsonl")?,
+            waits: None,
+            failed: false,
+        })
+    }
+
+    /// Appends an interval's wait rows to waits.csv, creating it with its header first.
+    fn write_waits(&mut self, rows: &[waits::WaitRow]) -> std::io::Result<()> {
+        if self.waits.is_none() {
+            let mut f = File::create(self.dir.join("waits.csv"))?;
+            f.write_all(waits::CSV_HEADER.as_bytes())?;
+            self.waits = Some(f);
+        }
+        let text: String = rows.iter().map(waits::WaitRow::csv_line).collect();
+        match self.waits.as_mut() {
+            Some(f) => f.write_all(text.as_bytes()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Where the server's process and data directory are, when it runs on this host.
+struct Local {
+    pid: i32,
+    device: Option<(u32, u32)>,
+}
+
+struct Worker {
+    opts: Options,
+    state: Arc<Mutex<State>>,
+    files: Option<Files>,
+    conn: Option<mysql::Conn>,
+    /// Found out on the first connection.
+    discovered: bool,
+    local: Option<Local>,
+    /// The INNODB_METRICS query that works on this server (None: not readable).
+    innodb_sql: Option<&'static str>,
+    /// Whether performance_schema's wait summary is read (it is on, with timed waits).
+    read_waits: bool,
+    workload_counts: Vec<(String, String)>,
+    prev: Option<RawSample>,
+    /// SELECTs the monitor itself ran (they are in Com_select).
+    own_selects: f64,
+}
+
+const INNODB_MARIADB: &str =
+    "SELECT NAME, COUNT FROM INFORMATION_SCHEMA.INNODB_METRICS WHERE ENABLED = 1";
+const INNODB_MYSQL: &str =
+    "SELECT NAME, COUNT FROM INFORMATION_SCHEMA.INNODB_METRICS WHERE STATUS = 'enabled'";
+/// Every wait event that has waited, less the ones that are threads at rest: `idle`
+/// (connections waiting for their client) and condition waits (background threads sleeping
+/// until signalled, such as mysys's COND_timer, which alone would fill half the time waited).
+const WAITS_SQL: &str = "SELECT EVENT_NAME, COUNT_STAR, SUM_TIMER_WAIT FROM performance_schema.events_waits_summary_global_by_event_name WHERE COUNT_STAR > 0 AND EVENT_NAME <> 'idle' AND EVENT_NAME NOT LIKE 'wait/synch/cond/%'";
+/// Wait instruments that are enabled and timed.
+const WAIT_INSTRUMENTS_SQL: &str = "SELECT COUNT(*) FROM performance_schema.setup_instruments WHERE NAME LIKE 'wait/%' AND ENABLED = 'YES' AND TIMED = 'YES'";
+
+/// The URL names this host: a unix socket or a loopback address.
+pub fn is_local(url: &TargetUrl) -> bool {
+    if url.socket.is_some() {
+        return true;
+    }
+    let h = url.host.trim_start_matches('[').trim_end_matches(']');
+    h == "localhost"
+        || h == "::1"
+        || h.parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|a| a.is_loopback())
+}
+
+impl Worker {
+    fn new(opts: Options, state: Arc<Mutex<State>>, files: Option<Files>) -> Worker {
+        let workload_counts = opts.workload_counts.clone();
+        Worker {
+            opts,
+            state,
+            files,
+            conn: None,
+            discovered: false,
+            local: None,
+            innodb_sql: Some(INNODB_MARIADB),
+            read_waits: false,
+            workload_counts,
+            prev: None,
+            own_selects: 0.0,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn not_recorded(&self, line: String) {
+        let mut s = self.lock();
+        s.notes.push(format!("server metrics: {line}"));
+        s.report.not_recorded.push(line);
+    }
+
+    fn run(mut self, rx: crossbeam_channel::Receiver<Request>) {
+        while let Ok(req) = rx.recv() {
+            let mut finish = matches!(req, Request::Finish);
+            // Requests that queued up while the last sample ran are skipped, and counted.
+            while let Ok(r) = rx.try_recv() {
+                match r {
+                    Request::Sample => self.lock().report.skipped += 1,
+                    Request::Finish => finish = true,
+                }
+            }
+            let ok = self.sample_once(finish);
+            if finish {
+                let mut s = self.lock();
+                s.report.final_taken = ok;
+                s.finished = true;
+                return;
+            }
+        }
+    }
+
+    fn connect(&self) -> Result<mysql::Conn, (String, bool)> {
+        let opts = mysql::OptsBuilder::from_opts(target::opts(&self.opts.url))
+            .read_timeout(Some(UNRESPONSIVE_LIMIT))
+            .write_timeout(Some(UNRESPONSIVE_LIMIT));
+        mysql::Conn::new(opts).map_err(|e| {
+            let timeout = is_timeout(&e);
+            (target::error_message(&e), timeout)
+        })
+    }
+
+    /// One sample; false when the server could not be read. The closing sample (after the
+    /// virtual users stopped) only completes the measured phase's counts: it has no row.
+    fn sample_once(&mut self, closing: bool) -> bool {
+        let begun = Instant::now();
+        self.lock().busy_since = Some(begun);
+        let result = self.read();
+        let ms = begun.elapsed().as_secs_f64() * 1000.0;
+        let mut s = self.lock();
+        s.busy_since = None;
+        match result {
+            Ok(raw) => {
+                s.failing_since = None;
+                drop(s);
+                self.record(raw, ms, closing);
+                true
+            }
+            Err(timeout) => {
+                s.failing_since.get_or_insert(begun);
+                s.last_failure_timeout = timeout;
+                drop(s);
+                self.conn = None;
+                false
+            }
+        }
+    }
+
+    /// Reads everything; Err(true) when the server did not answer in time.
+    fn read(&mut self) -> Result<RawSample, bool> {
+        if self.conn.is_none() {
+            self.conn = Some(self.connect().map_err(|(_, timeout)| timeout)?);
+        }
+        if !self.discovered && self.opts.metrics {
+            self.discovered = true;
+            self.discover();
+        }
+        // Taken out for the sample, put back when it succeeded: a failed one reconnects.
+        let mut conn = self.conn.take().ok_or(false)?;
+        let sql = if self.opts.metrics {
+            "SHOW GLOBAL STATUS"
+        } else {
+            "SHOW GLOBAL STATUS LIKE 'Uptime'"
+        };
+        let status: Vec<(String, String)> = conn.query(sql).map_err(|e| is_timeout(&e))?;
+        let t = self.opts.t0.elapsed().as_secs_f64();
+        let mut raw = RawSample {
+            t,
+            status: status
+                .into_iter()
+                .filter_map(|(k, v)| Some((k.to_ascii_lowercase(), v.parse::<f64>().ok()?)))
+                .collect(),
+            ..RawSample::default()
+        };
+        if !self.opts.metrics {
+            self.conn = Some(conn);
+            return Ok(raw);
+        }
+        if let Some(sql) = self.innodb_sql {
+            match conn.query::<(String, i64), _>(sql) {
+                Ok(rows) => {
+                    self.own_selects += 1.0;
+                    raw.innodb = rows
+                        .into_iter()
+                        .map(|(k, v)| (k.to_ascii_lowercase(), v as f64))
+                        .collect();
+                }
+                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
+                Err(e) => {
+                    self.innodb_sql = None;
+                    self.not_recorded(format!(
+                        "INFORMATION_SCHEMA.INNODB_METRICS is not recorded ({}): page splits and the other InnoDB counters are missing",
+                        target::error_message(&e)
+                    ));
+                }
+            }
+        }
+        if self.read_waits {
+            match conn.query::<(String, u64, u64), _>(WAITS_SQL) {
+                Ok(rows) => {
+                    self.own_selects += 1.0;
+                    raw.waits = rows
+                        .into_iter()
+                        .map(|(k, count, ps)| {
+                            (
+                                k,
+                                waits::WaitStat {
+                                    count: count as f64,
+                                    time_ms: ps as f64 / 1e9,
+                                },
+                            )
+                        })
+                        .collect();
+                }
+                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
+                Err(e) => {
+                    self.read_waits = false;
+                    self.not_recorded(format!(
+                        "performance_schema waits are not recorded ({})",
+                        target::error_message(&e)
+                    ));
+                }
+            }
+        }
+        let mut failed = Vec::new();
+        for (name, sql) in &self.workload_counts {
+            match conn.query_first::<Option<f64>, _>(sql.as_str()) {
+                Ok(v) => {
+                    self.own_selects += 1.0;
+                    raw.workload
+                        .insert(name.clone(), v.flatten().unwrap_or(0.0));
+                }
+                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
+                Err(e) => failed.push((name.clone(), target::error_message(&e))),
+            }
+        }
+        for (name, why) in failed {
+            self.workload_counts.retain(|(n, _)| *n != name);
+            self.not_recorded(format!(
+                "the server-side count {name} is not recorded ({why})"
+            ));
+        }
+        raw.workload
+            .insert("monitor_selects".into(), self.own_selects);
+        self.conn = Some(conn);
+        if let Some(l) = &self.local {
+            raw.process = host::read_process(l.pid);
+            raw.host = host::read_host();
+            raw.disk = l.device.and_then(host::read_disk);
+        }
+        Ok(raw)
+    }
+
+    /// What this server lets us record: INNODB_METRICS (MariaDB or MySQL column names), and
+    /// /proc when it runs here.
+    fn discover(&mut self) {
+        let Some(conn) = self.conn.as_mut() else {
+            return;
+        };
+        if let Err(mysql::Error::MySqlError(e)) =
+            conn.query_drop(format!("{INNODB_MARIADB} LIMIT 0"))
+            && e.code == 1054
+        {
+            self.innodb_sql = Some(INNODB_MYSQL);
+        }
+        self.discover_waits();
+        let Some(conn) = self.conn.as_mut() else {
+            return;
+        };
+        if !is_local(&self.opts.url) {
+            self.not_recorded(format!(
+                "the server at {} is not on this host: its process CPU, memory and I/O, the host's CPU and the disk are not recorded",
+                self.opts.url.host
+            ));
+            return;
+        }
+        let paths: Result<(String, String), _> = conn
+            .query_first::<(String, String), _>("SELECT @@pid_file, @@datadir")
+            .map(|r| r.unwrap_or_default());
+        let (pid_file, datadir) = match paths {
+            Ok(p) => p,
+            Err(e) => {
+                self.not_recorded(format!(
+                    "cannot ask the server for its pid file ({}): its process and the disk are not recorded",
+                    target::error_message(&e)
+                ));
+                return;
+            }
+        };
+        let datadir = PathBuf::from(datadir);
+        let pid_path = if Path::new(&pid_file).is_absolute() {
+            PathBuf::from(&pid_file)
+        } else {
+            datadir.join(&pid_file)
+        };
+        let pid = match host::server_pid(&pid_path) {
+            Ok(p) => p,
+            Err(why) => {
+                self.not_recorded(format!(
+                    "the server's process was not found on this host ({why}): its CPU, memory and I/O, the host's CPU and the disk are not recorded"
+                ));
+                return;
+            }
+        };
+        if !host::process_io_readable(pid) {
+            self.not_recorded(format!(
+                "/proc/{pid}/io is not readable by this user: the server's own read and write bytes are not recorded"
+            ));
+        }
+        let device = match host::device_of(&datadir) {
+            Ok(d) => Some(d),
+            Err(why) => {
+                self.not_recorded(format!("disk figures are not recorded: {why}"));
+                None
+            }
+        };
+        self.local = Some(Local { pid, device });
+    }
+
+    /// Waits are read when performance_schema is on and some wait instruments are timed.
+    fn discover_waits(&mut self) {
+        let Some(conn) = self.conn.as_mut() else {
+            return;
+        };
+        let on = conn
+            .query_first::<i64, _>("SELECT @@performance_schema")
+            .ok()
+            .flatten()
+            .unwrap_or(0);
+        if on != 1 {
+            return;
+        }
+        match conn.query_first::<i64, _>(WAIT_INSTRUMENTS_SQL) {
+            Ok(Some(n)) if n > 0 => self.read_waits = true,
+            Ok(_) => self.not_recorded(
+                "performance_schema is ON but no wait instrument is enabled and timed: waits are not recorded (performance_schema_instrument='wait/%=ON', as txbench sandboxes set it)".into(),
+            ),
+            Err(e) => self.not_recorded(format!(
+                "performance_schema waits are not recorded ({})",
+                target::error_message(&e)
+            )),
+        }
+    }
+
+    fn record(&mut self, raw: RawSample, ms: f64, closing: bool) {
+        let uptime = raw.status.get("uptime").copied();
+        let t = raw.t;
+        let prev = self.prev.replace(raw);
+        let Some(prev) = prev else {
+            let mut s = self.lock();
+            if let Some(m) = s.measure_start {
+                s.report.opening_lag_s = (t - m).max(0.0);
+            }
+            s.report.samples += 1;
+            s.report.sample_ms_sum += ms;
+            s.report.sample_ms_max = s.report.sample_ms_max.max(ms);
+            return;
+        };
+        let Some(cur) = self.prev.as_ref() else {
+            return;
+        };
+        if let (Some(before), Some(now)) = (prev.status.get("uptime"), uptime)
+            && now < *before
+        {
+            self.lock().restart.get_or_insert(format!(
+                "the server restarted during the run (Uptime went from {before} s to {now} s)"
+            ));
+        }
+        let delta = Delta::between(&prev, cur);
+        let measure_start = self.lock().measure_start;
+        // A delta counts towards the measured phase when the sample before it was taken
+        // after the measured phase began.
+        let phase = match measure_start {
+            Some(m) if prev.t >= m => Phase::Measure,
+            _ => Phase::Warmup,
+        };
+        if closing {
+            let mut s = self.lock();
+            s.report.samples += 1;
+            if phase == Phase::Measure {
+                match &mut s.report.measured {
+                    Some(sum) => sum.add(&delta),
+                    None => s.report.measured = Some(delta),
+                }
+            }
+            return;
+        }
+        let row = ServerRow::of(phase, &delta, cur.t);
+        let mut write_error = None;
+        if let Some(files) = self.files.as_mut().filter(|f| !f.failed) {
+            let line = json_line(&row, &delta, ms);
+            let wait_rows = waits::rows(phase, prev.t, cur.t, &delta.waits);
+            let written = files
+                .csv
+                .write_all(row.csv_line().as_bytes())
+                .and_then(|_| files.jsonl.write_all(line.as_bytes()))
+                .and_then(|_| {
+                    if wait_rows.is_empty() {
+                        Ok(())
+                    } else {
+                        files.write_waits(&wait_rows)
+                    }
+                });
+            if let Err(e) = written {
+                files.failed = true;
+                write_error = Some(e);
+            }
+        }
+        if let Some(e) = write_error {
+            self.not_recorded(format!(
+                "writing server.csv failed ({e}): later samples are kept in memory only"
+            ));
+        }
+        if !self.opts.metrics {
+            return;
+        }
+        let mut s = self.lock();
+        if let Some(m) = measure_start
+            && prev.t < m
+            && cur.t >= m
+        {
+            s.report.opening_lag_s = cur.t - m;
+        }
+        if phase == Phase::Measure {
+            match &mut s.report.measured {
+                Some(sum) => sum.add(&delta),
+                None => s.report.measured = Some(delta),
+            }
+        }
+        s.report.rows.push(row);
+        s.report.samples += 1;
+        s.report.sample_ms_sum += ms;
+        s.report.sample_ms_max = s.report.sample_ms_max.max(ms);
+    }
+}
+
+/// A server-status.jsonl line: the interval, the sample's wall time and the raw delta
+/// (counters that moved, every gauge).
+fn json_line(row: &ServerRow, d: &Delta, ms: f64) -> String {
+    let nonzero = |m: &BTreeMap<String, f64>| -> BTreeMap<String, f64> {
+        m.iter()
+            .filter(|(_, v)| **v != 0.0)
+            .map(|(k, v)| (k.clone(), *v))
+            .collect()
+    };
+    let v = serde_json::json!({
+        "phase": row.phase,
+        "start_s": (row.start_s * 1000.0).round() / 1000.0,
+        "end_s": (row.end_s * 1000.0).round() / 1000.0,
+        "sample_ms": (ms * 1000.0).round() / 1000.0,
+        "status": nonzero(&d.status),
+        "status_gauges": d.status_gauges,
+        "innodb": nonzero(&d.innodb),
+        "innodb_gauges": d.innodb_gauges,
+        "workload": d.workload,
+        "process": d.process,
+        "host": d.host,
+        "disk": d.disk,
+        "waits": d.waits,
+    });
+    format!("{v}\n")
+}
+
+fn is_timeout(e: &mysql::Error) -> bool {
+    let timed_out = |io: &std::io::Error| {
+        matches!(
+            io.kind(),
+            std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+        )
+    };
+    match e {
+        mysql::Error::IoError(io) => timed_out(io),
+        // A read that timed out reaches us through the packet codec, its source the io error.
+        mysql::Error::CodecError(c) => std::error::Error::source(c)
+            .and_then(|s| s.downcast_ref::<std::io::Error>())
+            .is_some_and(timed_out),
+        mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => true,
+        mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(Some((_, _, kind)))) => {
+            matches!(
+                kind,
+                std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+            )
+        }
+        _ => false,
+    }
+}
+
+fn is_lost(e: &mysql::Error) -> bool {
+    target::classify(e).disconnects()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_read_that_timed_out_is_a_timeout_whichever_way_it_comes() {
+        let io = |k| std::io::Error::new(k, "x");
+        assert!(is_timeout(&mysql::Error::CodecError(
+            io(std::io::ErrorKind::WouldBlock).into()
+        )));
+        assert!(is_timeout(&mysql::Error::IoError(io(
+            std::io::ErrorKind::TimedOut
+        ))));
+        assert!(!is_timeout(&mysql::Error::CodecError(
+            io(std::io::ErrorKind::ConnectionReset).into()
+        )));
+        assert!(!is_timeout(&mysql::Error::IoError(io(
+            std::io::ErrorKind::ConnectionRefused
+        ))));
+    }
+
+    #[test]
+    fn local_means_loopback_or_a_socket() {
+        let u = |s: &str| TargetUrl::parse(s).unwrap();
+        assert!(is_local(&u("mysql://a@127.0.0.1:3306/d")));
+        assert!(is_local(&u("mysql://a@127.0.0.2:3306/d")));
+        assert!(is_local(&u("mysql://a@localhost:3306/d")));
+        assert!(is_local(&u("mysql://a@[::1]:3306/d")));
+        assert!(!is_local(&u("mysql://a@db.example.com:3306/d")));
+        assert!(!is_local(&u("mysql://a@10.0.0.5:3306/d")));
+    }
+}
