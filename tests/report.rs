@@ -79,11 +79,27 @@ fn the_report_of_a_real_sweep_renders_in_chromium_with_its_charts() {
     ] {
         assert!(html.contains(part), "{part} missing");
     }
+    // Each level's Server section: throughput and the server's figures on one time axis.
+    let server_charts = html.matches("class=\"chart small\"").count();
+    assert!(
+        server_charts >= 3 * 8,
+        "at least 8 small multiples per level: {server_charts}"
+    );
     assert_eq!(
         html.matches("<svg").count(),
-        2 + 3 * 4,
-        "2 sweep charts + 4 per level"
+        2 + 3 * 4 + server_charts,
+        "2 sweep charts + 4 per level + the server's"
     );
+    for part in [
+        "<h3>Server</h3>",
+        "Throughput and the server's figures",
+        "cross-check",
+    ] {
+        assert!(html.contains(part), "{part} missing");
+    }
+    // Three levels of one sweep: the first beside the others, per transaction.
+    assert!(html.contains("Why: server figures against"));
+    assert!(html.contains("per transaction: server_cpu_ms"));
 
     let shot = home.path().join("shot.png");
     let console = chromium_console(&page, &shot);
@@ -113,7 +129,7 @@ fn the_report_of_a_real_sweep_renders_in_chromium_with_its_charts() {
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();
-    assert_eq!(files.len(), 14);
+    assert_eq!(files.len(), 14 + server_charts);
     assert!(files[0].ends_with("01-sweep-throughput.png"), "{files:?}");
     for f in &files {
         assert!(coloured_pixels(f) > 200, "{} has no lines", f.display());

@@ -769,14 +769,14 @@ fn waits_are_sampled_when_performance_schema_is_on() {
         "{top:?}"
     );
     assert!(top.iter().all(|w| w["class"] != "cond"), "{top:?}");
-    let text = std::fs::read_to_string(home.path().join("ps-on").join("waits.csv")).unwrap();
-    let mut lines = text.lines();
+    let csv = std::fs::read_to_string(home.path().join("ps-on").join("waits.csv")).unwrap();
+    let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
         Some("phase,start_s,end_s,event,class,waits_per_s,wait_ms_per_s,avg_us")
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
-    assert!(rows.iter().any(|r| r[0] == "measure"), "{text}");
+    assert!(rows.iter().any(|r| r[0] == "measure"), "{csv}");
     assert!(
         rows.iter()
             .all(|r| r.len() == 8 && r[3].starts_with("wait/"))
@@ -787,6 +787,24 @@ fn waits_are_sampled_when_performance_schema_is_on() {
         *per.entry(r[2]).or_default() += 1;
     }
     assert!(per.values().all(|n| *n <= 20), "{per:?}");
+
+    // The report charts the top 5 waits over time and lists the phase's top waits.
+    let page = home.path().join("ps-on.html");
+    let out = home
+        .cmd()
+        .arg("report")
+        .arg(home.path().join("ps-on"))
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("waits (performance_schema)"),
+        "no waits chart"
+    );
+    assert!(html.contains("<th>wait event</th>"));
 
     // performance_schema off (the default): no waits, nothing said about them.
     let off = home.start("waits-off", &[]);

@@ -45,10 +45,23 @@ pub struct Chart {
     pub log_x: bool,
     /// The legend in the upper left corner (for curves that rise to the right).
     pub legend_left: bool,
+    /// One of a row of small multiples ([`SMALL_SIZE`]).
+    pub small: bool,
+    /// The x axis from..to (small multiples share one time axis); None: the data's range.
+    pub x_range: Option<(f64, f64)>,
 }
 
 /// Width and height of every chart, pixels.
 pub const SIZE: (u32, u32) = (960, 380);
+/// Width and height of a small multiple, pixels.
+pub const SMALL_SIZE: (u32, u32) = (440, 210);
+
+impl Chart {
+    /// Pixels wide and high.
+    pub fn size(&self) -> (u32, u32) {
+        if self.small { SMALL_SIZE } else { SIZE }
+    }
+}
 
 fn bounds(c: &Chart) -> ((f64, f64), (f64, f64)) {
     let pts = c.series.iter().flat_map(|s| s.points.iter());
@@ -62,6 +75,9 @@ fn bounds(c: &Chart) -> ((f64, f64), (f64, f64)) {
     }
     if !x0.is_finite() {
         (x0, x1) = (0.0, 1.0);
+    }
+    if let Some((a, b)) = c.x_range {
+        (x0, x1) = (a, b);
     }
     if x1 <= x0 {
         x1 = x0 + 1.0;
@@ -81,11 +97,19 @@ where
     root.fill(&WHITE).map_err(err)?;
     let ((x0, x1), (y0, y1)) = bounds(c);
     let mut builder = ChartBuilder::on(&root);
-    builder
-        .caption(&c.title, ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(70);
+    if c.small {
+        builder
+            .caption(&c.title, ("sans-serif", 14))
+            .margin(8)
+            .x_label_area_size(28)
+            .y_label_area_size(56);
+    } else {
+        builder
+            .caption(&c.title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(70);
+    }
     macro_rules! body {
         ($chart:expr) => {{
             let mut chart = $chart;
@@ -157,7 +181,7 @@ where
 pub fn svg(c: &Chart) -> Result<String> {
     let mut buf = String::new();
     draw(
-        SVGBackend::with_string(&mut buf, SIZE).into_drawing_area(),
+        SVGBackend::with_string(&mut buf, c.size()).into_drawing_area(),
         c,
     )?;
     Ok(buf)
@@ -220,6 +244,8 @@ mod tests {
             ],
             log_x,
             legend_left: false,
+            small: false,
+            x_range: None,
         }
     }
 

@@ -18,10 +18,10 @@ pub struct Input {
 }
 
 /// One run of the report, with where it lives.
-struct RunRef<'a> {
-    label: String,
-    dir: PathBuf,
-    r: &'a RunResult,
+pub(super) struct RunRef<'a> {
+    pub(super) label: String,
+    pub(super) dir: PathBuf,
+    pub(super) r: &'a RunResult,
 }
 
 /// The report: its HTML and its charts (for `--png`).
@@ -32,7 +32,7 @@ pub struct Report {
     pub charts: Vec<Chart>,
 }
 
-fn esc(s: &str) -> String {
+pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -68,7 +68,7 @@ fn runs(inputs: &[Input]) -> Vec<RunRef<'_>> {
     out
 }
 
-fn slug(s: &str) -> String {
+pub(super) fn slug(s: &str) -> String {
     s.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect()
@@ -80,7 +80,7 @@ h3{font-size:16px;margin-top:24px}table{border-collapse:collapse;margin:8px 0;fo
 td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f4f4f4}\
 td.n{text-align:right;font-variant-numeric:tabular-nums}.valid{color:#17612b;font-weight:bold}\
 .invalid{color:#fff;background:#b3261e;font-weight:bold;padding:1px 6px}tr.diff td{background:#fff3bf}\
-.chart{margin:8px 0}.note{color:#555;font-size:13px}.declining{color:#b3261e;font-weight:bold}";
+.chart{margin:8px 0}.multiples{display:flex;flex-wrap:wrap;gap:4px 12px}.chart.small{margin:0}.note{color:#555;font-size:13px}.declining{color:#b3261e;font-weight:bold}";
 
 /// Builds the report of `inputs`.
 pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
@@ -212,6 +212,8 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
             series: tput,
             log_x: false,
             legend_left: true,
+            small: false,
+            x_range: None,
         };
         let c2 = Chart {
             id: "sweep-p95".into(),
@@ -221,6 +223,8 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
             series: p95,
             log_x: false,
             legend_left: true,
+            small: false,
+            x_range: None,
         };
         for c in [c1, c2] {
             push_chart(&mut h, &mut charts_out, c)?;
@@ -274,6 +278,7 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
             push_chart(&mut h, &mut charts_out, c)?;
         }
         stability_table(&mut h, x.r);
+        super::server::section(&mut h, &mut charts_out, n + 1, x)?;
         if !x.r.notes.is_empty() {
             h.push_str("<ul class=\"note\">");
             for n in &x.r.notes {
@@ -283,6 +288,7 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
         }
     }
 
+    super::server::why_tables(&mut h, &all);
     config_table(&mut h, &all);
     h.push_str("</body></html>\n");
     Ok(Report {
@@ -291,9 +297,14 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
     })
 }
 
-fn push_chart(h: &mut String, out: &mut Vec<Chart>, c: Chart) -> Result<()> {
+pub(super) fn push_chart(h: &mut String, out: &mut Vec<Chart>, c: Chart) -> Result<()> {
     let svg = charts::svg(&c)?;
-    let _ = write!(h, "<div class=\"chart\" id=\"{}\">{svg}</div>", esc(&c.id));
+    let _ = write!(
+        h,
+        "<div class=\"chart{}\" id=\"{}\">{svg}</div>",
+        if c.small { " small" } else { "" },
+        esc(&c.id)
+    );
     out.push(c);
     Ok(())
 }
@@ -343,6 +354,8 @@ fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
             series: tput,
             log_x: false,
             legend_left: false,
+            small: false,
+            x_range: None,
         },
         Chart {
             id: format!("{id}-latency"),
@@ -371,6 +384,8 @@ fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
             ],
             log_x: false,
             legend_left: false,
+            small: false,
+            x_range: None,
         },
     ];
     let spectrum = spectrum(&x.dir, x.r)?;
@@ -383,6 +398,8 @@ fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
             series: spectrum,
             log_x: true,
             legend_left: false,
+            small: false,
+            x_range: None,
         });
     }
     out.push(Chart {
@@ -406,6 +423,8 @@ fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
         ],
         log_x: false,
         legend_left: false,
+        small: false,
+        x_range: None,
     });
     Ok(out)
 }

@@ -2,4 +2,5 @@
 
 pub mod charts;
 pub mod html;
+mod server;
 pub mod text;
