@@ -1,0 +1,131 @@
+//! The driver against sysbench: prepare, oltp_read_write and point selects side by side, memory.
+
+use super::*;
+
+pub(super) fn driver(home: &StateDir) -> Result<()> {
+    let secs = bench_seconds();
+    let bin = txbench_bin()?;
+    let url = bench_server(home, "bench-driver", "2G")?;
+    let url_s = url.to_string();
+
+    // Prepare: txbench into the benchmark database, sysbench into its own.
+    println!("\n== prepare oltp_read_write, 4 tables x 100,000 rows, wall seconds");
+    let tx = measure(txbench_cmd(
+        &bin,
+        &url_s,
+        &[
+            "prepare",
+            "oltp_read_write",
+            "--tables",
+            "4",
+            "--table-size",
+            "100000",
+        ],
+    ))?;
+    let mut conn = txbench::target::connect(&url)?;
+    use mysql::prelude::Queryable;
+    conn.query_drop("DROP DATABASE IF EXISTS sbprep")?;
+    conn.query_drop("CREATE DATABASE sbprep")?;
+    let sb = measure(sysbench_cmd(
+        &url,
+        "sbprep",
+        &[
+            "oltp_read_write",
+            "--tables=4",
+            "--table-size=100000",
+            &format!("--threads={}", txbench_cpus()),
+            "prepare",
+        ],
+    ))?;
+    conn.query_drop("DROP DATABASE sbprep")?;
+    println!(
+        "  sysbench 1.0.20 ({} threads) {:>7.2} s   txbench ({} loaders) {:>7.2} s   ratio txbench/sysbench {:.2}",
+        txbench_cpus(),
+        sb.wall_s,
+        txbench_cpus(),
+        tx.wall_s,
+        tx.wall_s / sb.wall_s
+    );
+
+    println!(
+        "\n== oltp_read_write on the same 4 x 100,000 tables, 2 x {secs} s per tool, ABBA order"
+    );
+    println!(
+        "  {:>7}  {:>10} {:>10} {:>7}   {:>14} {:>14} {:>7}",
+        "threads", "sb tps", "tx tps", "ratio", "sb cpu/1000tx", "tx cpu/1000tx", "ratio"
+    );
+    for threads in [1u32, 4, 16] {
+        let p = side_by_side(&bin, &url, "oltp_read_write", "4", "100000", threads, secs)?;
+        println!(
+            "  {:>7}  {:>10.1} {:>10.1} {:>7.3}   {:>12.3} s {:>12.3} s {:>7.3}",
+            threads,
+            p.tps[0],
+            p.tps[1],
+            p.tps[1] / p.tps[0],
+            p.cpu_per_1000[0],
+            p.cpu_per_1000[1],
+            p.cpu_per_1000[1] / p.cpu_per_1000[0]
+        );
+    }
+
+    let short = secs.clamp(5, 10);
+    println!(
+        "\n== per query: oltp_point_select, client CPU µs per query, 2 x {short} s per tool (blocking mysql crate, thread per connection)"
+    );
+    println!(
+        "  {:>7}  {:>10} {:>10} {:>7}",
+        "threads", "sysbench", "txbench", "ratio"
+    );
+    for threads in [4u32, 64] {
+        let p = side_by_side(
+            &bin,
+            &url,
+            "oltp_point_select",
+            "4",
+            "100000",
+            threads,
+            short,
+        )?;
+        println!(
+            "  {:>7}  {:>10.2} {:>10.2} {:>7.3}",
+            threads,
+            p.us_per_query[0],
+            p.us_per_query[1],
+            p.us_per_query[1] / p.us_per_query[0]
+        );
+    }
+
+    println!("\n== driver memory: oltp_point_select with 1,000 connections, {short} s");
+    let out = std::env::temp_dir().join(format!("txbench-bench-rss-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let m = measure(txbench_cmd(
+        &bin,
+        &url_s,
+        &[
+            "run",
+            "oltp_point_select",
+            "--tables",
+            "4",
+            "--table-size",
+            "100000",
+            "--threads",
+            "1000",
+            "--time",
+            &short.to_string(),
+            "--report-interval",
+            &short.to_string(),
+            "--json",
+            "--out",
+            out.to_str().unwrap_or("/tmp/txbench-bench-rss"),
+        ],
+    ))?;
+    let _ = std::fs::remove_dir_all(&out);
+    let (txn, _) = txbench_counts(&m.stdout)?;
+    println!(
+        "  peak RSS {:.1} MiB (target < 100 MiB), {:.0} tps",
+        m.max_rss_kib as f64 / 1024.0,
+        txn / f64::from(short)
+    );
+    server::stop(home, "bench-driver", true)?;
+    Ok(())
+}

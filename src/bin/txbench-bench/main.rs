@@ -1,0 +1,360 @@
+//! `make bench`: speed figures for txbench, printed and never asserted (machines are
+//! shared and noisy; compare the ratios measured side by side in one run).
+//!
+//! Client CPU is the child's own user + system time from wait4(2), so each figure covers
+//! exactly one driver process. `BENCH_SECONDS` shortens the timed runs (default 30).
+
+use anyhow::{Context, Result, bail};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+use txbench::server::{self, StartOptions, StateDir, cnf::Setting};
+use txbench::target::TargetUrl;
+
+mod driver;
+mod sampling;
+mod tpcb;
+mod tpcc;
+
+use driver::driver;
+use sampling::sampling;
+use tpcb::tpcb;
+use tpcc::tpcc;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn line(label: &str, runs: &[f64]) {
+    let all = runs
+        .iter()
+        .map(|s| format!("{s:.3}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    println!("  {label:<42} {:>7.3}   runs: {all}", median(runs.to_vec()));
+}
+
+/// Sandbox server lifecycle: create (bootstrap + start), restart, stop; median of 5.
+fn sandbox(home: &StateDir) -> Result<()> {
+    const N: usize = 5;
+    let opts = StartOptions {
+        name: "bench-lifecycle".into(),
+        sets: vec![Setting::parse("innodb_buffer_pool_size=1G")?],
+        ..Default::default()
+    };
+    let (mut create, mut spawn, mut restart, mut stop) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..N {
+        let t = Instant::now();
+        let s = server::start(home, &opts)?;
+        create.push(t.elapsed().as_secs_f64());
+        spawn.push(s.start_seconds);
+        let t = Instant::now();
+        server::stop(home, &opts.name, false)?;
+        stop.push(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        server::start(home, &opts)?;
+        restart.push(t.elapsed().as_secs_f64());
+        server::stop(home, &opts.name, true)?;
+    }
+    println!("== sandbox server (MariaDB, 1 GiB buffer pool), seconds, median of {N}");
+    line("new server: bootstrap + start", &create);
+    line("  of which spawn to first connection", &spawn);
+    line("restart (data directory exists)", &restart);
+    line("stop (SQL shutdown until the pid is gone)", &stop);
+    Ok(())
+}
+
+/// What one driver process cost.
+struct Measured {
+    stdout: String,
+    cpu_s: f64,
+    max_rss_kib: i64,
+    wall_s: f64,
+}
+
+/// Runs `cmd` to the end and takes its own CPU time and peak RSS from wait4.
+fn measure(mut cmd: Command) -> Result<Measured> {
+    let t = Instant::now();
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("starting {cmd:?}"))?;
+    let mut stdout = String::new();
+    let mut stderr = String::new();
+    if let Some(mut o) = child.stdout.take() {
+        o.read_to_string(&mut stdout)?;
+    }
+    if let Some(mut e) = child.stderr.take() {
+        e.read_to_string(&mut stderr)?;
+    }
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waiting for our own child, with valid pointers.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    if pid < 0 {
+        bail!("wait4 failed: {}", std::io::Error::last_os_error());
+    }
+    let wall_s = t.elapsed().as_secs_f64();
+    if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
+        bail!("{cmd:?} failed: {}", stderr.trim());
+    }
+    let secs = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+    Ok(Measured {
+        stdout,
+        cpu_s: secs(usage.ru_utime) + secs(usage.ru_stime),
+        max_rss_kib: usage.ru_maxrss,
+        wall_s,
+    })
+}
+
+fn txbench_bin() -> Result<PathBuf> {
+    let me = std::env::current_exe()?;
+    let bin = me.with_file_name("txbench");
+    if !bin.is_file() {
+        bail!(
+            "{} not found: build it first (cargo build --release --bins)",
+            bin.display()
+        );
+    }
+    Ok(bin)
+}
+
+fn sysbench_cmd(url: &TargetUrl, db: &str, args: &[&str]) -> Command {
+    let mut c = Command::new("sysbench");
+    c.arg(format!("--mysql-host={}", url.host))
+        .arg(format!("--mysql-port={}", url.port))
+        .arg(format!("--mysql-user={}", url.user))
+        .arg(format!("--mysql-db={db}"))
+        .args(args);
+    c
+}
+
+fn txbench_cmd(bin: &Path, url: &str, args: &[&str]) -> Command {
+    let mut c = Command::new(bin);
+    c.arg("--url").arg(url).args(args);
+    c
+}
+
+/// sysbench's "transactions: N (X per sec.)" and "queries: N (X per sec.)".
+fn sysbench_counts(out: &str) -> Result<(f64, f64)> {
+    let grab = |key: &str| -> Option<f64> {
+        let l = out.lines().find(|l| l.trim_start().starts_with(key))?;
+        l.split_whitespace().nth(1)?.parse().ok()
+    };
+    match (grab("transactions:"), grab("queries:")) {
+        (Some(t), Some(q)) => Ok((t, q)),
+        _ => bail!("no transaction count in sysbench output: {out}"),
+    }
+}
+
+/// The `{"type":"summary"}` line of a `txbench run --json`.
+fn txbench_summary(out: &str) -> Result<serde_json::Value> {
+    out.lines()
+        .rev()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["type"] == "summary")
+        .context("no summary in txbench output")
+}
+
+/// txbench's --json summary: (transactions, queries).
+fn txbench_counts(out: &str) -> Result<(f64, f64)> {
+    let v = txbench_summary(out)?;
+    let s = &v["summary"];
+    Ok((
+        s["transactions"].as_f64().unwrap_or(0.0),
+        s["queries"].as_f64().unwrap_or(0.0),
+    ))
+}
+
+struct Pair {
+    tps: [f64; 2],
+    cpu_per_1000: [f64; 2],
+    us_per_query: [f64; 2],
+}
+
+/// One driver process's counts and CPU.
+struct Sample {
+    txn: f64,
+    queries: f64,
+    cpu_s: f64,
+}
+
+fn run_sysbench(
+    url: &TargetUrl,
+    workload: &str,
+    tables: &str,
+    size: &str,
+    threads: u32,
+    secs: u32,
+) -> Result<Sample> {
+    let m = measure(sysbench_cmd(
+        url,
+        "txbench",
+        &[
+            workload,
+            &format!("--tables={tables}"),
+            &format!("--table-size={size}"),
+            &format!("--threads={threads}"),
+            &format!("--time={secs}"),
+            "--rand-type=uniform",
+            "--report-interval=0",
+            "run",
+        ],
+    ))?;
+    let (txn, queries) = sysbench_counts(&m.stdout)?;
+    Ok(Sample {
+        txn,
+        queries,
+        cpu_s: m.cpu_s,
+    })
+}
+
+fn run_txbench(
+    bin: &Path,
+    url: &TargetUrl,
+    workload: &str,
+    tables: &str,
+    size: &str,
+    threads: u32,
+    secs: u32,
+) -> Result<Sample> {
+    let out = std::env::temp_dir().join(format!("txbench-bench-run-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let (t, s) = (threads.to_string(), secs.to_string());
+    let m = measure(txbench_cmd(
+        bin,
+        &url.to_string(),
+        &[
+            "run",
+            workload,
+            "--tables",
+            tables,
+            "--table-size",
+            size,
+            "--threads",
+            &t,
+            "--time",
+            &s,
+            "--report-interval",
+            &s,
+            "--json",
+            "--out",
+            out.to_str().unwrap_or("/tmp/txbench-bench-run"),
+        ],
+    ))?;
+    let _ = std::fs::remove_dir_all(&out);
+    let (txn, queries) = txbench_counts(&m.stdout)?;
+    Ok(Sample {
+        txn,
+        queries,
+        cpu_s: m.cpu_s,
+    })
+}
+
+/// sysbench and txbench on the same tables in ABBA order (sysbench, txbench, txbench,
+/// sysbench), so neither always inherits the other's dirty pages; each tool's two runs
+/// are added up.
+fn side_by_side(
+    bin: &Path,
+    url: &TargetUrl,
+    workload: &str,
+    tables: &str,
+    size: &str,
+    threads: u32,
+    secs: u32,
+) -> Result<Pair> {
+    let sb1 = run_sysbench(url, workload, tables, size, threads, secs)?;
+    let tx1 = run_txbench(bin, url, workload, tables, size, threads, secs)?;
+    let tx2 = run_txbench(bin, url, workload, tables, size, threads, secs)?;
+    let sb2 = run_sysbench(url, workload, tables, size, threads, secs)?;
+    let both = |a: &Sample, b: &Sample| Sample {
+        txn: a.txn + b.txn,
+        queries: a.queries + b.queries,
+        cpu_s: a.cpu_s + b.cpu_s,
+    };
+    let (sb, tx) = (both(&sb1, &sb2), both(&tx1, &tx2));
+    let secs = f64::from(2 * secs);
+    Ok(Pair {
+        tps: [sb.txn / secs, tx.txn / secs],
+        cpu_per_1000: [sb.cpu_s / sb.txn * 1000.0, tx.cpu_s / tx.txn * 1000.0],
+        us_per_query: [sb.cpu_s / sb.queries * 1e6, tx.cpu_s / tx.queries * 1e6],
+    })
+}
+
+/// Seconds per timed run: `BENCH_SECONDS`, default 30.
+fn bench_seconds() -> u32 {
+    std::env::var("BENCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30)
+}
+
+/// A sandbox for one benchmark section, with the given buffer pool.
+fn bench_server(home: &StateDir, name: &str, pool: &str) -> Result<TargetUrl> {
+    bench_server_with(home, name, &[&format!("innodb_buffer_pool_size={pool}")])
+}
+
+/// A sandbox for one benchmark section, with these `--set` settings.
+fn bench_server_with(home: &StateDir, name: &str, sets: &[&str]) -> Result<TargetUrl> {
+    let started = server::start(
+        home,
+        &StartOptions {
+            name: name.into(),
+            sets: sets
+                .iter()
+                .map(|s| Setting::parse(s))
+                .collect::<Result<_>>()?,
+            ..Default::default()
+        },
+    )?;
+    Ok(started.record.url())
+}
+
+fn txbench_cpus() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+fn main() {
+    let root = std::env::temp_dir().join(format!("txbench-bench-{}", std::process::id()));
+    let result = StateDir::at(&root).and_then(|home| {
+        let only = std::env::args().nth(1);
+        let r = match only.as_deref() {
+            Some("tpcc") => tpcc(&home),
+            Some("tpcb") => tpcb(&home),
+            Some("sampling") => sampling(&home),
+            _ => sandbox(&home)
+                .and_then(|_| driver(&home))
+                .and_then(|_| tpcc(&home))
+                .and_then(|_| tpcb(&home))
+                .and_then(|_| sampling(&home)),
+        };
+        // Whatever failed, no sandbox outlives the benchmark.
+        for name in [
+            "bench-lifecycle",
+            "bench-driver",
+            "bench-tpcc",
+            "bench-tpcb",
+            "bench-tpcb-lm0",
+            "bench-sampling",
+        ] {
+            let _ = server::stop(&home, name, true);
+        }
+        r
+    });
+    let _ = std::fs::remove_dir_all(&root);
+    if let Err(e) = result {
+        eprintln!("Error: {}", txbench::error::one_line(&e));
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,189 @@
+//! TPC-C: load against LOAD DATA INFILE, client SQL and stored procedures.
+
+use super::*;
+
+/// TPC-C: load speed against the server's own LOAD DATA INFILE, client CPU per
+/// transaction, NOPM by thread count, loader memory, check time.
+pub(super) fn tpcc(home: &StateDir) -> Result<()> {
+    use mysql::prelude::Queryable;
+    let secs = bench_seconds();
+    let bin = txbench_bin()?;
+    let url = bench_server(home, "bench-tpcc", "4G")?;
+    let url_s = url.to_string();
+    let mut conn = txbench::target::connect(&url)?;
+    let loaders = txbench_cpus().to_string();
+
+    println!(
+        "\n== TPC-C load, 2 warehouses, {loaders} loaders, wall seconds (schema, rows, indexes)"
+    );
+    let load = measure(txbench_cmd(
+        &bin,
+        &url_s,
+        &[
+            "prepare",
+            "tpcc",
+            "--warehouses",
+            "2",
+            "--load-threads",
+            &loaders,
+        ],
+    ))?;
+    // The same rows as CSV files, loaded by the server itself over as many connections.
+    let dir = std::env::temp_dir().join(format!("txbench-bench-csv-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    measure(txbench_cmd(
+        &bin,
+        &url_s,
+        &[
+            "prepare",
+            "tpcc",
+            "--warehouses",
+            "2",
+            "--csv",
+            dir.to_str().unwrap_or("/tmp/csv"),
+        ],
+    ))?;
+    conn.query_drop("DROP DATABASE IF EXISTS csvload")?;
+    conn.query_drop("CREATE DATABASE csvload")?;
+    let script = std::fs::read_to_string(dir.join("load.sql"))?;
+    let (loads, ddl): (Vec<&str>, Vec<&str>) = script
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .partition(|l| l.starts_with("LOAD DATA"));
+    let (create, after): (Vec<&str>, Vec<&str>) =
+        ddl.into_iter().partition(|l| l.starts_with("CREATE TABLE"));
+    let csv_url = TargetUrl {
+        database: "csvload".into(),
+        ..url.clone()
+    };
+    let t = Instant::now();
+    let mut c = txbench::target::connect(&csv_url)?;
+    for stmt in &create {
+        c.query_drop(stmt.trim_end_matches(';'))?;
+    }
+    let loads: Vec<String> = loads
+        .iter()
+        .map(|l| l.trim_end_matches(';').to_string())
+        .collect();
+    txbench::workload::loader::parallel_units(
+        &|| txbench::target::connect(&csv_url),
+        txbench_cpus() as u32,
+        &loads,
+        &|c, stmt| c.query_drop(stmt).map_err(anyhow::Error::from),
+    )?;
+    for stmt in &after {
+        c.query_drop(stmt.trim_end_matches(';'))?;
+    }
+    let server_s = t.elapsed().as_secs_f64();
+    conn.query_drop("DROP DATABASE csvload")?;
+    let _ = std::fs::remove_dir_all(&dir);
+    println!(
+        "  txbench prepare (LOAD DATA LOCAL from memory) {:>7.2} s   server LOAD DATA INFILE of the same rows {:>7.2} s   ratio {:.2} (target <= 1.3; 4 s for 2 warehouses)",
+        load.wall_s,
+        server_s,
+        load.wall_s / server_s
+    );
+
+    // The stored procedures, for the second mode.
+    measure(txbench_cmd(
+        &bin,
+        &url_s,
+        &["prepare", "tpcc", "--warehouses", "2", "--procedures"],
+    ))?;
+    let out = std::env::temp_dir().join(format!("txbench-bench-tpcc-{}", std::process::id()));
+    let run = |threads: u32, secs: u32, procedures: bool| -> Result<(f64, f64, f64)> {
+        let _ = std::fs::remove_dir_all(&out);
+        let (t, s) = (threads.to_string(), secs.to_string());
+        let mut args = vec![
+            "run",
+            "tpcc",
+            "--threads",
+            &t,
+            "--time",
+            &s,
+            "--warmup",
+            "5",
+            "--report-interval",
+            &s,
+            "--json",
+            "--out",
+            out.to_str().unwrap_or("/tmp/txbench-bench-tpcc"),
+        ];
+        if procedures {
+            args.push("--procedures");
+        }
+        let m = measure(txbench_cmd(&bin, &url_s, &args))?;
+        let _ = std::fs::remove_dir_all(&out);
+        let (txn, _) = txbench_counts(&m.stdout)?;
+        let new_orders = txbench_summary(&m.stdout)?["summary"]["kinds"][0]["completed"]
+            .as_f64()
+            .unwrap_or(0.0);
+        // CPU includes the 5 s warm-up: count its transactions in proportion.
+        let cpu_per_1000 = m.cpu_s / (txn * f64::from(secs + 5) / f64::from(secs)) * 1000.0;
+        Ok((
+            new_orders / f64::from(secs) * 60.0,
+            txn / f64::from(secs),
+            cpu_per_1000,
+        ))
+    };
+    for procedures in [false, true] {
+        println!(
+            "\n== TPC-C run, {}, 2 warehouses, no think time",
+            if procedures {
+                "stored procedures (--procedures)"
+            } else {
+                "client-side SQL"
+            }
+        );
+        println!(
+            "  {:>7}  {:>10} {:>10} {:>16}",
+            "threads", "NOPM", "txn/s", "cpu/1000 txn"
+        );
+        for threads in [1u32, 4, 16] {
+            let t_secs = if threads == 4 {
+                secs
+            } else {
+                (secs / 2).max(5)
+            };
+            let (nopm, tps, cpu) = run(threads, t_secs, procedures)?;
+            println!("  {threads:>7}  {nopm:>10.0} {tps:>10.1} {cpu:>14.3} s");
+        }
+    }
+    println!(
+        "  (targets at 4 threads: client SQL <= 0.25 s client CPU per 1,000 (go-tpc 0.85, sysbench-tpcc 0.67, tpcc-mysql 0.40-0.55);\n   procedures <= 0.10 s and >= HammerDB's ~1500 txn/s, which spent 0.15 s)"
+    );
+
+    println!("\n== TPC-C loader memory and check time, 10 warehouses");
+    conn.query_drop("DROP DATABASE IF EXISTS tpcc10")?;
+    conn.query_drop("CREATE DATABASE tpcc10")?;
+    let url10 = TargetUrl {
+        database: "tpcc10".into(),
+        ..url.clone()
+    };
+    let load10 = measure(txbench_cmd(
+        &bin,
+        &url10.to_string(),
+        &[
+            "prepare",
+            "tpcc",
+            "--warehouses",
+            "10",
+            "--load-threads",
+            &loaders,
+        ],
+    ))?;
+    let check10 = measure(txbench_cmd(
+        &bin,
+        &url10.to_string(),
+        &["check", "tpcc", "-q"],
+    ))?;
+    println!(
+        "  load {:.1} s, loader peak RSS {:.1} MiB; check tpcc (12 conditions) {:.2} s (target <= 10 s)",
+        load10.wall_s,
+        load10.max_rss_kib as f64 / 1024.0,
+        check10.wall_s
+    );
+    conn.query_drop("DROP DATABASE tpcc10")?;
+    server::stop(home, "bench-tpcc", true)?;
+    Ok(())
+}
