@@ -363,3 +363,85 @@ fn compare_gives_deviation_and_verdict_per_thread_count() {
     let out = compare(&[&hollow, &base], &[]);
     assert!(assert_one_line_error(&out, 1).contains("is a sweep with no completed level"));
 }
+
+/// DECLINING is kept for runs whose throughput really falls: a clean run is not flagged, and
+/// the same run while another session takes a growing share of the server's CPU is (a
+/// `BENCHMARK()` loop whose duty cycle grows from 0 to 90 % across the run).
+#[test]
+fn a_run_that_really_falls_is_flagged_declining_and_a_clean_one_is_not() {
+    use mysql::prelude::Queryable;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let home = Home::new();
+    let s = home.start("decline", &[]);
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "prepare",
+            "oltp_read_only",
+            "--table-size",
+            "10000",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let secs = 30.0;
+    let run = |name: &str| {
+        let dir = home.path().join(name);
+        let out = home
+            .cmd()
+            .args([
+                "--url",
+                &s.url,
+                "run",
+                "oltp_read_only",
+                "--table-size",
+                "10000",
+            ])
+            .args(["--threads", "4", "--time", "30", "--warmup", "2"])
+            .args(["--report-interval", "1", "--out"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0) | Some(3)),
+            "{:?}",
+            text(&out)
+        );
+        (result_json(&dir), text(&out).0)
+    };
+    let (clean, _) = run("clean");
+    assert_eq!(
+        clean["stability"]["declining"], false,
+        "{}",
+        clean["stability"]
+    );
+
+    let stop = AtomicBool::new(false);
+    let (falling, stdout) = std::thread::scope(|scope| {
+        let hog = scope.spawn(|| {
+            let mut c = s.conn();
+            let t0 = Instant::now();
+            while !stop.load(Ordering::Relaxed) {
+                // Busy for a growing share of every 200 ms.
+                let share = (t0.elapsed().as_secs_f64() / (secs + 2.0)).min(0.9);
+                let busy = Duration::from_secs_f64(0.2 * share);
+                let started = Instant::now();
+                while started.elapsed() < busy {
+                    let _: Option<i64> =
+                        c.query_first("SELECT BENCHMARK(20000, MD5('x'))").unwrap();
+                }
+                std::thread::sleep(Duration::from_secs_f64(0.2) - busy);
+            }
+        });
+        let r = run("falling");
+        stop.store(true, Ordering::Relaxed);
+        hog.join().unwrap();
+        r
+    });
+    let st = &falling["stability"];
+    assert_eq!(st["declining"], true, "{st}");
+    assert!(st["change_pct"].as_f64().unwrap() <= -5.0, "{st}");
+    assert!(stdout.contains("DECLINING:"), "{stdout}");
+}

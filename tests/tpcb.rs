@@ -379,3 +379,56 @@ fn bad_tpcb_input_is_refused_clearly() {
         text(&out)
     );
 }
+
+/// A write that quietly changes no row (a trigger keeps the teller's balance) is a data
+/// error naming the statement and its key: never retried, and the run is INVALID.
+#[test]
+fn a_teller_update_that_changes_nothing_is_a_data_error() {
+    let home = Home::new();
+    let s = home.start("tpcb-quiet", &[]);
+    let out = txbench(&home, &s, &["prepare", "tpcb", "--scale", "1"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    s.conn()
+        .query_drop(
+            "CREATE TRIGGER quiet BEFORE UPDATE ON pgbench_tellers FOR EACH ROW SET NEW.tbalance = OLD.tbalance",
+        )
+        .unwrap();
+    let out = txbench(
+        &home,
+        &s,
+        &[
+            "run",
+            "tpcb",
+            "--threads",
+            "2",
+            "--time",
+            "3",
+            "--report-interval",
+            "1",
+        ],
+    );
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout} {stderr}");
+    assert!(stdout.contains("INVALID"), "{stdout}");
+    assert!(
+        stderr.contains("TPC-B: UPDATE pgbench_tellers tid (")
+            && stderr.contains("changed 0 row(s), 1 expected"),
+        "{stderr}"
+    );
+    // Select-only never writes: it still runs clean on the same data.
+    let out = txbench(
+        &home,
+        &s,
+        &[
+            "run",
+            "tpcb",
+            "--variant",
+            "select-only",
+            "--threads",
+            "2",
+            "--time",
+            "2",
+        ],
+    );
+    assert!(out.status.success(), "{:?}", text(&out));
+}

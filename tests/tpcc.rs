@@ -347,6 +347,20 @@ fn runs_keep_the_data_consistent(nd: &str) {
         let notes = sum["notes"].to_string();
         assert!(notes.contains("conditions 1-10 and 12 pass"), "{notes}");
         assert!(notes.contains("never tpmC"), "{notes}");
+        // Labels: interactive Delivery (2.7.2.1) and 4 terminals on 1 warehouse (4.2.2).
+        assert!(
+            notes.contains("Delivery runs interactively") && notes.contains("2.7.2.1"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("4 terminal(s) for 1 warehouse(s), not the 10 per warehouse"),
+            "{notes}"
+        );
+        let card = sum["workload_report"]["scorecard"].to_string();
+        assert!(
+            card.contains("deliveries ("),
+            "5.4.5 counts deliveries: {card}"
+        );
         let want = if mode.is_empty() {
             "client-side SQL"
         } else {
@@ -480,6 +494,107 @@ fn deferred_deliveries_complete_in_the_background_and_keep_the_data_consistent()
     assert_eq!(failed["value"], "0");
     let notes = r["notes"].to_string();
     assert!(notes.contains("conditions 1-10 and 12 pass"), "{notes}");
+    assert!(!notes.contains("Delivery runs interactively"), "{notes}");
     // The deliverer really delivered: customers' delivery counts started at 0.
     assert!(count(&s, "SELECT SUM(c_delivery_cnt) FROM customer") > 0);
+}
+
+/// Clause 2.3.6: a write that quietly touches no row is noticed, in client SQL and in the
+/// stored procedures: a trigger turns Payment's district update into a no-op, and every
+/// Payment fails as a data error naming the statement and its keys; the run is INVALID.
+#[test]
+fn a_write_that_touches_no_row_is_a_data_error_in_both_modes() {
+    let home = Home::new();
+    let s = home.start("quiet", &["--set", "innodb_buffer_pool_size=512M"]);
+    assert!(prepare(&home, &s, &["--procedures"]).status.success());
+    s.conn()
+        .query_drop(
+            "CREATE TRIGGER quiet BEFORE UPDATE ON district FOR EACH ROW SET NEW.d_ytd = OLD.d_ytd",
+        )
+        .unwrap();
+    for mode in [&[][..], &["--procedures"][..]] {
+        let dir = home.path().join(format!("quiet{}", mode.len()));
+        let out = home
+            .cmd()
+            .args([
+                "--url",
+                &s.url,
+                "run",
+                "tpcc",
+                "--threads",
+                "2",
+                "--time",
+                "5",
+            ])
+            .args(["--report-interval", "1", "--out"])
+            .arg(&dir)
+            .args(mode)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(3), "{mode:?}: {stdout} {stderr}");
+        assert!(stdout.contains("INVALID"), "{stdout}");
+        assert!(
+            stderr.contains("Payment: UPDATE district (w 1, d "),
+            "{mode:?}: {stderr}"
+        );
+        assert!(stderr.contains("changed 0 row(s), 1 expected"), "{stderr}");
+        let r = result_json(&dir);
+        assert_schema_valid(&r);
+        let pay = r["summary"]["kinds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["name"] == "payment")
+            .unwrap()
+            .clone();
+        assert_eq!(pay["committed"], 0, "{pay}");
+        assert!(
+            r["summary"]["errors_by_class"]["data"].as_u64().unwrap() > 0,
+            "{}",
+            r["summary"]
+        );
+        // Never retried: a data error is not contention.
+        assert_eq!(pay["retries"], 0, "{pay}");
+    }
+
+    // Clause 2.4.2.3: a New-Order with the unused item still reads and updates the stock
+    // of every valid item and inserts their lines before it rolls back. One terminal,
+    // New-Orders only: every New-Order, committed or rolled back, reads 4 times (customer
+    // and warehouse, district, items, stock) and writes district, order, new-order, one
+    // stock row per valid line and the lines (before, a rolled-back one stopped after the
+    // items: 3 reads).
+    let dir = home.path().join("rollbacks");
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "tpcc",
+            "--threads",
+            "1",
+            "--mix",
+            "1,0,0,0,0",
+        ])
+        .args(["--events", "1500", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let r = result_json(&dir);
+    let sum = &r["summary"];
+    let no = &sum["kinds"][0];
+    let (committed, rolled_back) = (
+        no["committed"].as_u64().unwrap(),
+        no["rolled_back"].as_u64().unwrap(),
+    );
+    assert!(rolled_back > 0, "{no}");
+    assert_eq!(no["retries"], 0, "{no}");
+    assert_eq!(
+        sum["stmts"]["reads"].as_u64().unwrap(),
+        4 * (committed + rolled_back),
+        "{}",
+        sum["stmts"]
+    );
 }

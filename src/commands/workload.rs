@@ -878,6 +878,9 @@ fn run_level(
                         state.warehouses
                     );
                 }
+                // The bodies of this txbench version (an older prepare's may lack checks).
+                tpcc::procedures::create(&mut conn, state.null_dates)
+                    .context("--procedures: recreating the procedures of this txbench version")?;
             }
             let mut t = tpcc::run::Tpcc::new(
                 a.warehouses.unwrap_or(state.warehouses),
@@ -889,6 +892,7 @@ fn run_level(
                 d.seed.unwrap_or_else(clock_seed) ^ 0x7cc,
             );
             t.procedures = a.procedures;
+            t.threads = threads;
             if a.delivery == tpcc::run::DeliveryMode::Deferred {
                 let url = target.clone();
                 t.start_deferred(Arc::new(move || target::connect(&url)))?;

@@ -97,17 +97,21 @@ pub enum ErrorClass {
     ServerShutdown,
     /// Anything else: the transaction fails and the message is kept.
     Other,
+    /// A row the transaction must find or change was not there (TPC-C clause 2.3.6): the
+    /// data or the schema is broken. Never retried; the statement and keys are in the message.
+    Data,
 }
 
 impl ErrorClass {
     /// All classes, in column order.
-    pub const ALL: [ErrorClass; 6] = [
+    pub const ALL: [ErrorClass; 7] = [
         ErrorClass::Deadlock,
         ErrorClass::LockWaitTimeout,
         ErrorClass::DuplicateKey,
         ErrorClass::LostConnection,
         ErrorClass::ServerShutdown,
         ErrorClass::Other,
+        ErrorClass::Data,
     ];
     /// Its column index.
     pub fn index(self) -> usize {
@@ -127,7 +131,10 @@ impl ErrorClass {
     /// Errors that count against `--max-error-rate`: not contention, not a lost connection
     /// (those are counted, retried or reconnected), but a transaction that should have worked.
     pub fn unexpected(self) -> bool {
-        matches!(self, ErrorClass::DuplicateKey | ErrorClass::Other)
+        matches!(
+            self,
+            ErrorClass::DuplicateKey | ErrorClass::Other | ErrorClass::Data
+        )
     }
     /// snake_case name.
     pub fn name(self) -> &'static str {
@@ -138,6 +145,7 @@ impl ErrorClass {
             ErrorClass::LostConnection => "lost_connection",
             ErrorClass::ServerShutdown => "server_shutdown",
             ErrorClass::Other => "other",
+            ErrorClass::Data => "data",
         }
     }
 }
@@ -173,7 +181,7 @@ pub struct KindStats {
     /// Transactions rolled back on purpose (TPC-C's 1 % New-Orders): completed, not errors.
     pub rolled_back: u64,
     /// Failed transactions by class (after retries).
-    pub errors: [u64; 6],
+    pub errors: [u64; ErrorClass::ALL.len()],
     /// Retries after deadlocks and lock-wait timeouts.
     pub retries: u64,
     /// Intended start → end (equals service time in a closed loop).
@@ -187,7 +195,7 @@ impl KindStats {
         KindStats {
             committed: 0,
             rolled_back: 0,
-            errors: [0; 6],
+            errors: [0; ErrorClass::ALL.len()],
             retries: 0,
             response: SparseHistogram::default(),
             service: SparseHistogram::default(),

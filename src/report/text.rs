@@ -56,7 +56,8 @@ fn stability(out: &mut String, st: &crate::stats::Stability) {
     if st.declining {
         let _ = writeln!(
             out,
-            "  DECLINING:    throughput falls significantly over the run ({:+.1} %/h): look for growing tables, purge lag or a filling log",
+            "  DECLINING:    throughput falls significantly over the run ({:+.1} % across its steady part, {:+.1} %/h): look for growing tables, purge lag or a filling log",
+            st.change_pct.unwrap_or(0.0),
             st.slope_pct_per_hour.unwrap_or(0.0)
         );
     }

@@ -96,9 +96,23 @@ pub fn preflight(conn: &mut mysql::Conn) -> Result<Preflight> {
     })
 }
 
+/// The SQLSTATE of a data error (TPC-C clause 2.3.6: a row that must exist was not found or
+/// not changed), raised by txbench's client SQL and by its stored procedures (SIGNAL).
+pub const DATA_ERROR_STATE: &str = "TX236";
+
+/// A data error: `what` names the statement and its keys.
+pub fn data_error(what: String) -> mysql::Error {
+    mysql::Error::MySqlError(mysql::MySqlError {
+        state: DATA_ERROR_STATE.into(),
+        code: 1644,
+        message: what,
+    })
+}
+
 /// The driver's class of a database error.
 pub fn classify(e: &mysql::Error) -> ErrorClass {
     match e {
+        mysql::Error::MySqlError(me) if me.state == DATA_ERROR_STATE => ErrorClass::Data,
         mysql::Error::MySqlError(me) => match me.code {
             1213 => ErrorClass::Deadlock,
             1205 => ErrorClass::LockWaitTimeout,

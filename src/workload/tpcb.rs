@@ -733,8 +733,27 @@ impl Worker for TpcbWorker {
             Some(st) => &*st,
             slot => slot.insert(Stmts::prepare(conn, self.key, self.variant)?),
         };
+        // Every statement must find or change its row (as TPC-C's clause 2.3.6 asks); an
+        // update by a delta of 0 changes nothing, legitimately, and its SELECT still checks.
+        let changed = |conn: &mut Conn, what: &str, key: i64| -> mysql::Result<()> {
+            let n = conn.affected_rows();
+            let want = u64::from(delta != 0);
+            if n < want {
+                return Err(crate::target::data_error(format!(
+                    "TPC-B: {what} ({key}) changed {n} row(s), {want} expected"
+                )));
+            }
+            Ok(())
+        };
+        let found = |b: Option<i32>| {
+            b.map(|_| ()).ok_or_else(|| {
+                crate::target::data_error(format!(
+                    "TPC-B: SELECT pgbench_accounts (aid {aid}) found no row"
+                ))
+            })
+        };
         if self.variant == Variant::SelectOnly {
-            let _balance: Option<i32> = conn.exec_first(&st.select_account, (aid,))?;
+            found(conn.exec_first(&st.select_account, (aid,))?)?;
             s.reads += 1;
             return Ok(Outcome::Committed);
         }
@@ -742,13 +761,16 @@ impl Worker for TpcbWorker {
         s.other += 1;
         if self.variant != Variant::HistoryOnly {
             conn.exec_drop(&st.update_account, (delta, aid))?;
+            changed(conn, "UPDATE pgbench_accounts aid", i64::from(aid))?;
             s.writes += 1;
-            let _balance: Option<i32> = conn.exec_first(&st.select_account, (aid,))?;
+            found(conn.exec_first(&st.select_account, (aid,))?)?;
             s.reads += 1;
         }
         if self.variant == Variant::Tpcb {
             conn.exec_drop(&st.update_teller, (delta, tid))?;
+            changed(conn, "UPDATE pgbench_tellers tid", i64::from(tid))?;
             conn.exec_drop(&st.update_branch, (delta, bid))?;
+            changed(conn, "UPDATE pgbench_branches bid", i64::from(bid))?;
             s.writes += 2;
         }
         let insert = &st.insert_history;
@@ -756,6 +778,11 @@ impl Worker for TpcbWorker {
             conn.exec_drop(insert, (self.next_id, tid, bid, aid, delta))?;
         } else {
             conn.exec_drop(insert, (tid, bid, aid, delta))?;
+        }
+        if conn.affected_rows() < 1 {
+            return Err(crate::target::data_error(
+                "TPC-B: INSERT pgbench_history inserted 0 rows, 1 expected".into(),
+            ));
         }
         s.writes += 1;
         let commit = conn.query_drop("COMMIT");

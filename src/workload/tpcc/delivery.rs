@@ -50,22 +50,33 @@ pub fn execute(
             skipped += 1;
             continue;
         };
-        st.exec(conn, "dl.dn", DELETE_NEW_ORDER, (w, d, o_id))?;
-        let c: Option<u32> = st.first(conn, "dl.oc", ORDER_CUSTOMER, (w, d, o_id))?;
-        st.exec(conn, "dl.sc", SET_CARRIER, (carrier, w, d, o_id))?;
-        st.exec(conn, "dl.sd", SET_DELIVERED, (w, d, o_id))?;
-        let amount: Option<Option<String>> = st.first(conn, "dl.a", ORDER_AMOUNT, (w, d, o_id))?;
-        st.exec(
-            conn,
-            "dl.uc",
-            UPDATE_CUSTOMER,
-            (
-                amount.flatten().unwrap_or_else(|| "0".into()),
-                w,
-                d,
-                c.unwrap_or(0),
-            ),
-        )?;
+        let keys = || format!("w {w}, d {d}, o {o_id}");
+        st.change(conn, "dl.dn", DELETE_NEW_ORDER, (w, d, o_id), 1, || {
+            format!("Delivery: DELETE new_order ({})", keys())
+        })?;
+        let c: u32 = st.found(conn, "dl.oc", ORDER_CUSTOMER, (w, d, o_id), || {
+            format!("Delivery: SELECT the order's customer ({})", keys())
+        })?;
+        st.change(conn, "dl.sc", SET_CARRIER, (carrier, w, d, o_id), 1, || {
+            format!("Delivery: UPDATE orders o_carrier_id ({})", keys())
+        })?;
+        st.change(conn, "dl.sd", SET_DELIVERED, (w, d, o_id), 1, || {
+            format!("Delivery: UPDATE order_line ol_delivery_d ({})", keys())
+        })?;
+        // SUM over no line is NULL: an order without lines is broken data.
+        let amount: String = st
+            .found::<Option<String>, _>(conn, "dl.a", ORDER_AMOUNT, (w, d, o_id), || {
+                format!("Delivery: SELECT SUM(ol_amount) ({})", keys())
+            })?
+            .ok_or_else(|| {
+                crate::target::data_error(format!(
+                    "Delivery: SELECT SUM(ol_amount) ({}) found no order line",
+                    keys()
+                ))
+            })?;
+        st.change(conn, "dl.uc", UPDATE_CUSTOMER, (amount, w, d, c), 1, || {
+            format!("Delivery: UPDATE customer (w {w}, d {d}, c {c})")
+        })?;
         s.reads += 2;
         s.writes += 4;
     }

@@ -70,25 +70,36 @@ pub fn execute(
     let (w, d, c) = (*w, *d, *c);
     conn.query_drop("BEGIN")?;
     s.other += 1;
-    let _cw: Option<(String, String, String, String)> =
-        st.first(conn, "no.cw", CUSTOMER_WAREHOUSE, (w, d, c))?;
-    let (next_o_id, _d_tax): (u32, String) = st
-        .first(conn, "no.d", DISTRICT, (w, d))?
-        .ok_or_else(|| missing("district", w, d))?;
-    st.exec(conn, "no.dn", DISTRICT_NEXT, (w, d))?;
+    let (c_discount, _c_last, _c_credit, w_tax): (String, String, String, String) =
+        st.found(conn, "no.cw", CUSTOMER_WAREHOUSE, (w, d, c), || {
+            format!("New-Order: SELECT customer and warehouse (w {w}, d {d}, c {c})")
+        })?;
+    let (next_o_id, d_tax): (u32, String) = st.found(conn, "no.d", DISTRICT, (w, d), || {
+        format!("New-Order: SELECT district (w {w}, d {d})")
+    })?;
+    st.change(conn, "no.dn", DISTRICT_NEXT, (w, d), 1, || {
+        format!("New-Order: UPDATE district d_next_o_id (w {w}, d {d})")
+    })?;
     s.reads += 2;
     s.writes += 1;
     let o_id = next_o_id;
-    st.exec(
+    let keys = || format!("w {w}, d {d}, o {o_id}");
+    st.change(
         conn,
         "no.o",
         INSERT_ORDER,
         (o_id, d, w, c, lines.len() as u32, u32::from(*all_local)),
+        1,
+        || format!("New-Order: INSERT orders ({})", keys()),
     )?;
-    st.exec(conn, "no.no", INSERT_NEW_ORDER, (o_id, d, w))?;
+    st.change(conn, "no.no", INSERT_NEW_ORDER, (o_id, d, w), 1, || {
+        format!("New-Order: INSERT new_order ({})", keys())
+    })?;
     s.writes += 2;
 
-    // 2.4.2.2: every item; an unused id (2.4.1.5) means the order is rolled back.
+    // 2.4.2.2: every item. The unused id (2.4.1.5, ITEMS + 1) is not found; 2.4.2.3: every
+    // valid item is still processed (stock read and updated, order line inserted) before
+    // the unused one rolls the order back. Any other item not found is broken data.
     let mut ids: Vec<u32> = lines.iter().map(|l| l.i_id).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -96,34 +107,48 @@ pub fn execute(
     let items: Vec<(u32, String, String, String)> =
         st.all(conn, &key, &items_sql(ids.len()), ids.clone())?;
     s.reads += 1;
-    if items.len() < ids.len() {
-        conn.query_drop("ROLLBACK")?;
-        s.other += 1;
-        return Ok(Outcome::RolledBack);
-    }
-    let price: HashMap<u32, i64> = items
+    let price: HashMap<u32, (i64, &str)> = items
         .iter()
-        .map(|(id, p, _, _)| (*id, parse_cents(p)))
+        .map(|(id, p, _, data)| (*id, (parse_cents(p), data.as_str())))
         .collect();
+    let unused = super::ITEMS + 1;
+    if let Some(id) = ids
+        .iter()
+        .find(|id| **id != unused && !price.contains_key(id))
+    {
+        return Err(crate::target::data_error(format!(
+            "New-Order: SELECT item (i {id}) found no row"
+        )));
+    }
+    let valid: Vec<&super::run::Line> = lines.iter().filter(|l| l.i_id != unused).collect();
+    let rollback = valid.len() < lines.len();
 
-    let mut pairs: Vec<(u32, u32)> = lines.iter().map(|l| (l.supply_w, l.i_id)).collect();
+    let mut pairs: Vec<(u32, u32)> = valid.iter().map(|l| (l.supply_w, l.i_id)).collect();
     pairs.sort_unstable();
     pairs.dedup();
-    let key = format!("no.s{}.{d}", pairs.len());
-    let flat: Vec<u32> = pairs.iter().flat_map(|&(sw, id)| [sw, id]).collect();
-    let stock: Vec<(u32, u32, i64, String, String)> =
-        st.all(conn, &key, &stock_sql(pairs.len(), d), flat)?;
-    s.reads += 1;
-    let mut stock: HashMap<(u32, u32), (i64, String)> = stock
-        .into_iter()
-        .map(|(sw, id, q, _data, dist)| ((sw, id), (q, dist)))
-        .collect();
+    let mut stock: HashMap<(u32, u32), (i64, String, String)> = HashMap::new();
+    if !pairs.is_empty() {
+        let key = format!("no.s{}.{d}", pairs.len());
+        let flat: Vec<u32> = pairs.iter().flat_map(|&(sw, id)| [sw, id]).collect();
+        let rows: Vec<(u32, u32, i64, String, String)> =
+            st.all(conn, &key, &stock_sql(pairs.len(), d), flat)?;
+        s.reads += 1;
+        stock = rows
+            .into_iter()
+            .map(|(sw, id, q, data, dist)| ((sw, id), (q, dist, data)))
+            .collect();
+    }
 
-    let mut values: Vec<mysql::Value> = Vec::with_capacity(lines.len() * 9);
-    for (n, l) in lines.iter().enumerate() {
-        let (qty_now, dist) = stock
-            .get_mut(&(l.supply_w, l.i_id))
-            .ok_or_else(|| missing("stock", l.supply_w, l.i_id))?;
+    let mut values: Vec<mysql::Value> = Vec::with_capacity(valid.len() * 9);
+    let mut total_cents = 0i64;
+    let mut brand_generic = Vec::with_capacity(valid.len());
+    for (n, l) in valid.iter().enumerate() {
+        let (qty_now, dist, s_data) = stock.get_mut(&(l.supply_w, l.i_id)).ok_or_else(|| {
+            crate::target::data_error(format!(
+                "New-Order: SELECT stock (w {}, i {}) found no row",
+                l.supply_w, l.i_id
+            ))
+        })?;
         // 2.4.2.2: decrease by OL_QUANTITY if 10 or more remain, else add 91 as well.
         let q = i64::from(l.qty);
         *qty_now = if *qty_now >= q + 10 {
@@ -132,14 +157,26 @@ pub fn execute(
             *qty_now - q + 91
         };
         let remote = u32::from(l.supply_w != w);
-        st.exec(
+        st.change(
             conn,
             "no.su",
             UPDATE_STOCK,
             (*qty_now, l.qty, remote, l.supply_w, l.i_id),
+            1,
+            || format!("New-Order: UPDATE stock (w {}, i {})", l.supply_w, l.i_id),
         )?;
         s.writes += 1;
-        let amount = q * price.get(&l.i_id).copied().unwrap_or(0);
+        let (i_price, i_data) = price.get(&l.i_id).copied().unwrap_or((0, ""));
+        let amount = q * i_price;
+        total_cents += amount;
+        // 2.4.2.2: brand-generic is "B" when both I_DATA and S_DATA contain "ORIGINAL".
+        brand_generic.push(
+            if i_data.contains("ORIGINAL") && s_data.contains("ORIGINAL") {
+                'B'
+            } else {
+                'G'
+            },
+        );
         values.extend([
             o_id.into(),
             d.into(),
@@ -152,16 +189,31 @@ pub fn execute(
             dist.as_str().into(),
         ]);
     }
-    let key = format!("no.ol{}", lines.len());
-    st.exec(conn, &key, &order_lines_sql(lines.len()), values)?;
-    s.writes += 1;
+    if !valid.is_empty() {
+        let key = format!("no.ol{}", valid.len());
+        st.change(
+            conn,
+            &key,
+            &order_lines_sql(valid.len()),
+            values,
+            valid.len() as u64,
+            || format!("New-Order: INSERT order_line ({})", keys()),
+        )?;
+        s.writes += 1;
+    }
+    // 2.4.2.2: the terminal shows the order total, sum(OL_AMOUNT) * (1 - C_DISCOUNT) *
+    // (1 + W_TAX + D_TAX): computed, as the client CPU the specification expects.
+    let rate = |v: &str| v.parse::<f64>().unwrap_or(0.0);
+    let total = total_cents as f64 / 100.0
+        * (1.0 - rate(&c_discount))
+        * (1.0 + rate(&w_tax) + rate(&d_tax));
+    std::hint::black_box((total, brand_generic));
+    if rollback {
+        conn.query_drop("ROLLBACK")?;
+        s.other += 1;
+        return Ok(Outcome::RolledBack);
+    }
     conn.query_drop("COMMIT")?;
     s.other += 1;
     Ok(Outcome::Committed)
-}
-
-fn missing(what: &str, a: u32, b: u32) -> mysql::Error {
-    mysql::Error::from(std::io::Error::other(format!(
-        "{what} ({a}, {b}) not found"
-    )))
 }

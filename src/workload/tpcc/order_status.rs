@@ -29,14 +29,22 @@ pub fn execute(
     conn.query_drop("BEGIN")?;
     s.other += 1;
     let c_id = customer_id(conn, st, w, d, by, s)?;
-    st.exec(conn, "os.c", CUSTOMER, (w, d, c_id))?;
-    // O_ENTRY_D is read but not used: Value takes any column type.
-    let last: Option<(u32, Option<u32>, mysql::Value)> =
-        st.first(conn, "os.o", LAST_ORDER, (w, d, c_id))?;
+    let _customer: mysql::Row = st.found(conn, "os.c", CUSTOMER, (w, d, c_id), || {
+        format!("Order-Status: SELECT customer (w {w}, d {d}, c {c_id})")
+    })?;
+    // O_ENTRY_D is read but not used: Value takes any column type. Every customer has an
+    // order from the initial population on (4.3.3.1).
+    let (o_id, _, _): (u32, Option<u32>, mysql::Value) =
+        st.found(conn, "os.o", LAST_ORDER, (w, d, c_id), || {
+            format!("Order-Status: SELECT the last order (w {w}, d {d}, c {c_id})")
+        })?;
     s.reads += 2;
-    if let Some((o_id, _, _)) = last {
-        st.exec(conn, "os.l", LINES, (w, d, o_id))?;
-        s.reads += 1;
+    let lines: Vec<mysql::Row> = st.all(conn, "os.l", LINES, (w, d, o_id))?;
+    s.reads += 1;
+    if lines.is_empty() {
+        return Err(crate::target::data_error(format!(
+            "Order-Status: SELECT order lines (w {w}, d {d}, o {o_id}) found no row"
+        )));
     }
     conn.query_drop("COMMIT")?;
     s.other += 1;

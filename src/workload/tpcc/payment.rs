@@ -54,50 +54,56 @@ pub fn execute(
     let amount_s = dec_cents(*amount);
     conn.query_drop("BEGIN")?;
     s.other += 1;
-    st.exec(conn, "py.wy", WAREHOUSE_YTD, (&amount_s, w))?;
-    let wh: Option<(String, String, String, String, String, String)> =
-        st.first(conn, "py.w", WAREHOUSE, (w,))?;
-    st.exec(conn, "py.dy", DISTRICT_YTD, (&amount_s, w, d))?;
-    let di: Option<(String, String, String, String, String, String)> =
-        st.first(conn, "py.d", DISTRICT, (w, d))?;
+    st.change(conn, "py.wy", WAREHOUSE_YTD, (&amount_s, w), 1, || {
+        format!("Payment: UPDATE warehouse (w {w})")
+    })?;
+    let wh: (String, String, String, String, String, String) =
+        st.found(conn, "py.w", WAREHOUSE, (w,), || {
+            format!("Payment: SELECT warehouse (w {w})")
+        })?;
+    st.change(conn, "py.dy", DISTRICT_YTD, (&amount_s, w, d), 1, || {
+        format!("Payment: UPDATE district (w {w}, d {d})")
+    })?;
+    let di: (String, String, String, String, String, String) =
+        st.found(conn, "py.d", DISTRICT, (w, d), || {
+            format!("Payment: SELECT district (w {w}, d {d})")
+        })?;
     s.writes += 2;
     s.reads += 2;
     // 2.5.2.2: 60 % by last name, the middle one of those sorted by first name.
     let c_id = customer_id(conn, st, c_w, c_d, by, s)?;
-    let row: Option<mysql::Row> = st.first(conn, "py.c", CUSTOMER, (c_w, c_d, c_id))?;
+    let row: mysql::Row = st.found(conn, "py.c", CUSTOMER, (c_w, c_d, c_id), || {
+        format!("Payment: SELECT customer (w {c_w}, d {c_d}, c {c_id})")
+    })?;
     s.reads += 1;
-    let credit: String = row
-        .as_ref()
-        .and_then(|r| r.get::<String, _>(10))
-        .unwrap_or_default();
+    let credit: String = row.get::<String, _>(10).unwrap_or_default();
     if credit == "BC" {
-        let data: Option<String> = st.first(conn, "py.cd", CUSTOMER_DATA, (c_w, c_d, c_id))?;
+        let data: String = st.found(conn, "py.cd", CUSTOMER_DATA, (c_w, c_d, c_id), || {
+            format!("Payment: SELECT c_data (w {c_w}, d {c_d}, c {c_id})")
+        })?;
         s.reads += 1;
         // 2.5.2.2: the new data in front, the whole cut to 500 characters.
-        let mut new = format!(
-            "{c_id} {c_d} {c_w} {d} {w} {amount_s} | {}",
-            data.unwrap_or_default()
-        );
+        let mut new = format!("{c_id} {c_d} {c_w} {d} {w} {amount_s} | {data}");
         new.truncate(500);
-        st.exec(
+        st.change(
             conn,
             "py.ucb",
             UPDATE_CUSTOMER_BC,
             (&amount_s, &amount_s, new, c_w, c_d, c_id),
+            1,
+            || format!("Payment: UPDATE customer (w {c_w}, d {c_d}, c {c_id})"),
         )?;
     } else {
-        st.exec(
+        st.change(
             conn,
             "py.uc",
             UPDATE_CUSTOMER,
             (&amount_s, &amount_s, c_w, c_d, c_id),
+            1,
+            || format!("Payment: UPDATE customer (w {c_w}, d {c_d}, c {c_id})"),
         )?;
     }
-    let h_data = format!(
-        "{}    {}",
-        wh.map(|w| w.0).unwrap_or_default(),
-        di.map(|d| d.0).unwrap_or_default()
-    );
+    let h_data = format!("{}    {}", wh.0, di.0);
     st.exec(
         conn,
         "py.h",

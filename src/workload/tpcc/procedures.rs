@@ -29,13 +29,16 @@ proc: BEGIN
   DECLARE v_wtax DECIMAL(4,4); DECLARE v_dtax DECIMAL(4,4); DECLARE v_next INT;
   DECLARE i INT DEFAULT 1; DECLARE v_item INT; DECLARE v_sw INT; DECLARE v_q INT;
   DECLARE v_price DECIMAL(5,2); DECLARE v_name VARCHAR(24); DECLARE v_idata VARCHAR(50);
-  DECLARE v_squant INT; DECLARE v_sdata VARCHAR(50); DECLARE v_dist CHAR(24);
+  DECLARE v_squant INT; DECLARE v_sdata VARCHAR(50); DECLARE v_dist CHAR(24); DECLARE v_msg VARCHAR(200);
   DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
   START TRANSACTION;
   SELECT c_discount, c_last, c_credit, w_tax INTO v_discount, v_last, v_credit, v_wtax
     FROM customer, warehouse WHERE w_id = p_w AND c_w_id = w_id AND c_d_id = p_d AND c_id = p_c;
+  IF v_wtax IS NULL THEN SET v_msg = CONCAT('New-Order: SELECT customer and warehouse (w ', p_w, ', d ', p_d, ', c ', p_c, ') found no row'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
   SELECT d_next_o_id, d_tax INTO v_next, v_dtax FROM district WHERE d_w_id = p_w AND d_id = p_d FOR UPDATE;
+  IF v_next IS NULL THEN SET v_msg = CONCAT('New-Order: SELECT district (w ', p_w, ', d ', p_d, ') found no row'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
   UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = p_w AND d_id = p_d;
+  IF ROW_COUNT() < 1 THEN SET v_msg = CONCAT('New-Order: UPDATE district d_next_o_id (w ', p_w, ', d ', p_d, ') changed 0 row(s), 1 expected'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
   INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_ol_cnt, o_all_local)
     VALUES (v_next, p_d, p_w, p_c, NOW(), p_ol_cnt, p_all_local);
   INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (v_next, p_d, p_w);
@@ -46,18 +49,23 @@ proc: BEGIN
     SET v_price = NULL;
     SELECT i_price, i_name, i_data INTO v_price, v_name, v_idata FROM item WHERE i_id = v_item;
     IF v_price IS NULL THEN
+      -- 2.4.2.3: the unused item (ITEMS + 1) is the last line: every valid one was processed.
+      IF v_item <> 100001 THEN SET v_msg = CONCAT('New-Order: SELECT item (i ', v_item, ') found no row'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
       ROLLBACK;
       SELECT 1;
       LEAVE proc;
     END IF;
+    SET v_squant = NULL;
     SELECT s_quantity, s_data,
       CASE p_d WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
         WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
         WHEN 9 THEN s_dist_09 ELSE s_dist_10 END
       INTO v_squant, v_sdata, v_dist FROM stock WHERE s_w_id = v_sw AND s_i_id = v_item FOR UPDATE;
+    IF v_squant IS NULL THEN SET v_msg = CONCAT('New-Order: SELECT stock (w ', v_sw, ', i ', v_item, ') found no row'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
     IF v_squant >= v_q + 10 THEN SET v_squant = v_squant - v_q; ELSE SET v_squant = v_squant - v_q + 91; END IF;
     UPDATE stock SET s_quantity = v_squant, s_ytd = s_ytd + v_q, s_order_cnt = s_order_cnt + 1,
       s_remote_cnt = s_remote_cnt + (v_sw <> p_w) WHERE s_w_id = v_sw AND s_i_id = v_item;
+    IF ROW_COUNT() < 1 THEN SET v_msg = CONCAT('New-Order: UPDATE stock (w ', v_sw, ', i ', v_item, ') changed 0 row(s), 1 expected'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
     INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_dist_info)
       VALUES (v_next, p_d, p_w, i, v_item, v_sw, v_q, v_q * v_price, v_dist);
     SET i = i + 1;
@@ -72,12 +80,14 @@ CREATE PROCEDURE txbench_payment(IN p_w INT, IN p_d INT, IN p_c_w INT, IN p_c_d 
   IN p_last VARCHAR(16), IN p_by_name INT, IN p_amount DECIMAL(6,2))
 BEGIN
   DECLARE v_wname VARCHAR(10); DECLARE v_dname VARCHAR(10); DECLARE v_c INT; DECLARE v_n INT;
-  DECLARE v_off INT; DECLARE v_credit CHAR(2); DECLARE v_data VARCHAR(500);
+  DECLARE v_off INT; DECLARE v_credit CHAR(2); DECLARE v_data VARCHAR(500); DECLARE v_msg VARCHAR(200);
   DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
   START TRANSACTION;
   UPDATE warehouse SET w_ytd = w_ytd + p_amount WHERE w_id = p_w;
+  IF ROW_COUNT() < 1 THEN SET v_msg = CONCAT('Payment: UPDATE warehouse (w ', p_w, ') changed 0 row(s), 1 expected'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
   SELECT w_name INTO v_wname FROM warehouse WHERE w_id = p_w;
   UPDATE district SET d_ytd = d_ytd + p_amount WHERE d_w_id = p_w AND d_id = p_d;
+  IF ROW_COUNT() < 1 THEN SET v_msg = CONCAT('Payment: UPDATE district (w ', p_w, ', d ', p_d, ') changed 0 row(s), 1 expected'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
   SELECT d_name INTO v_dname FROM district WHERE d_w_id = p_w AND d_id = p_d;
   IF p_by_name = 1 THEN
     SELECT COUNT(*) INTO v_n FROM customer WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_last = p_last;
@@ -88,6 +98,7 @@ BEGIN
     SET v_c = p_c;
   END IF;
   SELECT c_credit INTO v_credit FROM customer WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c FOR UPDATE;
+  IF v_credit IS NULL THEN SET v_msg = CONCAT('Payment: SELECT customer (w ', p_c_w, ', d ', p_c_d, ', c ', IFNULL(v_c, 0), ') found no row'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
   IF v_credit = 'BC' THEN
     SELECT c_data INTO v_data FROM customer WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c;
     SET v_data = LEFT(CONCAT(v_c, ' ', p_c_d, ' ', p_c_w, ' ', p_d, ' ', p_w, ' ', p_amount, ' | ', v_data), 500);
@@ -97,6 +108,7 @@ BEGIN
     UPDATE customer SET c_balance = c_balance - p_amount, c_ytd_payment = c_ytd_payment + p_amount,
       c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c;
   END IF;
+  IF ROW_COUNT() < 1 THEN SET v_msg = CONCAT('Payment: UPDATE customer (w ', p_c_w, ', d ', p_c_d, ', c ', v_c, ') changed 0 row(s), 1 expected'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
   INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
     VALUES (v_c, p_c_d, p_c_w, p_d, p_w, NOW(), p_amount, CONCAT(v_wname, '    ', v_dname));
   COMMIT;
@@ -107,7 +119,7 @@ const ORDER_STATUS: &str = r"
 CREATE PROCEDURE txbench_order_status(IN p_w INT, IN p_d INT, IN p_c INT, IN p_last VARCHAR(16), IN p_by_name INT)
 BEGIN
   DECLARE v_c INT; DECLARE v_n INT; DECLARE v_off INT; DECLARE v_balance DECIMAL(12,2);
-  DECLARE v_first VARCHAR(16); DECLARE v_o INT;
+  DECLARE v_first VARCHAR(16); DECLARE v_o INT; DECLARE v_msg VARCHAR(200);
   DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
   START TRANSACTION;
   IF p_by_name = 1 THEN
@@ -119,7 +131,9 @@ BEGIN
     SET v_c = p_c;
   END IF;
   SELECT c_balance, c_first INTO v_balance, v_first FROM customer WHERE c_w_id = p_w AND c_d_id = p_d AND c_id = v_c;
+  IF v_balance IS NULL THEN SET v_msg = CONCAT('Order-Status: SELECT customer (w ', p_w, ', d ', p_d, ', c ', IFNULL(v_c, 0), ') found no row'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
   SELECT o_id INTO v_o FROM orders WHERE o_w_id = p_w AND o_d_id = p_d AND o_c_id = v_c ORDER BY o_id DESC LIMIT 1;
+  IF v_o IS NULL THEN SET v_msg = CONCAT('Order-Status: SELECT the last order (w ', p_w, ', d ', p_d, ', c ', v_c, ') found no row'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
   SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line
     WHERE ol_w_id = p_w AND ol_d_id = p_d AND ol_o_id = v_o;
   COMMIT;
@@ -130,7 +144,7 @@ const DELIVERY: &str = r"
 CREATE PROCEDURE txbench_delivery(IN p_w INT, IN p_carrier INT)
 BEGIN
   DECLARE d INT DEFAULT 1; DECLARE v_o INT; DECLARE v_c INT; DECLARE v_amount DECIMAL(12,2);
-  DECLARE v_skipped INT DEFAULT 0;
+  DECLARE v_skipped INT DEFAULT 0; DECLARE v_msg VARCHAR(200);
   DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
   START TRANSACTION;
   WHILE d <= 10 DO
@@ -140,12 +154,19 @@ BEGIN
       SET v_skipped = v_skipped + 1;
     ELSE
       DELETE FROM new_order WHERE no_w_id = p_w AND no_d_id = d AND no_o_id = v_o;
+      IF ROW_COUNT() < 1 THEN SET v_msg = CONCAT('Delivery: DELETE new_order (w ', p_w, ', d ', d, ', o ', v_o, ') changed 0 row(s), 1 expected'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
+      SET v_c = NULL;
       SELECT o_c_id INTO v_c FROM orders WHERE o_w_id = p_w AND o_d_id = d AND o_id = v_o;
+      IF v_c IS NULL THEN SET v_msg = CONCAT('Delivery: SELECT the order''s customer (w ', p_w, ', d ', d, ', o ', v_o, ') found no row'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
       UPDATE orders SET o_carrier_id = p_carrier WHERE o_w_id = p_w AND o_d_id = d AND o_id = v_o;
+      IF ROW_COUNT() < 1 THEN SET v_msg = CONCAT('Delivery: UPDATE orders o_carrier_id (w ', p_w, ', d ', d, ', o ', v_o, ') changed 0 row(s), 1 expected'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
       UPDATE order_line SET ol_delivery_d = NOW() WHERE ol_w_id = p_w AND ol_d_id = d AND ol_o_id = v_o;
-      SELECT COALESCE(SUM(ol_amount), 0) INTO v_amount FROM order_line WHERE ol_w_id = p_w AND ol_d_id = d AND ol_o_id = v_o;
+      IF ROW_COUNT() < 1 THEN SET v_msg = CONCAT('Delivery: UPDATE order_line ol_delivery_d (w ', p_w, ', d ', d, ', o ', v_o, ') changed 0 row(s), 1 expected'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
+      SELECT SUM(ol_amount) INTO v_amount FROM order_line WHERE ol_w_id = p_w AND ol_d_id = d AND ol_o_id = v_o;
+      IF v_amount IS NULL THEN SET v_msg = CONCAT('Delivery: SELECT SUM(ol_amount) (w ', p_w, ', d ', d, ', o ', v_o, ') found no order line'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
       UPDATE customer SET c_balance = c_balance + v_amount, c_delivery_cnt = c_delivery_cnt + 1
         WHERE c_w_id = p_w AND c_d_id = d AND c_id = v_c;
+      IF ROW_COUNT() < 1 THEN SET v_msg = CONCAT('Delivery: UPDATE customer (w ', p_w, ', d ', d, ', c ', v_c, ') changed 0 row(s), 1 expected'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
     END IF;
     SET d = d + 1;
   END WHILE;
@@ -157,8 +178,9 @@ END";
 const STOCK_LEVEL: &str = r"
 CREATE PROCEDURE txbench_stock_level(IN p_w INT, IN p_d INT, IN p_threshold INT)
 BEGIN
-  DECLARE v_next INT;
+  DECLARE v_next INT; DECLARE v_msg VARCHAR(200);
   SELECT d_next_o_id INTO v_next FROM district WHERE d_w_id = p_w AND d_id = p_d;
+  IF v_next IS NULL THEN SET v_msg = CONCAT('Stock-Level: SELECT district (w ', p_w, ', d ', p_d, ') found no row'); SIGNAL SQLSTATE 'TX236' SET MESSAGE_TEXT = v_msg; END IF;
   SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock
     WHERE ol_w_id = p_w AND ol_d_id = p_d AND ol_o_id < v_next AND ol_o_id >= v_next - 20
       AND s_w_id = p_w AND s_i_id = ol_i_id AND s_quantity < p_threshold;
@@ -280,6 +302,37 @@ pub fn execute(
                 (*w, *d, *threshold),
             )?;
             Ok((Outcome::Committed, 0))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_order_knows_the_unused_item_and_every_procedure_checks_its_rows() {
+        // The one item id that may be missing (2.4.1.5) is ITEMS + 1.
+        assert!(NEW_ORDER.contains(&format!("v_item <> {}", super::super::ITEMS + 1)));
+        // Every UPDATE and DELETE is followed by its ROW_COUNT() check (clause 2.3.6):
+        // New-Order's district and stock, Payment's warehouse, district and customer (one
+        // check after either branch), Delivery's new_order, orders, order_line, customer.
+        for (body, checks) in [(NEW_ORDER, 2), (PAYMENT, 3), (DELIVERY, 4)] {
+            assert_eq!(body.matches("ROW_COUNT() < 1").count(), checks, "{body}");
+        }
+        // Every SELECT ... INTO that must find a row is checked for NULL after it.
+        for (body, checks) in [
+            (NEW_ORDER, 3),
+            (PAYMENT, 1),
+            (ORDER_STATUS, 2),
+            (DELIVERY, 2),
+            (STOCK_LEVEL, 1),
+        ] {
+            assert_eq!(
+                body.matches("IS NULL THEN SET v_msg").count(),
+                checks,
+                "{body}"
+            );
         }
     }
 }

@@ -21,8 +21,9 @@ pub fn execute(
     let Input::StockLevel { w, d, threshold } = i else {
         unreachable!("stock_level::execute gets Stock-Level inputs")
     };
-    let next: Option<u32> = st.first(conn, "sl.d", NEXT_ORDER, (*w, *d))?;
-    let next = next.unwrap_or(1);
+    let next: u32 = st.found(conn, "sl.d", NEXT_ORDER, (*w, *d), || {
+        format!("Stock-Level: SELECT district (w {w}, d {d})")
+    })?;
     let _low: Option<u64> = st.first(
         conn,
         "sl.s",
