@@ -597,4 +597,23 @@ fn a_write_that_touches_no_row_is_a_data_error_in_both_modes() {
         "{}",
         sum["stmts"]
     );
+    // The stock of every committed line was updated exactly once per line (S_ORDER_CNT,
+    // S_YTD start at 0 in the population, whose lines belong to orders 1..3000), also for
+    // an item that appears on two lines of one order: New-Order updates its stock rows in
+    // one statement.
+    let new_lines = count(&s, "SELECT COUNT(*) FROM order_line WHERE ol_o_id > 3000");
+    assert!(new_lines > 10_000, "{new_lines}");
+    assert_eq!(count(&s, "SELECT SUM(s_order_cnt) FROM stock"), new_lines);
+    assert_eq!(
+        count(&s, "SELECT SUM(s_ytd) FROM stock"),
+        count(
+            &s,
+            "SELECT SUM(ol_quantity) FROM order_line WHERE ol_o_id > 3000"
+        )
+    );
+    assert_eq!(
+        count(&s, "SELECT SUM(s_remote_cnt) FROM stock"),
+        0,
+        "one warehouse"
+    );
 }

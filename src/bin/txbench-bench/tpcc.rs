@@ -152,6 +152,7 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
     println!(
         "  (targets at 4 threads: client SQL <= 0.25 s client CPU per 1,000 (go-tpc 0.85, sysbench-tpcc 0.67, tpcc-mysql 0.40-0.55);\n   procedures <= 0.10 s and >= HammerDB's ~1500 txn/s, which spent 0.15 s)"
     );
+    modes_side_by_side(&bin, &url_s, secs)?;
 
     println!("\n== TPC-C loader memory and check time, 10 warehouses");
     conn.query_drop("DROP DATABASE IF EXISTS tpcc10")?;
@@ -185,5 +186,79 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
     );
     conn.query_drop("DROP DATABASE tpcc10")?;
     server::stop(home, "bench-tpcc", true)?;
+    Ok(())
+}
+
+/// Client SQL against procedures at 4 threads, interleaved (A B A B A B): NOPM, and the
+/// client's and the server's CPU per 1,000 New-Orders over the measured phase (the server's
+/// from the run's own server metrics).
+fn modes_side_by_side(bin: &Path, url: &str, secs: u32) -> Result<()> {
+    const ROUNDS: usize = 3;
+    let secs = (secs / 2).max(10);
+    let out = std::env::temp_dir().join(format!("txbench-bench-modes-{}", std::process::id()));
+    // [mode] -> (NOPM, client s, server s per 1,000 New-Orders) per round.
+    let mut figures: [Vec<(f64, f64, f64)>; 2] = Default::default();
+    for round in 0..ROUNDS {
+        for k in 0..2 {
+            let procedures = (round + k) % 2 == 1;
+            let _ = std::fs::remove_dir_all(&out);
+            let s = secs.to_string();
+            let mut args = vec![
+                "run",
+                "tpcc",
+                "--threads",
+                "4",
+                "--time",
+                &s,
+                "--warmup",
+                "3",
+                "--json",
+                "--out",
+            ];
+            let dir = out.to_string_lossy().to_string();
+            args.push(&dir);
+            if procedures {
+                args.push("--procedures");
+            }
+            measure(txbench_cmd(bin, url, &args))?;
+            let r: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(out.join("result.json"))?)?;
+            let sum = &r["summary"];
+            let no = sum["kinds"][0]["committed"]
+                .as_f64()
+                .unwrap_or(0.0)
+                .max(1.0);
+            let nopm = no / sum["duration_s"].as_f64().unwrap_or(1.0) * 60.0;
+            let client = sum["client_cpu_s"].as_f64().unwrap_or(0.0) / no * 1000.0;
+            let server = sum["server"]["per_new_order"]["server_cpu_ms"]
+                .as_f64()
+                .unwrap_or(f64::NAN);
+            figures[usize::from(procedures)].push((nopm, client, server));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    let avg = |v: &[(f64, f64, f64)], f: fn(&(f64, f64, f64)) -> f64| {
+        v.iter().map(f).sum::<f64>() / v.len().max(1) as f64
+    };
+    println!(
+        "\n== TPC-C client SQL against --procedures, 2 warehouses, 4 threads, {ROUNDS} interleaved rounds of {secs} s"
+    );
+    println!(
+        "  {:<22} {:>10} {:>26} {:>26}",
+        "mode", "NOPM", "client CPU s/1000 NO", "server CPU s/1000 NO"
+    );
+    for (i, name) in ["client SQL", "--procedures"].iter().enumerate() {
+        println!(
+            "  {name:<22} {:>10.0} {:>26.3} {:>26.3}",
+            avg(&figures[i], |f| f.0),
+            avg(&figures[i], |f| f.1),
+            avg(&figures[i], |f| f.2),
+        );
+    }
+    println!(
+        "  procedures/client NOPM {:.2} (target >= 1.2); server CPU per New-Order procedures/client {:.2} (target <= 1.0); client SQL client CPU target <= 0.55 s",
+        avg(&figures[1], |f| f.0) / avg(&figures[0], |f| f.0),
+        avg(&figures[1], |f| f.2) / avg(&figures[0], |f| f.2)
+    );
     Ok(())
 }

@@ -22,9 +22,28 @@ pub const INSERT_ORDER: &str = "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id
 /// 2.4.2.2: the NEW-ORDER row.
 pub const INSERT_NEW_ORDER: &str =
     "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)";
-/// 2.4.2.2: S_QUANTITY, S_YTD, S_ORDER_CNT, S_REMOTE_CNT of one stock row.
-pub const UPDATE_STOCK: &str = "UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, \
-     s_remote_cnt = s_remote_cnt + ? WHERE s_w_id = ? AND s_i_id = ?";
+/// 2.4.2.2: S_QUANTITY, S_YTD, S_ORDER_CNT and S_REMOTE_CNT of `n` stock rows in one
+/// statement (the same rows changed as by one UPDATE each, in one round trip instead of
+/// `n`): per row, in CASE arms keyed by (S_W_ID, S_I_ID), the new quantity and the
+/// increments; parameters per row: key + quantity, key + quantity ordered, key + orders,
+/// key + remote orders, then the keys of the IN list.
+pub fn update_stock_sql(n: usize) -> String {
+    let case = |value: &str| {
+        format!(
+            "CASE {} END",
+            vec![format!("WHEN s_w_id = ? AND s_i_id = ? THEN {value}"); n].join(" ")
+        )
+    };
+    format!(
+        "UPDATE stock SET s_quantity = {}, s_ytd = s_ytd + {}, s_order_cnt = s_order_cnt + {}, \
+         s_remote_cnt = s_remote_cnt + {} WHERE (s_w_id, s_i_id) IN ({})",
+        case("?"),
+        case("?"),
+        case("?"),
+        case("?"),
+        vec!["(?,?)"; n].join(",")
+    )
+}
 
 /// `SELECT … FROM item WHERE i_id IN (?, …)` for `n` distinct items.
 pub fn items_sql(n: usize) -> String {
@@ -140,6 +159,9 @@ pub fn execute(
     }
 
     let mut values: Vec<mysql::Value> = Vec::with_capacity(valid.len() * 9);
+    // Per stock row, in `pairs` order: quantity ordered, orders, remote orders (an item can
+    // appear on two lines: both count, the quantity is decreased twice).
+    let mut per_row: HashMap<(u32, u32), (u32, u32, u32)> = HashMap::new();
     let mut total_cents = 0i64;
     let mut brand_generic = Vec::with_capacity(valid.len());
     for (n, l) in valid.iter().enumerate() {
@@ -156,16 +178,10 @@ pub fn execute(
         } else {
             *qty_now - q + 91
         };
-        let remote = u32::from(l.supply_w != w);
-        st.change(
-            conn,
-            "no.su",
-            UPDATE_STOCK,
-            (*qty_now, l.qty, remote, l.supply_w, l.i_id),
-            1,
-            || format!("New-Order: UPDATE stock (w {}, i {})", l.supply_w, l.i_id),
-        )?;
-        s.writes += 1;
+        let e = per_row.entry((l.supply_w, l.i_id)).or_default();
+        e.0 += l.qty;
+        e.1 += 1;
+        e.2 += u32::from(l.supply_w != w);
         let (i_price, i_data) = price.get(&l.i_id).copied().unwrap_or((0, ""));
         let amount = q * i_price;
         total_cents += amount;
@@ -188,6 +204,36 @@ pub fn execute(
             dec_cents(amount).into(),
             dist.as_str().into(),
         ]);
+    }
+    if !pairs.is_empty() {
+        // The CASE arms in update_stock_sql's order: the new quantity, then the quantity
+        // ordered, the orders and the remote orders of each row; then the IN list.
+        let mut params: Vec<mysql::Value> = Vec::with_capacity(pairs.len() * 14);
+        for field in 0..4 {
+            for &(sw, id) in &pairs {
+                let (ordered, orders, remote) = per_row.get(&(sw, id)).copied().unwrap_or_default();
+                let v: mysql::Value = match field {
+                    0 => stock.get(&(sw, id)).map_or(0, |x| x.0).into(),
+                    1 => ordered.into(),
+                    2 => orders.into(),
+                    _ => remote.into(),
+                };
+                params.extend([sw.into(), id.into(), v]);
+            }
+        }
+        for &(sw, id) in &pairs {
+            params.extend([sw.into(), id.into()]);
+        }
+        let key = format!("no.su{}", pairs.len());
+        st.change(
+            conn,
+            &key,
+            &update_stock_sql(pairs.len()),
+            params,
+            pairs.len() as u64,
+            || format!("New-Order: UPDATE stock ({} rows, {})", pairs.len(), keys()),
+        )?;
+        s.writes += 1;
     }
     if !valid.is_empty() {
         let key = format!("no.ol{}", valid.len());
