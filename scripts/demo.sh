@@ -8,7 +8,7 @@ txbench=./target/release/txbench
 export TXBENCH_HOME="${TXBENCH_HOME:-$PWD/.txbench}"
 
 echo "== starting a throw-away MariaDB (state in $TXBENCH_HOME)"
-url=$($txbench server start --name demo --set innodb_buffer_pool_size=1G --quiet)
+url=$($txbench server start demo --set innodb_buffer_pool_size=1G --quiet)
 trap '$txbench server stop demo --rm' EXIT
 $txbench --url "$url" info
 

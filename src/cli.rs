@@ -419,9 +419,13 @@ pub struct OltpArgs {
 pub enum ServerCommand {
     /// Create (if needed) and start a server on 127.0.0.1, then print its URL and pre-flight.
     Start {
-        /// The server's name.
-        #[arg(long, default_value = "default")]
-        name: String,
+        /// The server's name (as for stop, status and logs).
+        #[arg(value_name = "NAME", conflicts_with = "name")]
+        server_name: Option<String>,
+        /// The server's name, as `--name NAME` (kept for scripts; the positional NAME reads
+        /// like stop, status and logs).
+        #[arg(long)]
+        name: Option<String>,
         /// A server option, key=value, applied after the defaults and --config (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         sets: Vec<String>,

@@ -91,6 +91,25 @@ fn bad_server_flags_name_the_flag() {
         .output()
         .unwrap();
     assert!(assert_one_line_error(&out, 1).starts_with("Error: --name '../escape'"));
+    // The name is positional, like stop, status and logs; --name stays as an alias, and
+    // the two at once are refused by name.
+    let out = home
+        .cmd()
+        .args(["server", "start", "../escape"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 1).starts_with("Error: --name '../escape'"));
+    let out = home
+        .cmd()
+        .args(["server", "start", "a", "--name", "b"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).1.lines().next().unwrap_or("").contains("--name"),
+        "{:?}",
+        text(&out)
+    );
     let out = home
         .cmd()
         .args(["server", "start", "--config", "/nonexistent/x.cnf"])

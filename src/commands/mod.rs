@@ -61,11 +61,13 @@ pub fn server(out: &Output, cmd: ServerCommand) -> Result<i32> {
     let home = StateDir::from_env()?;
     match cmd {
         ServerCommand::Start {
+            server_name,
             name,
             sets,
             config,
             port,
         } => {
+            let name = server_name.or(name).unwrap_or_else(|| "default".into());
             let sets = sets
                 .iter()
                 .map(|s| Setting::parse(s))
