@@ -152,6 +152,10 @@ pub struct DriverArgs {
     /// /proc: for measuring what the server metrics cost.
     #[arg(long, global = true)]
     pub no_server_metrics: bool,
+    /// Pin the driver (every virtual user) to these CPUs, e.g. 1 or 0-1,3; the pre-flight
+    /// records them beside the server's.
+    #[arg(long, global = true, value_name = "LIST")]
+    pub cpus: Option<String>,
     /// Run directory (default: runs/<UTC time>-<workload>-t<threads>; a sweep's:
     /// runs/<UTC time>-<workload>-sweep).
     #[arg(long, global = true)]
@@ -435,6 +439,17 @@ pub enum ServerCommand {
         /// The TCP port (default: a free one).
         #[arg(long)]
         port: Option<u16>,
+        /// Another mariadbd/mysqld build (a PGO or patched build, another version), run with
+        /// the same generated configuration; its version and SHA-256 go into the pre-flight.
+        #[arg(long, value_name = "PATH")]
+        binary: Option<PathBuf>,
+        /// Pin the server to these CPUs (sched_setaffinity, as taskset does), e.g. 0-1,3.
+        #[arg(long, value_name = "LIST")]
+        cpus: Option<String>,
+        /// Bind the server to this NUMA node with numactl (on a single-node host: said, not
+        /// done).
+        #[arg(long, value_name = "N")]
+        numa_node: Option<u32>,
     },
     /// Stop a server: SQL shutdown, then SIGTERM, then SIGKILL.
     Stop {

@@ -34,6 +34,10 @@ pub const VARIABLES: &[&str] = &[
 pub struct Preflight {
     /// Global variables by name, as the server reported them.
     pub variables: BTreeMap<String, String>,
+    /// Where things ran: `driver_cpus`, and for a server on this host `server_cpus` (its
+    /// Cpus_allowed_list), `server_binary` and `server_binary_sha256`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub host: BTreeMap<String, String>,
 }
 
 impl Preflight {

@@ -341,3 +341,163 @@ fn several_servers_can_be_created_at_the_same_time() {
     let want = format!("tmpdir={}", home.path().join("servers/par0/tmp").display());
     assert!(cnf.lines().any(|l| l == want), "{cnf}");
 }
+
+/// Placement and other builds: `--cpus` pins every server thread (visible in /proc),
+/// `--binary` runs the given build and records its SHA-256, `run --cpus` pins the driver,
+/// and the run's pre-flight records all of it; bad values are refused by name.
+#[test]
+fn servers_and_drivers_are_pinned_and_other_builds_recorded() {
+    let home = Home::new();
+    let binary = std::fs::canonicalize(
+        [
+            "/usr/sbin/mariadbd",
+            "/usr/bin/mariadbd",
+            "/usr/sbin/mysqld",
+        ]
+        .iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .expect("a server binary"),
+    )
+    .unwrap();
+    let out = home
+        .cmd()
+        .args([
+            "server", "start", "pinned", "--cpus", "0", "--json", "--binary",
+        ])
+        .arg(&binary)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let v = json(&out);
+    assert_eq!(v["cpus"], "0", "{v}");
+    let sha = v["binary_sha256"].as_str().unwrap().to_string();
+    assert_eq!(sha.len(), 64);
+    assert_eq!(v["binary"], binary.display().to_string());
+    // Every thread of the server, not only its first.
+    let pid = v["pid"].as_i64().unwrap();
+    let tasks: Vec<_> = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(tasks.len() > 5, "{tasks:?}");
+    for t in &tasks {
+        let status = std::fs::read_to_string(t.join("status")).unwrap();
+        assert!(
+            status.contains("Cpus_allowed_list:\t0\n"),
+            "{}: {status}",
+            t.display()
+        );
+    }
+    // A run pinned to the other CPU (or the same one on a 1-CPU host) records both.
+    let url = v["url"].as_str().unwrap().to_string();
+    let driver_cpu = if std::thread::available_parallelism().unwrap().get() > 1 {
+        "1"
+    } else {
+        "0"
+    };
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &url,
+            "prepare",
+            "oltp_point_select",
+            "--table-size",
+            "100",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let dir = home.path().join("pinned-run");
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &url,
+            "run",
+            "oltp_point_select",
+            "--table-size",
+            "100",
+        ])
+        .args([
+            "--threads",
+            "2",
+            "--time",
+            "1",
+            "--cpus",
+            driver_cpu,
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let r = result_json(&dir);
+    assert_schema_valid(&r);
+    let host = &r["server"]["host"];
+    assert_eq!(host["driver_cpus"], driver_cpu, "{host}");
+    assert_eq!(host["server_cpus"], "0", "{host}");
+    assert_eq!(host["server_binary_sha256"], sha.as_str(), "{host}");
+
+    // Refused by name: CPUs this host lacks, a program that is not a server, a NUMA node on
+    // a host without several (said, not failed).
+    for (args, want) in [
+        (
+            vec!["--cpus", "4096"],
+            "Error: --cpus 4096: this host has no CPU 4096",
+        ),
+        (
+            vec!["--cpus", "1-0"],
+            "Error: --cpus 1-0: the range 1-0 runs backwards",
+        ),
+        (
+            vec!["--binary", "/bin/true"],
+            "Error: --binary /bin/true: not a MySQL or MariaDB server",
+        ),
+    ] {
+        let out = home
+            .cmd()
+            .args(["server", "start", "refused"])
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(assert_one_line_error(&out, 1).starts_with(want), "{args:?}");
+    }
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &url,
+            "run",
+            "oltp_point_select",
+            "--table-size",
+            "100",
+        ])
+        .args(["--time", "1", "--cpus", "4096"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 1).starts_with("Error: --cpus 4096: this host has no CPU"));
+    if txbench::server::placement::numa_nodes() == 1 {
+        let out = home
+            .cmd()
+            .args(["server", "start", "numa", "--numa-node", "0"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{:?}", text(&out));
+        assert!(
+            text(&out)
+                .1
+                .contains("--numa-node 0: this host has one NUMA node; the server is not bound"),
+            "{:?}",
+            text(&out)
+        );
+        home.cmd()
+            .args(["server", "stop", "numa", "--rm"])
+            .output()
+            .unwrap();
+    }
+    home.cmd()
+        .args(["server", "stop", "pinned", "--rm"])
+        .output()
+        .unwrap();
+}

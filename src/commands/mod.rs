@@ -66,8 +66,14 @@ pub fn server(out: &Output, cmd: ServerCommand) -> Result<i32> {
             sets,
             config,
             port,
+            binary,
+            cpus,
+            numa_node,
         } => {
             let name = server_name.or(name).unwrap_or_else(|| "default".into());
+            let cpus = cpus
+                .map(|c| server::placement::parse_cpus(&c, "--cpus"))
+                .transpose()?;
             let sets = sets
                 .iter()
                 .map(|s| Setting::parse(s))
@@ -77,8 +83,14 @@ pub fn server(out: &Output, cmd: ServerCommand) -> Result<i32> {
                 sets,
                 config,
                 port,
+                binary,
+                cpus,
+                numa_node,
             };
             let s = server::start(&home, &opts)?;
+            for n in &s.notes {
+                out.note(n);
+            }
             let r = &s.record;
             if out.json {
                 print_json(&json!({
@@ -86,6 +98,8 @@ pub fn server(out: &Output, cmd: ServerCommand) -> Result<i32> {
                     "started": s.started, "port": r.port, "socket": r.socket,
                     "cnf": r.cnf(), "error_log": r.error_log(),
                     "bootstrap_seconds": s.bootstrap_seconds, "start_seconds": s.start_seconds,
+                    "binary": r.binary, "binary_version": r.binary_version,
+                    "binary_sha256": r.binary_sha256, "cpus": server::placement::cpus_allowed(s.pid),
                     "preflight": s.preflight,
                 }));
             } else if out.quiet {
@@ -107,6 +121,14 @@ pub fn server(out: &Output, cmd: ServerCommand) -> Result<i32> {
                 println!("  url     {}", r.url());
                 println!("  socket  {}", r.socket.display());
                 println!("  config  {}", r.cnf().display());
+                println!(
+                    "  binary  {} (sha256 {})",
+                    r.binary.display(),
+                    r.binary_sha256.as_deref().unwrap_or("?")
+                );
+                if let Some(c) = server::placement::cpus_allowed(s.pid) {
+                    println!("  cpus    {c}");
+                }
                 println!("pre-flight:\n{}", s.preflight.render());
             }
             Ok(0)

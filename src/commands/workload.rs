@@ -608,6 +608,12 @@ fn clock_seed() -> u64 {
 pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
     let sel = select(&cmd.workload)?;
     let d = &cmd.driver;
+    if let Some(spec) = &d.cpus {
+        // Before any thread starts: every virtual user inherits it.
+        let cpus = crate::server::placement::parse_cpus(spec, "--cpus")?;
+        crate::server::placement::pin_self(&cpus)
+            .map_err(|e| anyhow::anyhow!("--cpus {spec}: {e}"))?;
+    }
     if let Some(dir) = &d.resume {
         return resume(out, url, &sel, dir, d.out.is_some());
     }
@@ -854,7 +860,8 @@ fn run_level(
     let d = &cmd.driver;
     let target = target.clone();
     let mut conn = target::connect(&target)?;
-    let preflight = target::preflight(&mut conn)?;
+    let mut preflight = target::preflight(&mut conn)?;
+    placement_facts(&mut conn, &target, &mut preflight);
     let mut tpcc_run: Option<Arc<tpcc::run::Tpcc>> = None;
     let mut tpcb_run: Option<Arc<tpcb::Tpcb>> = None;
     let mut workload_options = serde_json::Value::Null;
@@ -1071,4 +1078,42 @@ fn run_level(
         }
     }
     Ok(result)
+}
+
+/// The pre-flight's placement facts: the driver's CPUs, and when the server runs on this
+/// host (its pid file names a live process) its CPUs and its binary with the SHA-256, so a
+/// run records which build it measured. What cannot be read is left out.
+fn placement_facts(conn: &mut mysql::Conn, url: &TargetUrl, p: &mut crate::preflight::Preflight) {
+    use crate::server::{binary, placement};
+    use mysql::prelude::Queryable;
+    p.host.insert(
+        "driver_cpus".into(),
+        placement::format_list(&placement::host_cpus()),
+    );
+    if !crate::sampler::is_local(url) {
+        return;
+    }
+    let Ok(Some((pid_file, datadir))) =
+        conn.query_first::<(String, String), _>("SELECT @@pid_file, @@datadir")
+    else {
+        return;
+    };
+    let path = if Path::new(&pid_file).is_absolute() {
+        std::path::PathBuf::from(&pid_file)
+    } else {
+        Path::new(&datadir).join(&pid_file)
+    };
+    let Ok(pid) = crate::sampler::host::server_pid(&path) else {
+        return;
+    };
+    if let Some(c) = placement::cpus_allowed(pid) {
+        p.host.insert("server_cpus".into(), c);
+    }
+    if let Ok(exe) = std::fs::read_link(format!("/proc/{pid}/exe")) {
+        if let Ok(sha) = binary::sha256(Path::new(&format!("/proc/{pid}/exe"))) {
+            p.host.insert("server_binary_sha256".into(), sha);
+        }
+        p.host
+            .insert("server_binary".into(), exe.display().to_string());
+    }
 }

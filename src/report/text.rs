@@ -242,21 +242,16 @@ const LEVEL_LABELS: &[(&str, &str)] = &[
 ];
 
 fn server(out: &mut String, s: &crate::metrics::server::ServerSummary) {
-    let per = figures(&s.per_transaction, PER_TXN_LABELS);
-    if !per.is_empty() {
-        let _ = writeln!(out, "  server per transaction: {per}");
-    }
-    let per = figures(&s.per_new_order, PER_TXN_LABELS);
-    if !per.is_empty() {
-        let _ = writeln!(out, "  server per New-Order:   {per}");
-    }
-    let avg = figures(&s.averages, LEVEL_LABELS);
-    if !avg.is_empty() {
-        let _ = writeln!(out, "  server averages: {avg}");
-    }
-    let peaks = figures(&s.peaks, LEVEL_LABELS);
-    if !peaks.is_empty() {
-        let _ = writeln!(out, "  server peaks:    {peaks}");
+    for (label, m, labels) in [
+        ("per transaction: ", &s.per_transaction, PER_TXN_LABELS),
+        ("per New-Order:   ", &s.per_new_order, PER_TXN_LABELS),
+        ("averages: ", &s.averages, LEVEL_LABELS),
+        ("peaks:    ", &s.peaks, LEVEL_LABELS),
+    ] {
+        let f = figures(m, labels);
+        if !f.is_empty() {
+            let _ = writeln!(out, "  server {label}{f}");
+        }
     }
     for w in s.top_waits.iter().take(5) {
         let _ = writeln!(

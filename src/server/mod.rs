@@ -5,7 +5,9 @@
 //! `my.cnf` (the final generated configuration), `data/`, `error.log`, `mysqld.pid`,
 //! `init.sql` (creates the benchmark database and user at every start).
 
+pub mod binary;
 pub mod cnf;
+pub mod placement;
 pub mod process;
 
 use crate::preflight::Preflight;
@@ -99,6 +101,15 @@ pub struct ServerRecord {
     pub expect_running: bool,
     /// The pid of the last start.
     pub pid: Option<i32>,
+    /// SHA-256 of `binary` at the last start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binary_sha256: Option<String>,
+    /// `--cpus`: the CPUs the server is pinned to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpus: Option<Vec<usize>>,
+    /// `--numa-node`: the node it is bound to (with numactl; only on a multi-node host).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub numa_node: Option<u32>,
 }
 
 impl ServerRecord {
@@ -270,16 +281,7 @@ fn find_server_binary(dirs: &[PathBuf]) -> Result<(PathBuf, Flavor, String)> {
     let Some(binary) = find_program_in(dirs, &["mariadbd", "mysqld"]) else {
         bail!("mariadbd not found on PATH: {INSTALL_HINT}");
     };
-    let out = Command::new(&binary)
-        .arg("--version")
-        .output()
-        .with_context(|| format!("running {} --version", binary.display()))?;
-    let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let flavor = if version.contains("MariaDB") {
-        Flavor::MariaDb
-    } else {
-        Flavor::MySql
-    };
+    let (flavor, version) = binary::version_of(&binary)?;
     Ok((binary, flavor, version))
 }
 
@@ -294,11 +296,22 @@ pub struct StartOptions {
     pub config: Option<PathBuf>,
     /// `--port N` (else a free port).
     pub port: Option<u16>,
+    /// `--binary`: another mariadbd/mysqld build, with the same generated configuration.
+    pub binary: Option<PathBuf>,
+    /// `--cpus`: pin the server to these CPUs (checked against the host).
+    pub cpus: Option<Vec<usize>>,
+    /// `--numa-node`: bind the server to this node (numactl), where the host has several.
+    pub numa_node: Option<u32>,
 }
 
 impl StartOptions {
     fn changes_settings(&self) -> bool {
-        !self.sets.is_empty() || self.config.is_some() || self.port.is_some()
+        !self.sets.is_empty()
+            || self.config.is_some()
+            || self.port.is_some()
+            || self.binary.is_some()
+            || self.cpus.is_some()
+            || self.numa_node.is_some()
     }
 }
 
@@ -316,6 +329,8 @@ pub struct Started {
     pub start_seconds: f64,
     /// Seconds spent creating a new data directory (0 when it existed).
     pub bootstrap_seconds: f64,
+    /// Lines to show about placement (`--numa-node` on a single-node host).
+    pub notes: Vec<String>,
     /// The server's pre-flight.
     pub preflight: Preflight,
 }
@@ -375,6 +390,7 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
                     started: false,
                     start_seconds: 0.0,
                     bootstrap_seconds: 0.0,
+                    notes: Vec::new(),
                     preflight,
                 });
             }
@@ -382,13 +398,24 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
             if opts.changes_settings() {
                 rec.sets = opts.sets.clone();
                 rec.user_config = user_config;
+                rec.cpus = opts.cpus.clone();
+                rec.numa_node = opts.numa_node;
+                if let Some(b) = &opts.binary {
+                    let (binary, flavor, version) = binary::check(b)?;
+                    rec.binary = binary;
+                    rec.flavor = flavor;
+                    rec.binary_version = version;
+                }
             }
             // A stale pid file from a crash would confuse the next start.
             let _ = fs::remove_file(rec.pid_file());
             rec
         }
         None => {
-            let (binary, flavor, binary_version) = find_server_binary(&search_dirs())?;
+            let (binary, flavor, binary_version) = match &opts.binary {
+                Some(b) => binary::check(b)?,
+                None => find_server_binary(&search_dirs())?,
+            };
             fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
             let rec = ServerRecord {
                 name: opts.name.clone(),
@@ -402,6 +429,9 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
                 user_config,
                 expect_running: false,
                 pid: None,
+                binary_sha256: None,
+                cpus: opts.cpus.clone(),
+                numa_node: opts.numa_node,
             };
             // Saved before anything can fail, so the directory is known to be ours.
             rec.save()?;
@@ -548,6 +578,33 @@ fn bootstrap(record: &ServerRecord) -> Result<()> {
 
 fn start_once(record: &mut ServerRecord) -> std::result::Result<Started, StartError> {
     write_cnf(record)?;
+    let mut notes = Vec::new();
+    // The exact build, for the pre-flight (a rebuilt binary at the same path differs).
+    record.binary_sha256 = Some(binary::sha256(&record.binary)?);
+    let numactl = match record.numa_node {
+        Some(node) => {
+            let nodes = placement::numa_nodes();
+            if nodes <= 1 {
+                notes.push(format!(
+                    "--numa-node {node}: this host has one NUMA node; the server is not bound"
+                ));
+                None
+            } else if u64::from(node) >= nodes as u64 {
+                return Err(StartError::Other(anyhow::anyhow!(
+                    "--numa-node {node}: this host has NUMA nodes 0-{}",
+                    nodes - 1
+                )));
+            } else {
+                let Some(numactl) = find_program(&["numactl"]) else {
+                    return Err(StartError::Other(anyhow::anyhow!(
+                        "--numa-node {node}: numactl not found: install the Debian package numactl"
+                    )));
+                };
+                Some((numactl, node))
+            }
+        }
+        None => None,
+    };
     let mut bootstrap_seconds = 0.0;
     if !record.datadir().join("mysql").is_dir() {
         let t = Instant::now();
@@ -562,8 +619,20 @@ fn start_once(record: &mut ServerRecord) -> std::result::Result<Started, StartEr
     let t = Instant::now();
     let mut child = {
         use std::os::unix::process::CommandExt;
-        Command::new(&record.binary)
-            .arg(format!("--defaults-file={}", record.cnf().display()))
+        let mut cmd = match &numactl {
+            Some((numactl, node)) => {
+                let mut c = Command::new(numactl);
+                c.arg(format!("--cpunodebind={node}"))
+                    .arg(format!("--membind={node}"))
+                    .arg(&record.binary);
+                c
+            }
+            None => Command::new(&record.binary),
+        };
+        if let Some(cpus) = &record.cpus {
+            placement::pin_command(&mut cmd, cpus);
+        }
+        cmd.arg(format!("--defaults-file={}", record.cnf().display()))
             .arg(format!("--init-file={}", record.init_sql().display()))
             .stdin(Stdio::null())
             .stdout(out.try_clone().map_err(anyhow::Error::from)?)
@@ -601,6 +670,7 @@ fn start_once(record: &mut ServerRecord) -> std::result::Result<Started, StartEr
                 started: true,
                 start_seconds,
                 bootstrap_seconds,
+                notes: std::mem::take(&mut notes),
                 preflight,
             });
         }

@@ -93,6 +93,7 @@ pub fn preflight(conn: &mut mysql::Conn) -> Result<Preflight> {
             .into_iter()
             .map(|(k, v)| (k.to_ascii_lowercase(), v))
             .collect(),
+        host: Default::default(),
     })
 }
 
