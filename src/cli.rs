@@ -450,6 +450,16 @@ pub enum ServerCommand {
         /// done).
         #[arg(long, value_name = "N")]
         numa_node: Option<u32>,
+        /// Start a primary with N replicas (GTID replication), each a sandbox of its own
+        /// (NAME-r1…), stopped and removed with the primary.
+        #[arg(long, value_name = "N", conflicts_with = "galera")]
+        replicas: Option<u32>,
+        /// With --replicas: semi-synchronous replication (MariaDB's built-in plugin).
+        #[arg(long)]
+        semisync: bool,
+        /// Start an N-node MariaDB Galera cluster on loopback (NAME, NAME-g2…).
+        #[arg(long, value_name = "N")]
+        galera: Option<u32>,
     },
     /// Stop a server: SQL shutdown, then SIGTERM, then SIGKILL.
     Stop {

@@ -16,6 +16,7 @@ pub mod sampler;
 pub mod server;
 pub mod stats;
 pub mod target;
+pub mod topology;
 pub mod workload;
 
 mod commands;

@@ -38,6 +38,11 @@ pub struct Preflight {
     /// Cpus_allowed_list), `server_binary` and `server_binary_sha256`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub host: BTreeMap<String, String>,
+    /// The server's place in a topology ([`crate::topology::describe`]): `role` (primary,
+    /// replica, galera node), `replicas` with their lag, `semisync`, `galera`. Empty for a
+    /// server on its own.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub topology: BTreeMap<String, String>,
 }
 
 impl Preflight {
@@ -80,7 +85,7 @@ impl Preflight {
         if self.var("log_bin") == "ON" {
             durability.push_str(&format!(" sync_binlog={}", self.var("sync_binlog")));
         }
-        vec![
+        let mut lines = vec![
             ("server".into(), self.server()),
             ("buffer pool".into(), bytes("innodb_buffer_pool_size")),
             ("redo log".into(), bytes("innodb_log_file_size")),
@@ -90,7 +95,18 @@ impl Preflight {
                 "max_connections".into(),
                 self.var("max_connections").to_string(),
             ),
-        ]
+        ];
+        for (k, v) in &self.topology {
+            lines.push((
+                if k == "role" {
+                    "topology".into()
+                } else {
+                    k.clone()
+                },
+                v.clone(),
+            ));
+        }
+        lines
     }
 
     /// The pre-flight as a text block, one setting a line.

@@ -69,6 +69,9 @@ pub fn server(out: &Output, cmd: ServerCommand) -> Result<i32> {
             binary,
             cpus,
             numa_node,
+            replicas,
+            semisync,
+            galera,
         } => {
             let name = server_name.or(name).unwrap_or_else(|| "default".into());
             let cpus = cpus
@@ -86,58 +89,60 @@ pub fn server(out: &Output, cmd: ServerCommand) -> Result<i32> {
                 binary,
                 cpus,
                 numa_node,
+                ..Default::default()
             };
-            let s = server::start(&home, &opts)?;
-            for n in &s.notes {
-                out.note(n);
-            }
-            let r = &s.record;
-            if out.json {
-                print_json(&json!({
-                    "name": r.name, "url": r.url().to_string(), "pid": s.pid,
-                    "started": s.started, "port": r.port, "socket": r.socket,
-                    "cnf": r.cnf(), "error_log": r.error_log(),
-                    "bootstrap_seconds": s.bootstrap_seconds, "start_seconds": s.start_seconds,
-                    "binary": r.binary, "binary_version": r.binary_version,
-                    "binary_sha256": r.binary_sha256, "cpus": server::placement::cpus_allowed(s.pid),
-                    "preflight": s.preflight,
-                }));
-            } else if out.quiet {
-                println!("{}", r.url());
-            } else {
-                if s.started {
-                    let created = if s.bootstrap_seconds > 0.0 {
-                        format!(" (data directory created in {:.2} s)", s.bootstrap_seconds)
-                    } else {
-                        String::new()
-                    };
-                    println!(
-                        "server '{}' started in {:.2} s{created}, pid {}",
-                        r.name, s.start_seconds, s.pid
-                    );
+            let request = server::cluster::Request {
+                replicas,
+                semisync,
+                galera,
+            };
+            let members = server::cluster::start(&home, &opts, request)?;
+            let mut json_rows = Vec::new();
+            for s in &members {
+                for n in &s.notes {
+                    out.note(n);
+                }
+                let r = &s.record;
+                if out.json {
+                    json_rows.push(json!({
+                        "name": r.name, "url": r.url().to_string(), "pid": s.pid,
+                        "started": s.started, "port": r.port, "socket": r.socket,
+                        "cnf": r.cnf(), "error_log": r.error_log(), "role": r.role,
+                        "bootstrap_seconds": s.bootstrap_seconds, "start_seconds": s.start_seconds,
+                        "binary": r.binary, "binary_version": r.binary_version,
+                        "binary_sha256": r.binary_sha256, "cpus": server::placement::cpus_allowed(s.pid),
+                        "preflight": s.preflight,
+                    }));
+                } else if out.quiet {
+                    println!("{}", r.url());
                 } else {
-                    println!("server '{}' is already running, pid {}", r.name, s.pid);
+                    print_started(s);
                 }
-                println!("  url     {}", r.url());
-                println!("  socket  {}", r.socket.display());
-                println!("  config  {}", r.cnf().display());
-                println!(
-                    "  binary  {} (sha256 {})",
-                    r.binary.display(),
-                    r.binary_sha256.as_deref().unwrap_or("?")
-                );
-                if let Some(c) = server::placement::cpus_allowed(s.pid) {
-                    println!("  cpus    {c}");
+            }
+            if out.json {
+                let mut first = json_rows.remove(0);
+                if !json_rows.is_empty() {
+                    first["members"] = json!(json_rows);
                 }
-                println!("pre-flight:\n{}", s.preflight.render());
+                print_json(&first);
             }
             Ok(0)
         }
         ServerCommand::Stop { name, rm } => {
-            let s = server::stop(&home, &name, rm)?;
+            let all = server::cluster::stop(&home, &name, rm)?;
             if out.json {
-                print_json(&serde_json::to_value(&s)?);
-            } else if !out.quiet {
+                let mut v = serde_json::to_value(all.last())?;
+                if all.len() > 1 {
+                    v["members"] = serde_json::to_value(&all[..all.len() - 1])?;
+                }
+                print_json(&v);
+                return Ok(0);
+            }
+            for s in &all {
+                let name = &s.name;
+                if out.quiet {
+                    break;
+                }
                 let removed = if s.removed { "; data removed" } else { "" };
                 match s.method {
                     server::StopMethod::NotRunning => {
@@ -177,16 +182,52 @@ pub fn server(out: &Output, cmd: ServerCommand) -> Result<i32> {
     }
 }
 
+fn print_started(s: &server::Started) {
+    let r = &s.record;
+    if s.started {
+        let created = if s.bootstrap_seconds > 0.0 {
+            format!(" (data directory created in {:.2} s)", s.bootstrap_seconds)
+        } else {
+            String::new()
+        };
+        println!(
+            "server '{}' started in {:.2} s{created}, pid {}",
+            r.name, s.start_seconds, s.pid
+        );
+    } else {
+        println!("server '{}' is already running, pid {}", r.name, s.pid);
+    }
+    if r.role != server::cluster::Role::Standalone {
+        println!("  role    {}", r.role.describe());
+    }
+    println!("  url     {}", r.url());
+    println!("  socket  {}", r.socket.display());
+    println!("  config  {}", r.cnf().display());
+    println!(
+        "  binary  {} (sha256 {})",
+        r.binary.display(),
+        r.binary_sha256.as_deref().unwrap_or("?")
+    );
+    if let Some(c) = server::placement::cpus_allowed(s.pid) {
+        println!("  cpus    {c}");
+    }
+    println!("pre-flight:\n{}", s.preflight.render());
+}
+
 fn print_servers(out: &Output, servers: &[server::Server], detail: bool) {
     if out.json {
         let rows: Vec<_> = servers
             .iter()
             .map(|s| {
-                json!({
+                let mut v = json!({
                     "name": s.record.name, "state": s.state, "url": s.record.url().to_string(),
                     "port": s.record.port, "socket": s.record.socket, "dir": s.record.dir,
-                    "version": s.record.binary_version,
-                })
+                    "version": s.record.binary_version, "role": s.record.role,
+                });
+                if detail {
+                    v["topology"] = json!(topology_now(s));
+                }
+                v
             })
             .collect();
         print_json(&if detail { rows[0].clone() } else { json!(rows) });
@@ -210,25 +251,49 @@ fn print_servers(out: &Output, servers: &[server::Server], detail: bool) {
         println!("  url     {}", s.record.url());
         println!("  dir     {}", s.record.dir.display());
         println!("  server  {}", s.record.binary_version);
+        if s.record.role != server::cluster::Role::Standalone {
+            println!("  role    {}", s.record.role.describe());
+        }
+        for (k, v) in topology_now(s) {
+            if k != "role" {
+                println!("  {k:<7} {v}");
+            }
+        }
         return;
     }
     if servers.is_empty() {
         return;
     }
     println!(
-        "{:<16} {:<15} {:>8} {:>6}  URL",
-        "NAME", "STATE", "PID", "PORT"
+        "{:<16} {:<15} {:>8} {:>6}  {:<38} ROLE",
+        "NAME", "STATE", "PID", "PORT", "URL"
     );
     for s in servers {
         let pid = s.state.pid().map(|p| p.to_string()).unwrap_or("-".into());
+        let mut role = s.record.role.describe();
+        if let Some(lag) = topology_now(s).get("replication") {
+            role.push_str(&format!(": {lag}"));
+        }
         println!(
-            "{:<16} {:<15} {:>8} {:>6}  {}",
+            "{:<16} {:<15} {:>8} {:>6}  {:<38} {role}",
             s.record.name,
             s.state.word(),
             pid,
             s.record.port,
-            s.record.url()
+            s.record.url().to_string(),
         );
+    }
+}
+
+/// What a running sandbox says of its topology now (replicas and their lag, Galera).
+fn topology_now(s: &server::Server) -> std::collections::BTreeMap<String, String> {
+    if s.record.role == server::cluster::Role::Standalone || s.state.pid().is_none() {
+        return Default::default();
+    }
+    let url = s.record.url();
+    match target::connect(&url) {
+        Ok(mut c) => crate::topology::describe(&mut c, &url),
+        Err(_) => Default::default(),
     }
 }
 

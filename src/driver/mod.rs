@@ -252,6 +252,7 @@ pub fn run(
         workload_report: None,
         stability: None,
         findings: Vec::new(),
+        events: Vec::new(),
         validity: Validity {
             valid: true,
             reasons: vec![],
@@ -390,6 +391,10 @@ pub fn run(
             for note in s.take_notes() {
                 display.note(&note);
                 result.notes.push(note);
+            }
+            for e in s.take_events() {
+                display.note(&format!("at {:.1} s: {}", e.t_s, e.what));
+                result.events.push(e);
             }
             if let Some(reason) = s.check() {
                 unresponsive = reason.starts_with(crate::sampler::UNRESPONSIVE);
@@ -701,6 +706,7 @@ fn reconnect(
 /// INVALID) and the findings, from what the sampler saw.
 fn server_figures(result: &mut RunResult, report: crate::sampler::Report, workload: &dyn Workload) {
     use crate::metrics::server::{ServerSummary, cross_checks};
+    result.events.extend(report.events.iter().cloned());
     let Some(summary) = result.summary.as_mut() else {
         return;
     };

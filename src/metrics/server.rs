@@ -60,7 +60,9 @@ pub struct DiskStat {
 pub struct RawSample {
     /// Seconds since the run started, when the reading was taken.
     pub t: f64,
-    /// SHOW GLOBAL STATUS, numeric values, names lower case.
+    /// SHOW GLOBAL STATUS, numeric values (ON/OFF as 1/0, wsrep_cluster_status Primary as
+    /// 1), names lower case; and the replication gauges the sampler measures itself,
+    /// prefixed `txbench_` ([`REPLICA_LAG`], [`REPLICA_GTID_BEHIND`], [`REPLICAS_RUNNING`]).
     pub status: BTreeMap<String, f64>,
     /// INFORMATION_SCHEMA.INNODB_METRICS, enabled rows: name → COUNT.
     pub innodb: BTreeMap<String, f64>,
@@ -77,6 +79,42 @@ pub struct RawSample {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub waits: super::waits::Waits,
 }
+
+/// The largest Seconds_Behind_Master of the replicas that replicate.
+pub const REPLICA_LAG: &str = "txbench_replica_lag_s";
+/// The most transactions (GTIDs) any reachable replica lacks of the primary's binary log.
+pub const REPLICA_GTID_BEHIND: &str = "txbench_replica_gtid_behind";
+/// Replicas whose IO and SQL threads both run.
+pub const REPLICAS_RUNNING: &str = "txbench_replicas_running";
+
+/// A SHOW GLOBAL STATUS value as a number: ON/OFF and Galera's cluster status included.
+pub fn status_value(v: &str) -> Option<f64> {
+    v.parse::<f64>().ok().or(match v {
+        "ON" | "Primary" => Some(1.0),
+        // "Disconnected" is also what a server without Galera says: no number.
+        "OFF" | "non-Primary" => Some(0.0),
+        _ => None,
+    })
+}
+
+/// wsrep_ status variables that count (everything else wsrep_ is a level).
+const WSREP_COUNTERS: &[&str] = &[
+    "wsrep_local_cert_failures",
+    "wsrep_local_bf_aborts",
+    "wsrep_local_commits",
+    "wsrep_local_replays",
+    "wsrep_replicated",
+    "wsrep_replicated_bytes",
+    "wsrep_received",
+    "wsrep_received_bytes",
+    "wsrep_flow_control_sent",
+    "wsrep_flow_control_recv",
+    "wsrep_flow_control_paused_ns",
+    "wsrep_repl_keys",
+    "wsrep_repl_keys_bytes",
+    "wsrep_repl_data_bytes",
+    "wsrep_repl_other_bytes",
+];
 
 /// SHOW GLOBAL STATUS variables that are levels, not counters (lower case); everything
 /// else numeric is treated as a counter and reported as a delta.
@@ -115,6 +153,11 @@ pub fn status_is_gauge(name: &str) -> bool {
         "qcache_queries_in_cache",
         "qcache_total_blocks",
         "slave_running",
+        "rpl_semi_sync_master_status",
+        "rpl_semi_sync_master_clients",
+        "rpl_semi_sync_slave_status",
+        "rpl_semi_sync_master_avg_trx_wait_time",
+        "rpl_semi_sync_master_avg_net_wait_time",
         "innodb_data_pending_reads",
         "innodb_data_pending_writes",
         "innodb_data_pending_fsyncs",
@@ -125,6 +168,8 @@ pub fn status_is_gauge(name: &str) -> bool {
         "innodb_mem_dictionary",
     ];
     EXACT.contains(&name)
+        || name.starts_with("txbench_")
+        || (name.starts_with("wsrep_") && !WSREP_COUNTERS.contains(&name))
         || name.starts_with("threads_")
         || name.contains("_current")
         || (name.starts_with("innodb_buffer_pool_pages_")
@@ -590,6 +635,49 @@ pub const COLUMNS: &[Column] = &[
         name: "active_transactions",
         doc: "transactions open in InnoDB (INNODB_METRICS trx_active_transactions)",
         value: |d| d.gauge(&["innodb:trx_active_transactions"]),
+    },
+    Column {
+        name: "replica_lag_s",
+        doc: "replication: the largest Seconds_Behind_Master of the replicas (empty without replicas)",
+        value: |d| d.status_gauges.get(REPLICA_LAG).copied(),
+    },
+    Column {
+        name: "replica_gtid_behind",
+        doc: "replication: the most transactions any replica lacks of the primary's binary log (GTID distance)",
+        value: |d| d.status_gauges.get(REPLICA_GTID_BEHIND).copied(),
+    },
+    Column {
+        name: "replicas_running",
+        doc: "replication: replicas whose IO and SQL threads both run",
+        value: |d| d.status_gauges.get(REPLICAS_RUNNING).copied(),
+    },
+    Column {
+        name: "semisync_on",
+        doc: "semi-synchronous replication: 1 while the primary waits for a replica's acknowledgement (Rpl_semi_sync_master_status), 0 after it fell back to asynchronous",
+        value: |d| d.status_gauges.get("rpl_semi_sync_master_status").copied(),
+    },
+    Column {
+        name: "semisync_unacked_commits_per_s",
+        doc: "semi-sync: commits not acknowledged by a replica (Rpl_semi_sync_master_no_tx) per second",
+        value: |d| d.rate(d.status("rpl_semi_sync_master_no_tx")),
+    },
+    Column {
+        name: "galera_cluster_size",
+        doc: "Galera: nodes this node sees in its cluster (wsrep_cluster_size)",
+        value: |d| d.status_gauges.get("wsrep_cluster_size").copied(),
+    },
+    Column {
+        name: "galera_cert_failures_per_s",
+        doc: "Galera: transactions of this node that failed certification (wsrep_local_cert_failures) per second",
+        value: |d| d.rate(d.status("wsrep_local_cert_failures")),
+    },
+    Column {
+        name: "galera_flow_control_pct",
+        doc: "Galera: share of the interval replication was paused by flow control (wsrep_flow_control_paused_ns), %",
+        value: |d| {
+            d.status("wsrep_flow_control_paused_ns")
+                .and_then(|ns| (d.secs > 0.0).then_some(ns / 1e9 / d.secs * 100.0))
+        },
     },
     Column {
         name: "new_orders_per_s",

@@ -279,6 +279,18 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
         }
         stability_table(&mut h, x.r);
         super::server::section(&mut h, &mut charts_out, n + 1, x)?;
+        if !x.r.events.is_empty() {
+            h.push_str("<h3>Events</h3><table><tr><th>at</th><th>what happened</th></tr>");
+            for e in &x.r.events {
+                let _ = write!(
+                    h,
+                    "<tr><td>{:.1} s</td><td>{}</td></tr>",
+                    e.t_s,
+                    esc(&e.what)
+                );
+            }
+            h.push_str("</table>");
+        }
         if !x.r.notes.is_empty() {
             h.push_str("<ul class=\"note\">");
             for n in &x.r.notes {

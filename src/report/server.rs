@@ -76,6 +76,33 @@ const PANELS: &[(&str, &str, &[PanelSeries])] = &[
         ],
     ),
     ("fsync time", "ms", &[("fsync_ms_avg", "average", 1.0)]),
+    // Topologies (empty, so not drawn, for a server on its own).
+    ("Replica lag", "seconds", &[("replica_lag_s", "lag", 1.0)]),
+    (
+        "Replica GTID distance",
+        "transactions behind",
+        &[("replica_gtid_behind", "behind", 1.0)],
+    ),
+    (
+        "Semi-synchronous replication",
+        "1 on, 0 fell back",
+        &[("semisync_on", "on", 1.0)],
+    ),
+    (
+        "Galera cluster size",
+        "nodes",
+        &[("galera_cluster_size", "nodes", 1.0)],
+    ),
+    (
+        "Galera flow control",
+        "% of the time paused",
+        &[("galera_flow_control_pct", "paused", 1.0)],
+    ),
+    (
+        "Galera certification failures",
+        "per second",
+        &[("galera_cert_failures_per_s", "failures", 1.0)],
+    ),
 ];
 
 /// Wait events charted over time.

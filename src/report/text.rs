@@ -182,6 +182,9 @@ pub fn summary(r: &RunResult) -> String {
     for f in &r.findings {
         let _ = writeln!(out, "  finding: {} (try: {})", f.finding, f.suggestion);
     }
+    for e in &r.events {
+        let _ = writeln!(out, "  event at {:.1} s: {}", e.t_s, e.what);
+    }
     for n in &r.notes {
         let _ = writeln!(out, "  note: {n}");
     }

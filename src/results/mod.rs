@@ -338,6 +338,15 @@ impl Client {
     }
 }
 
+/// Something that happened to a server during a run, when the sampler noticed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// Seconds since the run started.
+    pub t_s: f64,
+    /// What happened, in words.
+    pub what: String,
+}
+
 /// Everything about a run: result.json.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {
@@ -377,6 +386,10 @@ pub struct RunResult {
     /// What the server's figures say about the result, each with its number.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<crate::findings::Finding>,
+    /// What happened to the servers during the run, in time order: a replica lost, semi-sync
+    /// falling back to asynchronous, a Galera node leaving, a target unreachable.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<Event>,
     /// The verdict.
     pub validity: Validity,
 }

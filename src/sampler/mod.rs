@@ -11,7 +11,7 @@ pub mod host;
 
 use crate::metrics::server::{Delta, RawSample, ServerRow};
 use crate::metrics::waits;
-use crate::results::Phase;
+use crate::results::{Event, Phase};
 use crate::target::{self, TargetUrl};
 use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
@@ -64,6 +64,8 @@ pub struct Report {
     pub not_recorded: Vec<String>,
     /// Whether the final sample (after the virtual users stopped) was taken.
     pub final_taken: bool,
+    /// Events the driver had not taken by the end.
+    pub events: Vec<Event>,
 }
 
 #[derive(Default)]
@@ -81,6 +83,12 @@ struct State {
     last_failure_timeout: bool,
     /// The server restarted: its Uptime went backwards.
     restart: Option<String>,
+    /// A Galera node that lost its cluster's quorum (wsrep_cluster_status not Primary).
+    quorum_lost: Option<String>,
+    /// What happened to the servers, not yet taken by the driver.
+    events: Vec<Event>,
+    /// Replicas already reported unreachable.
+    unreachable_replicas: std::collections::BTreeSet<String>,
     finished: bool,
 }
 
@@ -155,10 +163,16 @@ impl Sampler {
         std::mem::take(&mut self.lock().notes)
     }
 
-    /// A reason to stop the run: the server restarted, or has not answered for 10 s.
+    /// What happened to the servers since the last call.
+    pub fn take_events(&self) -> Vec<Event> {
+        std::mem::take(&mut self.lock().events)
+    }
+
+    /// A reason to stop the run: the server restarted, lost its Galera quorum, or has not
+    /// answered for 10 s.
     pub fn check(&self) -> Option<String> {
         let s = self.lock();
-        if let Some(r) = &s.restart {
+        if let Some(r) = s.restart.as_ref().or(s.quorum_lost.as_ref()) {
             return Some(r.clone());
         }
         let since = match (s.failing_since, s.busy_since) {
@@ -191,7 +205,10 @@ impl Sampler {
             std::thread::sleep(Duration::from_millis(5));
         }
         // A thread stuck on a frozen server is left behind; the process ends without it.
-        self.lock().report.clone()
+        let mut s = self.lock();
+        let mut report = s.report.clone();
+        report.events = std::mem::take(&mut s.events);
+        report
     }
 }
 
@@ -258,6 +275,8 @@ struct Worker {
     prev: Option<RawSample>,
     /// SELECTs the monitor itself ran (they are in Com_select).
     own_selects: f64,
+    /// The primary's replicas (found on the first connection) and a connection to each.
+    replicas: Vec<(crate::topology::ReplicaAddr, Option<mysql::Conn>)>,
 }
 
 const INNODB_MARIADB: &str =
@@ -298,6 +317,7 @@ impl Worker {
             workload_counts,
             prev: None,
             own_selects: 0.0,
+            replicas: Vec::new(),
         }
     }
 
@@ -389,7 +409,12 @@ impl Worker {
             t,
             status: status
                 .into_iter()
-                .filter_map(|(k, v)| Some((k.to_ascii_lowercase(), v.parse::<f64>().ok()?)))
+                .filter_map(|(k, v)| {
+                    Some((
+                        k.to_ascii_lowercase(),
+                        crate::metrics::server::status_value(&v)?,
+                    ))
+                })
                 .collect(),
             ..RawSample::default()
         };
@@ -463,6 +488,16 @@ impl Worker {
         }
         raw.workload
             .insert("monitor_selects".into(), self.own_selects);
+        if !self.replicas.is_empty() {
+            match crate::topology::binlog_gtid(&mut conn) {
+                Ok(pos) => {
+                    self.own_selects += 1.0;
+                    self.read_replicas(&pos.unwrap_or_default(), &mut raw);
+                }
+                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
+                Err(_) => {}
+            }
+        }
         self.conn = Some(conn);
         if let Some(l) = &self.local {
             raw.process = host::read_process(l.pid);
@@ -470,6 +505,62 @@ impl Worker {
             raw.disk = l.device.and_then(host::read_disk);
         }
         Ok(raw)
+    }
+
+    /// Each replica's lag, as `txbench_` gauges in the primary's sample: the largest
+    /// Seconds_Behind_Master, the largest GTID distance, and how many replicate. A replica
+    /// that cannot be reached counts as not replicating (and says so once).
+    fn read_replicas(&mut self, primary_pos: &str, raw: &mut RawSample) {
+        use crate::metrics::server::{REPLICA_GTID_BEHIND, REPLICA_LAG, REPLICAS_RUNNING};
+        let (mut lag, mut behind, mut running) = (None::<f64>, None::<f64>, 0.0);
+        let mut lost = Vec::new();
+        for (addr, conn) in &mut self.replicas {
+            if conn.is_none() {
+                let url = crate::topology::replica_url(&self.opts.url, addr);
+                let opts = mysql::OptsBuilder::from_opts(target::opts(&url))
+                    .read_timeout(Some(Duration::from_secs(2)))
+                    .tcp_connect_timeout(Some(Duration::from_secs(1)));
+                *conn = mysql::Conn::new(opts).ok();
+            }
+            let Some(c) = conn.as_mut() else {
+                lost.push(addr.to_string());
+                continue;
+            };
+            match crate::topology::replica_status(c) {
+                Ok(Some(st)) => {
+                    if st.running() {
+                        running += 1.0;
+                    }
+                    if let Some(l) = st.seconds_behind {
+                        lag = Some(lag.map_or(l, |m: f64| m.max(l)));
+                    }
+                    let d = crate::topology::gtid_distance(primary_pos, &st.gtid_pos) as f64;
+                    behind = Some(behind.map_or(d, |m: f64| m.max(d)));
+                }
+                Ok(None) => {}
+                Err(_) => {
+                    *conn = None;
+                    lost.push(addr.to_string());
+                }
+            }
+        }
+        raw.status.insert(REPLICAS_RUNNING.into(), running);
+        if let Some(l) = lag {
+            raw.status.insert(REPLICA_LAG.into(), l);
+        }
+        if let Some(b) = behind {
+            raw.status.insert(REPLICA_GTID_BEHIND.into(), b);
+        }
+        let t = raw.t;
+        let mut s = self.lock();
+        for r in lost {
+            if s.unreachable_replicas.insert(r.clone()) {
+                s.events.push(Event {
+                    t_s: t,
+                    what: format!("replica {r} cannot be reached"),
+                });
+            }
+        }
     }
 
     /// What this server lets us record: INNODB_METRICS (MariaDB or MySQL column names), and
@@ -488,6 +579,10 @@ impl Worker {
         let Some(conn) = self.conn.as_mut() else {
             return;
         };
+        self.replicas = crate::topology::replicas(conn)
+            .into_iter()
+            .map(|r| (r, None))
+            .collect();
         if !is_local(&self.opts.url) {
             self.not_recorded(format!(
                 "the server at {} is not on this host: its process CPU, memory and I/O, the host's CPU and the disk are not recorded",
@@ -563,7 +658,50 @@ impl Worker {
         }
     }
 
+    /// Events from what changed between two samples (or in the first), and a lost quorum.
+    fn topology_events(&self, prev: Option<&RawSample>, cur: &RawSample) {
+        use crate::metrics::server::REPLICAS_RUNNING;
+        let get = |r: &RawSample, k: &str| r.status.get(k).copied();
+        let mut events = Vec::new();
+        let mut s = self.lock();
+        // non-Primary, or Disconnected (no number) after having been Primary.
+        let was_primary = prev.is_some_and(|p| get(p, "wsrep_cluster_status") == Some(1.0));
+        let status = get(cur, "wsrep_cluster_status");
+        if status == Some(0.0) || (was_primary && status.is_none()) {
+            s.quorum_lost.get_or_insert(format!(
+                "the Galera cluster lost quorum: {} is no longer in a Primary component at {:.0} s (wsrep_cluster_status; it refuses queries)",
+                self.opts.url,
+                cur.t
+            ));
+        }
+        if let Some(prev) = prev {
+            let changed = |k: &str| match (get(prev, k), get(cur, k)) {
+                (Some(a), Some(b)) if a != b => Some((a, b)),
+                _ => None,
+            };
+            match changed("rpl_semi_sync_master_status") {
+                Some((_, 0.0)) => events.push(
+                    "semi-synchronous replication fell back to asynchronous (Rpl_semi_sync_master_status OFF: no replica acknowledged within rpl_semi_sync_master_timeout)".to_string(),
+                ),
+                Some((_, _)) => events.push("semi-synchronous replication is on again".into()),
+                None => {}
+            }
+            if let Some((a, b)) = changed(REPLICAS_RUNNING) {
+                events.push(format!("{b:.0} replica(s) replicating (was {a:.0})"));
+            }
+            if let Some((a, b)) = changed("wsrep_cluster_size") {
+                events.push(format!(
+                    "the Galera cluster has {b:.0} node(s) (was {a:.0})"
+                ));
+            }
+        }
+        for what in events {
+            s.events.push(Event { t_s: cur.t, what });
+        }
+    }
+
     fn record(&mut self, raw: RawSample, ms: f64, closing: bool) {
+        self.topology_events(self.prev.as_ref(), &raw);
         let uptime = raw.status.get("uptime").copied();
         let t = raw.t;
         let prev = self.prev.replace(raw);

@@ -133,6 +133,9 @@ pub struct CnfInputs<'a> {
     pub user_config: Option<(&'a Path, &'a str)>,
     /// `--set` overrides, in order.
     pub sets: &'a [Setting],
+    /// What the server's place in a topology needs (replication, Galera): last, so that
+    /// neither `--config` nor `--set` can break the topology.
+    pub topology: &'a [Setting],
 }
 
 /// Buffer pool default: a quarter of memory (several sandboxes may run at once), in
@@ -263,6 +266,12 @@ pub fn render(i: &CnfInputs<'_>) -> String {
             s.push_str(&format!("{}={}\n", set.key, set.value));
         }
     }
+    if !i.topology.is_empty() {
+        s.push_str("\n# The topology (txbench)\n[mysqld]\n");
+        for set in i.topology {
+            s.push_str(&format!("{}={}\n", set.key, set.value));
+        }
+    }
     s
 }
 
@@ -313,6 +322,7 @@ mod tests {
             mem_bytes: 24 << 30,
             user_config: user,
             sets,
+            topology: &[],
         }
     }
 

@@ -6,6 +6,7 @@
 //! `init.sql` (creates the benchmark database and user at every start).
 
 pub mod binary;
+pub mod cluster;
 pub mod cnf;
 pub mod placement;
 pub mod process;
@@ -110,9 +111,33 @@ pub struct ServerRecord {
     /// `--numa-node`: the node it is bound to (with numactl; only on a multi-node host).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub numa_node: Option<u32>,
+    /// Its place in a topology (primary, replica, Galera node).
+    #[serde(default)]
+    pub role: cluster::Role,
 }
 
 impl ServerRecord {
+    /// A record with placeholder values, for unit tests of what is derived from one.
+    #[cfg(test)]
+    pub fn for_tests() -> ServerRecord {
+        ServerRecord {
+            name: "t".into(),
+            dir: "/nonexistent/t".into(),
+            binary: "/usr/sbin/mariadbd".into(),
+            flavor: Flavor::MariaDb,
+            binary_version: String::new(),
+            port: 3306,
+            socket: "/nonexistent/t.sock".into(),
+            sets: Vec::new(),
+            user_config: None,
+            expect_running: false,
+            pid: None,
+            binary_sha256: None,
+            cpus: None,
+            numa_node: None,
+            role: cluster::Role::Standalone,
+        }
+    }
     fn path(dir: &Path) -> PathBuf {
         dir.join("server.json")
     }
@@ -302,6 +327,10 @@ pub struct StartOptions {
     pub cpus: Option<Vec<usize>>,
     /// `--numa-node`: bind the server to this node (numactl), where the host has several.
     pub numa_node: Option<u32>,
+    /// Its place in a topology (set by [`cluster::start`]; None keeps what is recorded).
+    pub role: Option<cluster::Role>,
+    /// Start a new Galera cluster from this node (`--wsrep-new-cluster`).
+    pub galera_new_cluster: bool,
 }
 
 impl StartOptions {
@@ -407,6 +436,9 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
                     rec.binary_version = version;
                 }
             }
+            if let Some(role) = &opts.role {
+                rec.role = role.clone();
+            }
             // A stale pid file from a crash would confuse the next start.
             let _ = fs::remove_file(rec.pid_file());
             rec
@@ -432,6 +464,7 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
                 binary_sha256: None,
                 cpus: opts.cpus.clone(),
                 numa_node: opts.numa_node,
+                role: opts.role.clone().unwrap_or_default(),
             };
             // Saved before anything can fail, so the directory is known to be ours.
             rec.save()?;
@@ -456,7 +489,7 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
             None if record.port != 0 && port_free(record.port) => record.port,
             None => free_port()?,
         };
-        match start_once(&mut record) {
+        match start_once(&mut record, opts.galera_new_cluster) {
             Ok(started) => return Ok(started),
             Err(StartError::PortTaken(e)) => {
                 record.port = 0;
@@ -504,6 +537,7 @@ fn write_cnf(record: &ServerRecord) -> Result<()> {
         .user_config
         .as_ref()
         .map(|(p, t)| (p.as_path(), t.as_str()));
+    let topology = cluster::role_settings(record);
     let text = cnf::render(&CnfInputs {
         name: &record.name,
         flavor: record.flavor,
@@ -514,15 +548,20 @@ fn write_cnf(record: &ServerRecord) -> Result<()> {
         error_log: &record.error_log(),
         tmpdir: &record.tmpdir(),
         as_root: process::is_root(),
-        mem_bytes: cnf::mem_total(),
+        // The servers of a topology share the machine.
+        mem_bytes: cnf::mem_total() / record.role.members(),
         user_config,
         sets: &record.sets,
+        topology: &topology,
     });
     fs::write(record.cnf(), text).with_context(|| format!("writing {}", record.cnf().display()))
 }
 
 fn init_sql() -> String {
-    let mut s = format!("CREATE DATABASE IF NOT EXISTS `{BENCH_DB}`;\n");
+    // Every server of a topology runs this itself: kept out of the binary log, so that a
+    // semi-synchronous primary does not wait for a replica at its start.
+    let mut s = String::from("SET SESSION sql_log_bin = 0;\n");
+    s.push_str(&format!("CREATE DATABASE IF NOT EXISTS `{BENCH_DB}`;\n"));
     for host in ["localhost", "127.0.0.1", "::1"] {
         s.push_str(&format!(
             "CREATE USER IF NOT EXISTS '{BENCH_USER}'@'{host}';\n\
@@ -576,7 +615,10 @@ fn bootstrap(record: &ServerRecord) -> Result<()> {
     Ok(())
 }
 
-fn start_once(record: &mut ServerRecord) -> std::result::Result<Started, StartError> {
+fn start_once(
+    record: &mut ServerRecord,
+    galera_new_cluster: bool,
+) -> std::result::Result<Started, StartError> {
     write_cnf(record)?;
     let mut notes = Vec::new();
     // The exact build, for the pre-flight (a rebuilt binary at the same path differs).
@@ -633,8 +675,11 @@ fn start_once(record: &mut ServerRecord) -> std::result::Result<Started, StartEr
             placement::pin_command(&mut cmd, cpus);
         }
         cmd.arg(format!("--defaults-file={}", record.cnf().display()))
-            .arg(format!("--init-file={}", record.init_sql().display()))
-            .stdin(Stdio::null())
+            .arg(format!("--init-file={}", record.init_sql().display()));
+        if galera_new_cluster {
+            cmd.arg("--wsrep-new-cluster");
+        }
+        cmd.stdin(Stdio::null())
             .stdout(out.try_clone().map_err(anyhow::Error::from)?)
             .stderr(out)
             // Its own process group: Ctrl-C in the terminal must not kill the sandbox.

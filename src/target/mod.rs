@@ -94,6 +94,7 @@ pub fn preflight(conn: &mut mysql::Conn) -> Result<Preflight> {
             .map(|(k, v)| (k.to_ascii_lowercase(), v))
             .collect(),
         host: Default::default(),
+        topology: Default::default(),
     })
 }
 

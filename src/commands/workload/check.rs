@@ -1,0 +1,262 @@
+//! `check`, and the consistency check after `run --check`.
+
+use super::*;
+
+use super::{Output, resolve_target};
+use crate::cli::{TpccArgs, WorkloadCmd};
+use crate::error::EXIT_OK;
+use crate::target;
+use crate::workload::Condition;
+use crate::workload::oltp;
+use crate::workload::tpcb;
+use crate::workload::tpcc;
+use anyhow::Result;
+use serde_json::json;
+use std::time::Instant;
+
+/// `txbench check`.
+pub fn check(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> {
+    let sel = select(&cmd.workload)?;
+    let target = resolve_target(out, url)?;
+    let mut conn = target::connect(&target)?;
+    let code = check_workload(out, &mut conn, &sel)?;
+    check_replicas(out, &mut conn, &target)?;
+    Ok(code)
+}
+
+/// How long `check` waits for a replica to apply what the primary wrote.
+pub(super) const REPLICA_CATCH_UP: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Every replica of the primary at `url` caught up and holds the same tables (CHECKSUM
+/// TABLE): printed; an error names the replicas that did not.
+fn check_replicas(out: &Output, conn: &mut mysql::Conn, url: &target::TargetUrl) -> Result<()> {
+    let expected = crate::server::StateDir::from_env()
+        .map(|home| crate::server::cluster::sandbox_replicas(&home, url))
+        .unwrap_or_default();
+    let checks = crate::topology::verify_replicas(conn, url, &expected, REPLICA_CATCH_UP)?;
+    if checks.is_empty() {
+        return Ok(());
+    }
+    if out.json {
+        let rows: Vec<_> = checks
+            .iter()
+            .map(|c| {
+                json!({"replica": c.replica, "ok": c.ok(), "caught_up_s": c.caught_up_s,
+                       "tables": c.tables, "differing": c.differing, "problem": c.problem})
+            })
+            .collect();
+        println!("{}", json!({"replicas": rows}));
+    } else if !out.quiet {
+        for c in &checks {
+            println!("replica {}: {}", c.replica, describe_replica(c));
+        }
+    }
+    let bad: Vec<String> = checks
+        .iter()
+        .filter(|c| !c.ok())
+        .map(|c| format!("{} ({})", c.replica, describe_replica(c)))
+        .collect();
+    if !bad.is_empty() {
+        anyhow::bail!("replica check failed: {}", bad.join("; "));
+    }
+    Ok(())
+}
+
+/// One replica's check in words.
+pub(super) fn describe_replica(c: &crate::topology::ReplicaCheck) -> String {
+    if let Some(p) = &c.problem {
+        return p.clone();
+    }
+    if !c.differing.is_empty() {
+        return format!(
+            "caught up, but {} of {} table(s) differ from the primary: {}",
+            c.differing.len(),
+            c.tables,
+            c.differing.join(", ")
+        );
+    }
+    format!(
+        "caught up in {:.1} s; all {} table(s) have the primary's checksums",
+        c.caught_up_s.unwrap_or_default(),
+        c.tables
+    )
+}
+
+/// `run --check` against a primary: every replica converged (a note), else INVALID.
+///
+/// `at_start`: the replicas the primary had when the run began (one that died since fails).
+pub(super) fn replicas_after_run(
+    result: &mut crate::results::RunResult,
+    url: &target::TargetUrl,
+    at_start: &[crate::topology::ReplicaAddr],
+) -> Result<()> {
+    let mut conn = target::connect(url)?;
+    for c in crate::topology::verify_replicas(&mut conn, url, at_start, REPLICA_CATCH_UP)? {
+        if c.ok() {
+            result
+                .notes
+                .push(format!("replica {}: {}", c.replica, describe_replica(&c)));
+        } else {
+            result.validity.valid = false;
+            result.validity.reasons.push(format!(
+                "replica {} did not converge after the run: {}",
+                c.replica,
+                describe_replica(&c)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_workload(out: &Output, conn: &mut mysql::Conn, sel: &Selected) -> Result<i32> {
+    match sel {
+        Selected::Tpcc(a) => check_tpcc(out, conn, a),
+        Selected::Tpcb(a) => {
+            let state = tpcb::ready(conn, a.scale)?;
+            let t = Instant::now();
+            let results = tpcb::check(conn, &state)?;
+            print_conditions(
+                out,
+                "tpcb",
+                &format!(
+                    "TPC-B consistency, scale {}, --history-key {}",
+                    state.scale,
+                    state.history_key.name()
+                ),
+                json!({"scale": state.scale, "history_key": state.history_key}),
+                &results,
+                t.elapsed().as_secs_f64(),
+            )
+        }
+        Selected::Oltp(_, o) => {
+            oltp::ready(conn, o, sel.name())?;
+            let counts = oltp::row_counts(conn, o)?;
+            if out.json {
+                let tables: Vec<_> = counts
+                    .iter()
+                    .map(|(n, c)| json!({"table": format!("sbtest{n}"), "rows": c}))
+                    .collect();
+                println!(
+                    "{}",
+                    json!({"workload": sel.name(), "ok": true, "tables": tables})
+                );
+            } else if !out.quiet {
+                for (n, c) in &counts {
+                    println!("sbtest{n}: {c} rows, columns id, k, c, pad present");
+                }
+                println!("check {}: ok", sel.name());
+            }
+            Ok(EXIT_OK)
+        }
+    }
+}
+
+fn check_tpcc(out: &Output, conn: &mut mysql::Conn, a: &TpccArgs) -> Result<i32> {
+    let state = tpcc::ready(conn, a.warehouses)?;
+    let t = Instant::now();
+    let results = tpcc::check::run(conn, state.null_dates, state.initial)?;
+    print_conditions(
+        out,
+        "tpcc",
+        &format!(
+            "TPC-C consistency (clause 3.3.2), {} warehouse(s), --null-dates {}",
+            state.warehouses,
+            state.null_dates.name()
+        ),
+        json!({"warehouses": state.warehouses, "null_dates": state.null_dates}),
+        &results,
+        t.elapsed().as_secs_f64(),
+    )
+}
+
+/// Prints consistency conditions (a table, or one JSON object with `fields` added); an
+/// error names the conditions that failed.
+fn print_conditions(
+    out: &Output,
+    workload: &str,
+    title: &str,
+    fields: serde_json::Value,
+    results: &[Condition],
+    secs: f64,
+) -> Result<i32> {
+    let failed: Vec<String> = results
+        .iter()
+        .filter(|c| !c.passed())
+        .map(|c| c.number.to_string())
+        .collect();
+    if out.json {
+        let v = with_fields(
+            json!({"workload": workload, "seconds": secs, "passed": failed.is_empty(), "conditions": results}),
+            fields,
+        );
+        println!("{v}");
+    } else if !out.quiet {
+        println!("{title}, {secs:.2} s");
+        for c in results {
+            let verdict = if !c.applies {
+                "n/a "
+            } else if c.violations == 0 {
+                "pass"
+            } else {
+                "FAIL"
+            };
+            if c.detail.is_empty() {
+                println!(
+                    "  {:>2}  {verdict}  {:>8} violating  {}",
+                    c.number, c.violations, c.description
+                );
+            } else {
+                println!(
+                    "  {:>2}  {verdict}  {}: {}",
+                    c.number, c.description, c.detail
+                );
+            }
+        }
+    }
+    if !failed.is_empty() {
+        anyhow::bail!(
+            "{} consistency check failed: condition(s) {}",
+            if workload == "tpcc" { "TPC-C" } else { "TPC-B" },
+            failed.join(", ")
+        );
+    }
+    Ok(EXIT_OK)
+}
+
+/// `run --check`: a note when every condition holds, else INVALID naming the failed ones
+/// (each as `describe` puts it, joined by `sep`).
+pub(super) fn check_after_run(
+    result: &mut crate::results::RunResult,
+    conditions: &[Condition],
+    passed: &str,
+    describe: impl Fn(&Condition) -> String,
+    sep: &str,
+) {
+    let failed: Vec<String> = conditions
+        .iter()
+        .filter(|c| !c.passed())
+        .map(describe)
+        .collect();
+    if failed.is_empty() {
+        result
+            .notes
+            .push(format!("consistency check after the run: {passed}"));
+    } else {
+        result.validity.valid = false;
+        result.validity.reasons.push(format!(
+            "the consistency check after the run failed: condition(s) {}",
+            failed.join(sep)
+        ));
+    }
+}
+
+/// Adds the fields of the JSON object `fields` to the object `v`.
+pub(super) fn with_fields(
+    mut v: serde_json::Value,
+    fields: serde_json::Value,
+) -> serde_json::Value {
+    if let (Some(v), serde_json::Value::Object(f)) = (v.as_object_mut(), fields) {
+        v.extend(f);
+    }
+    v
+}

@@ -1,0 +1,134 @@
+//! `prepare`, `run`, `check` and `cleanup` of a workload: the choice of workload and its
+//! options here; preparing in `prepare`, checking in `check`, running and sweeping in `run`.
+
+mod check;
+mod prepare;
+mod run;
+
+pub use check::check;
+pub use prepare::{cleanup, prepare};
+pub use run::run;
+
+use super::{Output, resolve_target};
+use crate::cli::{OltpArgs, RandType, TpcbArgs, TpccArgs, WorkloadChoice};
+use crate::workload::oltp::{OltpKind, OltpOptions};
+use crate::workload::rand::Distribution;
+use crate::workload::tpcb;
+use crate::workload::tpcc::TpccOptions;
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+
+/// A workload chosen on the command line, with validated options.
+enum Selected {
+    Oltp(OltpKind, OltpOptions),
+    Tpcc(TpccArgs),
+    Tpcb(TpcbArgs),
+}
+
+impl Selected {
+    fn name(&self) -> &'static str {
+        match self {
+            Selected::Oltp(k, _) => k.name(),
+            Selected::Tpcc(_) => "tpcc",
+            Selected::Tpcb(_) => "tpcb",
+        }
+    }
+}
+
+/// The transaction `run tpcb` runs: `--history-only` is `--variant history-only`.
+fn tpcb_variant(a: &TpcbArgs) -> tpcb::Variant {
+    if a.history_only {
+        tpcb::Variant::HistoryOnly
+    } else {
+        a.variant
+    }
+}
+
+fn tpcc_options(a: &TpccArgs, warehouses: u32) -> TpccOptions {
+    TpccOptions {
+        warehouses,
+        null_dates: a.null_dates,
+        partition: a.partition,
+        foreign_keys: a.foreign_keys,
+        engine: a.engine.clone(),
+    }
+}
+
+fn oltp_options(a: &OltpArgs) -> Result<OltpOptions> {
+    let o = OltpOptions {
+        tables: a.tables,
+        table_size: a.table_size,
+        range_size: a.range_size,
+        point_selects: a.point_selects,
+        simple_ranges: a.simple_ranges,
+        sum_ranges: a.sum_ranges,
+        order_ranges: a.order_ranges,
+        distinct_ranges: a.distinct_ranges,
+        range_selects: a.range_selects,
+        index_updates: a.index_updates,
+        non_index_updates: a.non_index_updates,
+        delete_inserts: a.delete_inserts,
+        skip_trx: a.skip_trx,
+        auto_inc: a.auto_inc,
+        secondary: a.secondary,
+        create_secondary: a.create_secondary,
+        rand: match a.rand_type {
+            RandType::Uniform => Distribution::Uniform,
+            RandType::Gaussian => Distribution::Gaussian,
+            RandType::Special => Distribution::Special {
+                pct: a.rand_spec_pct,
+                res: a.rand_spec_res,
+            },
+            RandType::Pareto => Distribution::Pareto { h: a.rand_pareto_h },
+            RandType::Zipfian => Distribution::Zipfian {
+                exp: a.rand_zipfian_exp,
+            },
+        },
+    };
+    o.validate()?;
+    Ok(o)
+}
+
+fn select(w: &WorkloadChoice) -> Result<Selected> {
+    let (kind, args) = match w {
+        WorkloadChoice::Tpcc(a) => {
+            if a.warehouses == Some(0) {
+                anyhow::bail!("--warehouses must be at least 1");
+            }
+            return Ok(Selected::Tpcc(a.clone()));
+        }
+        WorkloadChoice::Tpcb(a) => {
+            if a.scale == Some(0) {
+                anyhow::bail!("--scale must be at least 1");
+            }
+            return Ok(Selected::Tpcb(a.clone()));
+        }
+        WorkloadChoice::OltpReadWrite(a) => (OltpKind::ReadWrite, a),
+        WorkloadChoice::OltpReadOnly(a) => (OltpKind::ReadOnly, a),
+        WorkloadChoice::OltpWriteOnly(a) => (OltpKind::WriteOnly, a),
+        WorkloadChoice::OltpPointSelect(a) => (OltpKind::PointSelect, a),
+        WorkloadChoice::OltpUpdateIndex(a) => (OltpKind::UpdateIndex, a),
+        WorkloadChoice::OltpUpdateNonIndex(a) => (OltpKind::UpdateNonIndex, a),
+        WorkloadChoice::OltpInsert(a) => (OltpKind::Insert, a),
+        WorkloadChoice::OltpDelete(a) => (OltpKind::Delete, a),
+    };
+    Ok(Selected::Oltp(kind, oltp_options(args)?))
+}
+
+fn cpus() -> u32 {
+    std::thread::available_parallelism()
+        .map(|n| n.get() as u32)
+        .unwrap_or(1)
+}
+
+fn progress_bar(out: &Output, len: u64, template: &str) -> Option<ProgressBar> {
+    if out.quiet || out.json || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let pb = ProgressBar::new(len);
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        pb.set_style(style);
+    }
+    Some(pb)
+}

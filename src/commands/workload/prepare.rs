@@ -1,0 +1,274 @@
+//! `prepare` and `cleanup`.
+
+use super::check::with_fields;
+use super::*;
+
+use super::{Output, resolve_target};
+use crate::cli::{PrepareCmd, TpcbArgs, TpccArgs, WorkloadCmd};
+use crate::error::EXIT_OK;
+use crate::target;
+use crate::workload::loader::Prepared;
+use crate::workload::oltp;
+use crate::workload::tpcb::{self, TpcbOptions};
+use crate::workload::tpcc;
+use anyhow::Result;
+use serde_json::json;
+use std::time::Instant;
+
+/// `txbench prepare`.
+pub fn prepare(out: &Output, url: Option<&str>, cmd: &PrepareCmd) -> Result<i32> {
+    let sel = select(&cmd.workload)?;
+    let threads = cmd.load_threads.unwrap_or_else(cpus);
+    let o = match &sel {
+        Selected::Tpcc(a) => return prepare_tpcc(out, url, a, threads),
+        Selected::Tpcb(a) => return prepare_tpcb(out, url, a, threads),
+        Selected::Oltp(_, o) => o,
+    };
+    let target = resolve_target(out, url)?;
+    let rows = u64::from(o.tables) * u64::from(o.table_size);
+    let pb = progress_bar(
+        out,
+        rows,
+        "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} rows ({per_sec}, ETA {eta})",
+    );
+    out.note(&format!(
+        "preparing {}: {} table(s) of {} rows on {target} with {threads} loader(s)",
+        sel.name(),
+        o.tables,
+        o.table_size
+    ));
+    let t = Instant::now();
+    let connect = || target::connect(&target);
+    oltp::prepare(&connect, o, sel.name(), threads, &|n| {
+        if let Some(pb) = &pb {
+            pb.inc(n)
+        }
+    })?;
+    if let Some(pb) = &pb {
+        pb.finish_and_clear();
+    }
+    let secs = t.elapsed().as_secs_f64();
+    if out.json {
+        println!(
+            "{}",
+            json!({"workload": sel.name(), "tables": o.tables, "rows": rows, "seconds": secs, "load_threads": threads})
+        );
+    } else if !out.quiet {
+        println!(
+            "prepared {}: {} rows in {:.2} s ({:.0} rows/s)",
+            sel.name(),
+            rows,
+            secs,
+            rows as f64 / secs.max(1e-9)
+        );
+    }
+    Ok(EXIT_OK)
+}
+
+fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> Result<i32> {
+    let o = tpcc_options(a, a.warehouses.unwrap_or(1));
+    o.validate()?;
+    let approx = tpcc::load::Unit::Items.approx_rows()
+        + u64::from(o.warehouses) * tpcc::load::Unit::Warehouse(1).approx_rows();
+    let pb = progress_bar(
+        out,
+        approx,
+        "{elapsed_precise} [{bar:40}] {human_pos}/~{human_len} rows ({per_sec}, ETA {eta}) {msg}",
+    );
+    let tick = |n: u64| {
+        if let Some(pb) = &pb {
+            pb.inc(n)
+        }
+    };
+    let t = Instant::now();
+    if let Some(dir) = &a.csv {
+        let rows = tpcc::write_csv(dir, &o, threads, &tick)?;
+        if let Some(pb) = &pb {
+            pb.finish_and_clear();
+        }
+        let secs = t.elapsed().as_secs_f64();
+        if out.json {
+            println!(
+                "{}",
+                json!({"workload": "tpcc", "csv": dir, "rows": rows, "seconds": secs})
+            );
+        } else if !out.quiet {
+            println!(
+                "wrote {} warehouse(s), {rows} rows, as CSV in {} ({:.2} s); load them with {}",
+                o.warehouses,
+                dir.display(),
+                secs,
+                dir.join("load.sql").display()
+            );
+        }
+        return Ok(EXIT_OK);
+    }
+    let target = resolve_target(out, url)?;
+    out.note(&format!(
+        "preparing tpcc: {} warehouse(s) on {target} with {threads} loader(s), --null-dates {}, --load-method {}",
+        o.warehouses,
+        o.null_dates.name(),
+        a.load_method.name()
+    ));
+    let connect = || target::connect(&target);
+    let units = |done: usize, all: usize| {
+        if let Some(pb) = &pb {
+            pb.set_message(format!("{done}/{all} units (items, warehouses) done"));
+        }
+    };
+    let progress = tpcc::Progress {
+        rows: &tick,
+        units: &units,
+    };
+    let done = tpcc::prepare(
+        &connect,
+        &o,
+        threads,
+        a.load_method,
+        a.procedures,
+        &progress,
+    )?;
+    if let Some(pb) = &pb {
+        pb.finish_and_clear();
+    }
+    print_prepared(
+        out,
+        "tpcc",
+        &format!("{} warehouse(s)", o.warehouses),
+        json!({"warehouses": o.warehouses}),
+        &done,
+        t.elapsed().as_secs_f64(),
+        threads,
+    );
+    Ok(EXIT_OK)
+}
+
+/// What a prepare did, on one line (or one JSON object with `fields` added).
+fn print_prepared(
+    out: &Output,
+    workload: &str,
+    what: &str,
+    fields: serde_json::Value,
+    done: &Prepared,
+    secs: f64,
+    threads: u32,
+) {
+    let mut v = with_fields(json!({"workload": workload}), fields);
+    match done {
+        Prepared::AlreadyComplete => {
+            v["already_complete"] = json!(true);
+            if out.json {
+                println!("{v}");
+            } else if !out.quiet {
+                println!("{workload} with {what} is already prepared: nothing to do");
+            }
+        }
+        Prepared::Loaded {
+            units,
+            rows,
+            resumed,
+        } => {
+            if out.json {
+                for (k, x) in [
+                    ("units", json!(units)),
+                    ("rows", json!(rows)),
+                    ("seconds", json!(secs)),
+                    ("resumed", json!(resumed)),
+                    ("load_threads", json!(threads)),
+                ] {
+                    v[k] = x;
+                }
+                println!("{v}");
+            } else if !out.quiet {
+                println!(
+                    "prepared {workload}: {what}{}, {rows} rows in {secs:.2} s ({:.0} rows/s)",
+                    if *resumed {
+                        format!(" (resumed: {units} unit(s) were missing)")
+                    } else {
+                        String::new()
+                    },
+                    *rows as f64 / secs.max(1e-9)
+                );
+            }
+        }
+    }
+}
+
+fn prepare_tpcb(out: &Output, url: Option<&str>, a: &TpcbArgs, threads: u32) -> Result<i32> {
+    let o = TpcbOptions {
+        scale: a.scale.unwrap_or(1),
+        history_key: a.history_key,
+    };
+    o.validate()?;
+    let target = resolve_target(out, url)?;
+    let pb = progress_bar(
+        out,
+        u64::from(o.scale) * u64::from(tpcb::ACCOUNTS + tpcb::TELLERS + 1),
+        "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} rows ({per_sec}, ETA {eta}) {msg}",
+    );
+    out.note(&format!(
+        "preparing tpcb: {} branch(es), {} accounts, on {target} with {threads} loader(s), --history-key {}",
+        o.scale,
+        u64::from(o.scale) * u64::from(tpcb::ACCOUNTS),
+        o.history_key.name()
+    ));
+    let tick = |n: u64| {
+        if let Some(pb) = &pb {
+            pb.inc(n)
+        }
+    };
+    let units = |done: usize, all: usize| {
+        if let Some(pb) = &pb {
+            pb.set_message(format!("{done}/{all} branches done"));
+        }
+    };
+    let t = Instant::now();
+    let connect = || target::connect(&target);
+    let done = tpcb::prepare(
+        &connect,
+        &o,
+        threads,
+        a.load_method,
+        &crate::workload::loader::Progress {
+            rows: &tick,
+            units: &units,
+        },
+    )?;
+    if let Some(pb) = &pb {
+        pb.finish_and_clear();
+    }
+    print_prepared(
+        out,
+        "tpcb",
+        &format!("scale {}, --history-key {}", o.scale, o.history_key.name()),
+        json!({"scale": o.scale, "history_key": o.history_key}),
+        &done,
+        t.elapsed().as_secs_f64(),
+        threads,
+    );
+    Ok(EXIT_OK)
+}
+
+/// `txbench cleanup`.
+pub fn cleanup(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> {
+    let sel = select(&cmd.workload)?;
+    let target = resolve_target(out, url)?;
+    let mut conn = target::connect(&target)?;
+    let what = match &sel {
+        Selected::Tpcc(_) => {
+            tpcc::cleanup(&mut conn)?;
+            "the TPC-C tables".to_string()
+        }
+        Selected::Tpcb(_) => {
+            tpcb::cleanup(&mut conn)?;
+            "the TPC-B tables".to_string()
+        }
+        Selected::Oltp(..) => format!("{} sbtest table(s)", oltp::cleanup(&mut conn)?),
+    };
+    if out.json {
+        println!("{}", json!({"workload": sel.name(), "dropped": what}));
+    } else if !out.quiet {
+        println!("dropped {what}");
+    }
+    Ok(EXIT_OK)
+}
