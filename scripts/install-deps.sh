@@ -10,6 +10,9 @@ have mariadbd || packages+=(mariadb-server)
 have mariadb || packages+=(mariadb-client)
 have pkg-config || packages+=(pkg-config)
 have cc || packages+=(gcc libc6-dev)
+# Galera clusters (server start --galera N): the provider library, and rsync for state transfer.
+[ -f /usr/lib/galera/libgalera_smm.so ] || packages+=(galera-4)
+have rsync || packages+=(rsync)
 # The text of charts rendered to PNG (report --png).
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || packages+=(fonts-dejavu-core)
 for extra in "$@"; do

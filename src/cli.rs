@@ -9,8 +9,9 @@ use std::path::PathBuf;
 pub struct Cli {
     /// Target database, e.g. mysql://user:pass@127.0.0.1:3306/db (also mariadb://, and
     /// ?socket=/path). Without it, commands use the sandbox server 'default', starting it.
+    /// `run` takes several (--url A --url B): virtual users are dealt round-robin over them.
     #[arg(long, global = true, env = "TXBENCH_URL", hide_env_values = true)]
-    pub url: Option<String>,
+    pub url: Vec<String>,
     /// Print nothing but the result.
     #[arg(long, short, global = true)]
     pub quiet: bool,
@@ -110,6 +111,10 @@ pub struct DriverArgs {
     /// level a run of its own on the same data: 1,2,4,8 or 1..64x2 (doubling) or 4..24+4 (steps).
     #[arg(long, global = true, allow_negative_numbers = true, value_parser = crate::config::ThreadLevels::parse)]
     pub threads: Option<crate::config::ThreadLevels>,
+    /// Run against this sandbox server (repeatable, instead of --url): virtual users are
+    /// dealt round-robin over them, e.g. the nodes of a Galera cluster (g, g-g2, g-g3).
+    #[arg(long = "server", global = true, value_name = "NAME")]
+    pub servers: Vec<String>,
     /// Resume the interrupted sweep in DIR: completed levels are kept, the rest run.
     #[arg(long, global = true, value_name = "DIR")]
     pub resume: Option<PathBuf>,

@@ -43,8 +43,11 @@ impl Isolation {
 pub struct RunConfig {
     /// The workload name.
     pub workload: String,
-    /// The target URL, password redacted.
+    /// The target URL, password redacted (the first, when there are several).
     pub url: String,
+    /// Every target, when there are several (virtual user i goes to target i mod n).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<String>,
     /// Virtual users (one connection each).
     pub threads: u32,
     /// Measured seconds (after warm-up).

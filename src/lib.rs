@@ -30,13 +30,17 @@ pub fn run(cli: Cli) -> Result<i32> {
         quiet: cli.quiet,
         json: cli.json,
     };
+    if let Command::Run(r) = &cli.command {
+        return commands::workload::run(&out, &cli.url, r);
+    }
+    let url = commands::single_url(&cli.url)?;
     match cli.command {
         Command::Server { command } => commands::server(&out, command),
-        Command::Info => commands::info(&out, cli.url.as_deref()),
-        Command::Prepare(p) => commands::workload::prepare(&out, cli.url.as_deref(), &p),
-        Command::Run(r) => commands::workload::run(&out, cli.url.as_deref(), &r),
-        Command::Check(w) => commands::workload::check(&out, cli.url.as_deref(), &w),
-        Command::Cleanup(w) => commands::workload::cleanup(&out, cli.url.as_deref(), &w),
+        Command::Info => commands::info(&out, url),
+        Command::Prepare(p) => commands::workload::prepare(&out, url, &p),
+        Command::Run(_) => unreachable!("dispatched above"),
+        Command::Check(w) => commands::workload::check(&out, url, &w),
+        Command::Cleanup(w) => commands::workload::cleanup(&out, url, &w),
         Command::Report { runs, output, png } => {
             commands::report(&out, &runs, output.as_deref(), png.as_deref())
         }

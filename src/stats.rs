@@ -562,6 +562,7 @@ mod tests {
             errors_by_class: Default::default(),
             kinds: Vec::new(),
             client_cpu_pct: 0.0,
+            targets: Vec::new(),
         }
     }
 

@@ -340,6 +340,17 @@ pub fn galera_state(conn: &mut mysql::Conn) -> Result<Option<GaleraState>, mysql
     }))
 }
 
+/// The Galera cluster's state UUID (the same on every node of one cluster); None for a
+/// server that is not a Galera node.
+pub fn cluster_uuid(conn: &mut mysql::Conn) -> Option<String> {
+    galera_state(conn).ok().flatten()?;
+    conn.query_first::<(String, String), _>("SHOW GLOBAL STATUS LIKE 'wsrep_cluster_state_uuid'")
+        .ok()
+        .flatten()
+        .map(|(_, v)| v)
+        .filter(|v| !v.is_empty())
+}
+
 /// The pre-flight's topology facts: a primary's replicas (address, threads, lag) and its
 /// semi-synchronous state, a replica's source, a Galera node's cluster. Nothing for a
 /// standalone server.

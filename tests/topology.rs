@@ -263,3 +263,218 @@ fn impossible_topologies_are_refused_by_flag_before_anything_is_created() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).1.contains("--galera"), "{:?}", text(&out));
 }
+
+#[test]
+fn a_galera_cluster_runs_over_every_node_survives_one_killed_and_losing_quorum_is_invalid() {
+    let h = Home::new();
+    let g = h.start("g", &["--galera", "3"]);
+    assert_eq!(g.json["members"].as_array().unwrap().len(), 2);
+    // Procedures: client-side prepared statements lose updates on a multi-writer MariaDB
+    // 10.11 cluster (see docs/ARCHITECTURE.md); this test is about the topology.
+    let out = h
+        .cmd()
+        .args(["--url", &g.url, "prepare", "tpcc", "--warehouses", "2"])
+        .args(["--procedures", "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let nodes = ["g", "g-g2", "g-g3"];
+    let pid_of = |i: usize| g.json["members"][i - 1]["pid"].as_i64().unwrap() as i32;
+
+    let dir = h.path().join("killed");
+    let child = h
+        .std_cmd()
+        .args([
+            "run",
+            "tpcc",
+            "--procedures",
+            "--threads",
+            "6",
+            "--time",
+            "20",
+        ])
+        .args(["--report-interval", "1", "-q", "--out"])
+        .arg(&dir)
+        .args(nodes.iter().flat_map(|n| ["--server", n]))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    while !dir.join("intervals.csv").exists() && t.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    // SAFETY: a plain kill of a pid this test started.
+    unsafe { libc::kill(pid_of(2), libc::SIGKILL) };
+    let out = child.wait_with_output().unwrap();
+    let r = result_json(&dir);
+    assert_schema_valid(&r);
+    assert!(
+        out.status.success(),
+        "the cluster survives one node: {} {}",
+        String::from_utf8_lossy(&out.stderr),
+        r["validity"]
+    );
+    let events = r["events"].to_string();
+    assert!(events.contains("has 2 node(s) (was 3)"), "{events}");
+    assert!(events.contains("target 3"), "{events}");
+    let targets = r["summary"]["targets"].as_array().unwrap().clone();
+    assert_eq!(targets.len(), 3);
+    let moved: u64 = targets
+        .iter()
+        .map(|t| t["reconnects"].as_u64().unwrap())
+        .sum();
+    assert!(moved >= 2, "node 3's two virtual users moved: {targets:?}");
+    assert!(targets[0]["conflicts"]["cert_failures"].is_number());
+    let rows = r["intervals"].as_array().unwrap();
+    assert!(
+        rows.iter()
+            .all(|i| i["targets"].as_array().unwrap().len() == 3)
+    );
+    // The survivors hold consistent data.
+    let out = h
+        .cmd()
+        .args(["--url", &g.url, "check", "tpcc"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+
+    // One of the two left killed mid-run: the other loses quorum, the run is INVALID.
+    let dir = h.path().join("quorum");
+    let child = h
+        .std_cmd()
+        .args([
+            "run",
+            "tpcc",
+            "--procedures",
+            "--threads",
+            "4",
+            "--time",
+            "20",
+        ])
+        .args(["--report-interval", "1", "-q", "--out"])
+        .arg(&dir)
+        .args(["--server", "g", "--server", "g-g2"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    while !dir.join("intervals.csv").exists() && t.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    // SAFETY: as above.
+    unsafe { libc::kill(pid_of(1), libc::SIGKILL) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = result_json(&dir);
+    let reasons = r["validity"]["reasons"].to_string();
+    // Whichever comes first: the sampler's view of the node, or the clients' refused queries.
+    assert!(
+        reasons.contains("lost quorum") || reasons.contains("WSREP has not yet prepared node"),
+        "{reasons}"
+    );
+    assert!(
+        !r["intervals"].as_array().unwrap().is_empty(),
+        "results kept"
+    );
+}
+
+#[test]
+fn two_targets_report_each_one_beside_the_total() {
+    let h = Home::new();
+    let a = common::point_select_server(&h, "a");
+    let b = h.start("b", &[]);
+    // b lacks the data: refused before anything runs, naming it.
+    let out = h
+        .cmd()
+        .args(["--url", &a.url, "--url", &b.url, "run", "oltp_point_select"])
+        .args(["--table-size", "1000", "--time", "1"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(line.contains(&format!("target {}", b.url)), "{line}");
+    let out = h
+        .cmd()
+        .args([
+            "--url",
+            &b.url,
+            "prepare",
+            "oltp_point_select",
+            "--table-size",
+            "1000",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+
+    let dir = h.path().join("two");
+    let out = h
+        .cmd()
+        .args([
+            "run",
+            "oltp_point_select",
+            "--table-size",
+            "1000",
+            "--threads",
+            "5",
+        ])
+        .args(["--time", "3", "--report-interval", "1", "--out"])
+        .arg(&dir)
+        .args(["--server", "a", "--server", "b"])
+        .output()
+        .unwrap();
+    let (stdout, _) = text(&out);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(stdout.contains("targets tps: "), "{stdout}");
+    let r = result_json(&dir);
+    assert_schema_valid(&r);
+    assert_eq!(r["config"]["targets"].as_array().unwrap().len(), 2);
+    let s = &r["summary"];
+    let t = s["targets"].as_array().unwrap();
+    assert_eq!(t.len(), 2);
+    assert_eq!(t[0]["threads"], 3);
+    assert_eq!(t[1]["threads"], 2);
+    let sum: u64 = t.iter().map(|x| x["transactions"].as_u64().unwrap()).sum();
+    assert_eq!(sum, s["transactions"].as_u64().unwrap());
+    assert!(t.iter().all(|x| x["transactions"].as_u64().unwrap() > 0));
+    // Each instance's own counters agree with its share.
+    let checks = s["server"]["cross_checks"].as_array().unwrap();
+    for n in ["target 1: ", "target 2: "] {
+        assert!(
+            checks
+                .iter()
+                .any(|c| c["what"].as_str().unwrap().starts_with(n) && c["agrees"] == true),
+            "{checks:?}"
+        );
+    }
+    assert!(dir.join("target-2").join("server.csv").is_file());
+
+    // The same target twice, and several targets for a one-target command.
+    let out = h
+        .cmd()
+        .args(["--url", &a.url, "--url", &a.url, "run", "oltp_point_select"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, 2);
+    let out = h
+        .cmd()
+        .args([
+            "--url",
+            &a.url,
+            "--url",
+            &b.url,
+            "check",
+            "oltp_point_select",
+        ])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 2).contains("only `run` takes several"));
+}

@@ -32,6 +32,70 @@ fn print_json(v: &serde_json::Value) {
 }
 
 /// The target a command should use: `--url`/`TXBENCH_URL`, else the 'default' sandbox.
+/// The one `--url` of a command that takes one target (only `run` takes several).
+pub fn single_url(urls: &[String]) -> Result<Option<&str>> {
+    match urls {
+        [] => Ok(None),
+        [one] => Ok(Some(one.as_str())),
+        _ => Err(crate::error::Failure::Usage(format!(
+            "--url: this command takes one target ({} given); only `run` takes several",
+            urls.len()
+        ))
+        .into()),
+    }
+}
+
+/// The targets of `run`: the `--server` sandboxes (each must be running), else every
+/// `--url`, else the default sandbox.
+pub fn resolve_targets(
+    out: &Output,
+    urls: &[String],
+    servers: &[String],
+) -> Result<Vec<TargetUrl>> {
+    if !servers.is_empty() {
+        if !urls.is_empty() {
+            return Err(crate::error::Failure::Usage(
+                "--server and --url: give the targets one way".into(),
+            )
+            .into());
+        }
+        let home = StateDir::from_env()?;
+        let mut out = Vec::new();
+        for name in servers {
+            let s = server::get(&home, name).with_context(|| format!("--server {name}"))?;
+            if !matches!(s.state, server::State::Running { .. }) {
+                anyhow::bail!(
+                    "--server {name}: the server is {} (start it with `txbench server start {name}`)",
+                    s.state.word()
+                );
+            }
+            out.push(s.record.url());
+        }
+        return dedup_targets(out);
+    }
+    if urls.len() > 1 {
+        let parsed = urls
+            .iter()
+            .enumerate()
+            .map(|(i, u)| TargetUrl::parse(u).with_context(|| format!("--url (the {}.)", i + 1)))
+            .collect::<Result<Vec<_>>>()?;
+        return dedup_targets(parsed);
+    }
+    Ok(vec![resolve_target(out, urls.first().map(String::as_str))?])
+}
+
+fn dedup_targets(targets: Vec<TargetUrl>) -> Result<Vec<TargetUrl>> {
+    for (i, t) in targets.iter().enumerate() {
+        if targets[..i].iter().any(|o| o.to_string() == t.to_string()) {
+            return Err(crate::error::Failure::Usage(format!(
+                "{t} is given twice: each target once (more virtual users come from --threads)"
+            ))
+            .into());
+        }
+    }
+    Ok(targets)
+}
+
 pub fn resolve_target(out: &Output, url: Option<&str>) -> Result<TargetUrl> {
     if let Some(raw) = url {
         return TargetUrl::parse(raw).context("--url");

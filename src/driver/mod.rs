@@ -3,6 +3,7 @@
 //! interval collection, results written as the run goes, and the validity rules.
 
 pub mod pacer;
+mod targets;
 
 use crate::config::RunConfig;
 use crate::metrics::{Recorder, StmtCounts};
@@ -55,6 +56,21 @@ pub fn connect_session(url: &TargetUrl, cfg: &RunConfig) -> Result<mysql::Conn> 
     Ok(conn)
 }
 
+/// Where the virtual users go: virtual user i to target i mod n at the start; one whose
+/// target fails reconnects to the next that answers.
+#[derive(Debug, Clone)]
+pub struct Targets {
+    /// The targets, in order.
+    pub urls: Vec<TargetUrl>,
+    /// Every target is a node of one cluster (one database): counts kept in its tables
+    /// are the cluster's, compared with the total rather than each target's share.
+    pub shared_data: bool,
+    /// Which targets are Galera nodes: there a data error (a row a transaction must change
+    /// found already changed by another node's write) is retried like a conflict, and only
+    /// one that persists through --retries counts as a data error.
+    pub galera: Vec<bool>,
+}
+
 struct Shared {
     stop: AtomicBool,
     /// A virtual user that crashed (a bug): the run cannot be trusted.
@@ -62,14 +78,17 @@ struct Shared {
     /// Transactions still allowed (with --events); i64::MAX during warm-up or without it.
     remaining: AtomicI64,
     startup_error: Mutex<Option<String>>,
+    /// One per virtual user and target: virtual user v's on target t at v * targets + t.
     recorders: Vec<Mutex<Recorder>>,
+    /// How many targets.
+    targets: usize,
 }
 
 /// Runs `workload` as `cfg` says, writing results into `out`. Returns the final result
 /// (its validity and status decide the exit code).
 pub fn run(
     cfg: &RunConfig,
-    url: &TargetUrl,
+    targets: &Targets,
     workload: Arc<dyn Workload>,
     preflight: crate::preflight::Preflight,
     out: &mut RunDir,
@@ -78,14 +97,16 @@ pub fn run(
     install_signal_handler();
     let names = workload.kinds();
     let n = cfg.threads as usize;
+    let nt = targets.urls.len().max(1);
     let shared = Arc::new(Shared {
         stop: AtomicBool::new(false),
         crashed: Mutex::new(None),
         remaining: AtomicI64::new(i64::MAX),
         startup_error: Mutex::new(None),
-        recorders: (0..n)
+        recorders: (0..n * nt)
             .map(|_| Mutex::new(Recorder::new(names.len())))
             .collect(),
+        targets: nt,
     });
     let overflow = Arc::new(AtomicBool::new(false));
     let stop_flag = Arc::new(AtomicBool::new(false));
@@ -98,7 +119,8 @@ pub fn run(
         let shared = shared.clone();
         let barrier = barrier.clone();
         let go_rx = go_rx.clone();
-        let url = url.clone();
+        let urls = targets.urls.clone();
+        let galera = targets.galera.clone();
         let cfg = cfg.clone();
         let mut worker = workload.worker(id as u32, worker_rng(cfg.seed, id as u64));
         let names = names.clone();
@@ -106,7 +128,8 @@ pub fn run(
             .name(format!("vu-{id}"))
             .stack_size(WORKER_STACK)
             .spawn(move || {
-                let conn = connect_session(&url, &cfg).and_then(|mut c| {
+                let mut current = id % urls.len();
+                let conn = connect_session(&urls[current], &cfg).and_then(|mut c| {
                     worker.on_connect(&mut c)?;
                     Ok(c)
                 });
@@ -130,7 +153,9 @@ pub fn run(
                         worker_loop(
                             id,
                             &cfg,
-                            &url,
+                            &urls,
+                            &galera,
+                            &mut current,
                             &shared,
                             worker.as_mut(),
                             conn,
@@ -186,24 +211,39 @@ pub fn run(
     let warmup = Duration::from_secs_f64(cfg.warmup_s);
     // The baseline sample before the virtual users start; without a warm-up it opens the
     // measured phase.
-    let sampler = crate::sampler::Sampler::start(crate::sampler::Options {
-        url: url.clone(),
-        t0,
-        dir: out.path().to_path_buf(),
-        workload_counts: workload.server_counts(),
-        measure_start: warmup.is_zero().then_some(0.0),
-        metrics: cfg.server_metrics,
-    });
-    let mut sampler = match sampler {
-        Ok(s) => Some(s),
-        Err(e) => {
-            drop(go_tx);
-            for h in handles {
-                let _ = h.join();
+    // A sampler per target: the first's files in the run directory, the others' in
+    // target-2/, target-3/…
+    let mut samplers = Vec::new();
+    for (i, u) in targets.urls.iter().enumerate() {
+        let dir = if i == 0 {
+            out.path().to_path_buf()
+        } else {
+            out.path().join(format!("target-{}", i + 1))
+        };
+        let started = std::fs::create_dir_all(&dir)
+            .map_err(|e| anyhow::anyhow!("creating {}: {e}", dir.display()))
+            .and_then(|_| {
+                crate::sampler::Sampler::start(crate::sampler::Options {
+                    url: u.clone(),
+                    t0,
+                    dir,
+                    workload_counts: workload.server_counts(),
+                    measure_start: warmup.is_zero().then_some(0.0),
+                    metrics: cfg.server_metrics,
+                })
+            });
+        match started {
+            Ok(s) => samplers.push(s),
+            Err(e) => {
+                drop(go_tx);
+                for h in handles {
+                    let _ = h.join();
+                }
+                return Err(e);
             }
-            return Err(e);
         }
-    };
+    }
+    let mut sampler_verdicts = targets::Verdicts::new(nt);
     let pacer = cfg
         .rate
         .map(|rate| {
@@ -275,6 +315,9 @@ pub fn run(
     let interval = Duration::from_secs_f64(cfg.report_interval_s);
     let total = warmup + measure;
     let mut cumulative = Recorder::new(names.len());
+    let mut cumulative_targets: Vec<Recorder> = (0..if nt > 1 { nt } else { 0 })
+        .map(|_| Recorder::new(names.len()))
+        .collect();
     let mut measured_secs = 0.0;
     let mut phase_start = Duration::ZERO;
     let mut last_tick = Duration::ZERO;
@@ -308,8 +351,8 @@ pub fn run(
             || t0.elapsed() >= total
             || (cfg.events.is_some() && shared.remaining.load(Ordering::SeqCst) <= 0);
         if ending {
-            if !stopped_early && let Some(s) = &sampler {
-                s.sample_and_wait(Duration::from_secs(2));
+            if !stopped_early {
+                targets::sample_and_wait(&samplers, Duration::from_secs(2));
             }
             shared.stop.store(true, Ordering::SeqCst);
             stop_flag.store(true, Ordering::SeqCst);
@@ -324,7 +367,7 @@ pub fn run(
         let now = t0.elapsed();
         // The server sample for the interval that just ended (the last one is taken below,
         // once everything is counted).
-        if let Some(s) = &sampler {
+        for s in &samplers {
             if in_warmup && now >= warmup {
                 s.measure_starts(now.as_secs_f64());
             } else if !ending {
@@ -332,12 +375,16 @@ pub fn run(
             }
         }
         let mut rec = Recorder::new(names.len());
-        for r in &shared.recorders {
+        let mut per_target: Vec<Recorder> = (0..nt).map(|_| Recorder::new(names.len())).collect();
+        for (i, r) in shared.recorders.iter().enumerate() {
             let taken = std::mem::replace(
                 &mut *r.lock().unwrap_or_else(|p| p.into_inner()),
                 Recorder::new(names.len()),
             );
             rec.merge(&taken);
+            if nt > 1 {
+                per_target[i % nt].merge(&taken);
+            }
         }
         let phase = if in_warmup {
             Phase::Warmup
@@ -352,9 +399,27 @@ pub fn run(
             now.as_secs_f64(),
             cfg.threads,
         );
+        if nt > 1 {
+            row.targets = per_target
+                .iter()
+                .map(|r| {
+                    crate::results::TargetRow::of(&IntervalRow::of(
+                        r,
+                        &names,
+                        phase,
+                        last_tick.as_secs_f64(),
+                        now.as_secs_f64(),
+                        cfg.threads,
+                    ))
+                })
+                .collect();
+        }
         let cpu = process_cpu_s();
         row.client_cpu_pct = cpu_pct(cpu - last_cpu, (now - last_tick).as_secs_f64(), cpus);
         if phase == Phase::Measure {
+            for (c, r) in cumulative_targets.iter_mut().zip(&per_target) {
+                c.merge(r);
+            }
             cumulative.merge(&rec);
             measured_secs += (now - last_tick).as_secs_f64();
             measured_cpu += cpu - last_cpu;
@@ -387,19 +452,29 @@ pub fn run(
                 pacer::queue_capacity(cfg.rate.unwrap_or_default())
             ));
         }
-        if let Some(s) = &sampler {
+        for (i, s) in samplers.iter().enumerate() {
             for note in s.take_notes() {
+                let note = targets::label(targets, i, note);
                 display.note(&note);
                 result.notes.push(note);
             }
             for e in s.take_events() {
+                let e = crate::results::Event {
+                    t_s: e.t_s,
+                    what: targets::label(targets, i, e.what),
+                };
                 display.note(&format!("at {:.1} s: {}", e.t_s, e.what));
                 result.events.push(e);
             }
-            if let Some(reason) = s.check() {
-                unresponsive = reason.starts_with(crate::sampler::UNRESPONSIVE);
-                abort = Some(reason);
-            }
+        }
+        let verdict = sampler_verdicts.check(&samplers, targets, now.as_secs_f64());
+        for e in verdict.events {
+            display.note(&format!("at {:.1} s: {}", e.t_s, e.what));
+            result.events.push(e);
+        }
+        if let Some((reason, frozen)) = verdict.abort {
+            unresponsive = frozen;
+            abort = Some(reason);
         }
         if let Some(reason) = shared
             .crashed
@@ -421,6 +496,17 @@ pub fn run(
         }
         if measured_secs > 0.0 {
             let mut summary = Summary::of(&cumulative, &names, measured_secs);
+            summary.targets = cumulative_targets
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    crate::results::TargetSummary::of(
+                        targets.urls[i].to_string(),
+                        targets::dealt(n, nt, i),
+                        &Summary::of(r, &names, measured_secs),
+                    )
+                })
+                .collect();
             summary.client_cpu_s = measured_cpu;
             summary.client_cpu_pct = cpu_pct(measured_cpu, measured_secs, cpus);
             result.workload_report = workload.report(&summary);
@@ -453,14 +539,25 @@ pub fn run(
             result.validity.valid = false;
             result.validity.reasons.push(reason);
         }
-        if finished && let Some(s) = sampler.take().filter(|_| cfg.server_metrics) {
+        if finished && cfg.server_metrics && !samplers.is_empty() {
             // A frozen server will not answer the last sample: do not wait for it.
             let wait = if unresponsive {
                 Duration::ZERO
             } else {
                 crate::sampler::UNRESPONSIVE_LIMIT + Duration::from_secs(2)
             };
-            server_figures(&mut result, s.finish(wait), workload.as_ref());
+            let reports = targets::finish_all(std::mem::take(&mut samplers), wait);
+            let per_target: Vec<Summary> = cumulative_targets
+                .iter()
+                .map(|r| Summary::of(r, &names, measured_secs))
+                .collect();
+            server_figures(
+                &mut result,
+                reports,
+                &per_target,
+                targets,
+                workload.as_ref(),
+            );
         }
         if finished {
             result.status = status;
@@ -574,15 +671,17 @@ fn top_messages(rec: &Recorder) -> String {
 fn worker_loop(
     id: usize,
     cfg: &RunConfig,
-    url: &TargetUrl,
+    urls: &[TargetUrl],
+    galera: &[bool],
+    current: &mut usize,
     shared: &Shared,
     worker: &mut dyn crate::workload::Worker,
     conn: &mut mysql::Conn,
     schedule: Option<crossbeam_channel::Receiver<Instant>>,
     names: &[String],
 ) {
-    let recorder = &shared.recorders[id];
     while !shared.stop.load(Ordering::Relaxed) {
+        let recorder = &shared.recorders[id * shared.targets + *current];
         let (intended, kind, think) = match &schedule {
             None => {
                 // Closed loop: keying time before the transaction and think time after
@@ -620,7 +719,11 @@ fn worker_loop(
                     }
                     // A lock-wait timeout rolls back only the statement: end the transaction.
                     let _ = conn.query_drop("ROLLBACK");
-                    if class.retryable() && retries < cfg.retries {
+                    // On Galera another node's write can reach a row between this
+                    // transaction's read and its write (certification would roll it back).
+                    let conflict = class == crate::metrics::ErrorClass::Data
+                        && galera.get(*current).copied().unwrap_or(false);
+                    if (class.retryable() || conflict) && retries < cfg.retries {
                         retries += 1;
                         continue;
                     }
@@ -651,7 +754,7 @@ fn worker_loop(
                 }
             }
         };
-        if lost && !reconnect(cfg, url, shared, worker, conn, recorder) {
+        if lost && !reconnect(cfg, urls, current, id, shared, worker, conn) {
             break;
         }
         if !pause(shared, think) {
@@ -675,26 +778,36 @@ fn pause(shared: &Shared, d: Duration) -> bool {
     }
 }
 
-/// Reconnects with backoff (50 ms doubling to 2 s) until it works or the run stops.
+/// Reconnects with backoff (50 ms doubling to 2 s) until it works or the run stops: to its
+/// own target first, then to the others in turn (a virtual user whose node died moves to a
+/// surviving one, and counts a reconnect there).
 fn reconnect(
     cfg: &RunConfig,
-    url: &TargetUrl,
+    urls: &[TargetUrl],
+    current: &mut usize,
+    id: usize,
     shared: &Shared,
     worker: &mut dyn crate::workload::Worker,
     conn: &mut mysql::Conn,
-    recorder: &Mutex<Recorder>,
 ) -> bool {
     let mut backoff = Duration::from_millis(50);
     while !shared.stop.load(Ordering::Relaxed) {
-        if let Ok(mut c) = connect_session(url, cfg)
-            && worker.on_connect(&mut c).is_ok()
-        {
-            *conn = c;
-            recorder
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .reconnects += 1;
-            return true;
+        for k in 0..urls.len() {
+            let t = (*current + k) % urls.len();
+            if let Ok(mut c) = connect_session(&urls[t], cfg)
+                && worker.on_connect(&mut c).is_ok()
+            {
+                *conn = c;
+                *current = t;
+                shared.recorders[id * shared.targets + t]
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .reconnects += 1;
+                return true;
+            }
+            if shared.stop.load(Ordering::Relaxed) {
+                return false;
+            }
         }
         std::thread::sleep(backoff);
         backoff = (backoff * 2).min(Duration::from_secs(2));
@@ -703,11 +816,32 @@ fn reconnect(
 }
 
 /// The server block of the summary, the cross-checks (a disagreement makes the run
-/// INVALID) and the findings, from what the sampler saw.
-fn server_figures(result: &mut RunResult, report: crate::sampler::Report, workload: &dyn Workload) {
+/// INVALID) and the findings, from what the samplers saw. The first target's figures are the
+/// summary's; with several targets each one's counts are checked against its own share
+/// (New-Orders kept in a cluster's tables against the total).
+fn server_figures(
+    result: &mut RunResult,
+    reports: Vec<crate::sampler::Report>,
+    per_target: &[Summary],
+    targets: &Targets,
+    workload: &dyn Workload,
+) {
     use crate::metrics::server::{ServerSummary, cross_checks};
-    result.events.extend(report.events.iter().cloned());
+    for (i, r) in reports.iter().enumerate() {
+        for e in &r.events {
+            result.events.push(crate::results::Event {
+                t_s: e.t_s,
+                what: targets::label(targets, i, e.what.clone()),
+            });
+        }
+    }
     let Some(summary) = result.summary.as_mut() else {
+        return;
+    };
+    for (t, r) in summary.targets.iter_mut().zip(&reports) {
+        t.conflicts = r.measured.as_ref().and_then(|m| m.conflicts());
+    }
+    let Some(report) = reports.first() else {
         return;
     };
     let new_orders = summary
@@ -724,21 +858,44 @@ fn server_figures(result: &mut RunResult, report: crate::sampler::Report, worklo
     s.sample_ms_avg = report.sample_ms_sum / report.samples.max(1) as f64;
     s.sample_ms_max = report.sample_ms_max;
     s.not_recorded = report.not_recorded.clone();
+    let commits: Vec<bool> = (0..summary.kinds.len())
+        .map(|k| workload.commits(k))
+        .collect();
     // Only a phase bounded by samples on both sides, the last after every transaction
     // ended, can be compared with txbench's count.
-    if let Some(m) = &report.measured
-        && report.final_taken
-    {
-        let commits: Vec<bool> = (0..summary.kinds.len())
-            .map(|k| workload.commits(k))
-            .collect();
-        s.cross_checks = cross_checks(
-            m,
-            summary,
-            workload.server_count(),
-            &commits,
-            report.opening_lag_s,
-        );
+    for (i, r) in reports.iter().enumerate() {
+        let Some(m) = r.measured.as_ref().filter(|_| r.final_taken) else {
+            continue;
+        };
+        let own = if per_target.is_empty() {
+            &*summary
+        } else {
+            &per_target[i]
+        };
+        let mut mode = workload.server_count();
+        if targets.shared_data {
+            // A node's appliers count the other nodes' writes as its statements.
+            mode.statements = false;
+        }
+        let mut checks = cross_checks(m, own, mode, &commits, r.opening_lag_s);
+        if targets.shared_data {
+            // Each node's tables hold the whole cluster's New-Orders: the first node's
+            // count against every target's.
+            checks.retain(|c| !c.what.starts_with("New-Orders"));
+            if i == 0 {
+                checks.extend(
+                    cross_checks(m, summary, mode, &commits, r.opening_lag_s)
+                        .into_iter()
+                        .filter(|c| c.what.starts_with("New-Orders")),
+                );
+            }
+        }
+        for mut c in checks {
+            if targets.urls.len() > 1 {
+                c.what = format!("target {}: {}", i + 1, c.what);
+            }
+            s.cross_checks.push(c);
+        }
     }
     let reasons: Vec<String> = s.cross_checks.iter().filter_map(|c| c.reason()).collect();
     summary.server = Some(s);

@@ -100,11 +100,18 @@ pub enum ErrorClass {
     /// A row the transaction must find or change was not there (TPC-C clause 2.3.6): the
     /// data or the schema is broken. Never retried; the statement and keys are in the message.
     Data,
+    /// Galera: the transaction lost certification against another node's (or was aborted
+    /// by a replicated one); MariaDB reports it as a deadlock (1213) with a wsrep message.
+    /// Retried like a deadlock.
+    Certification,
+    /// Galera: the node is not in a Primary component or not yet synced (1047, "WSREP has
+    /// not yet prepared node for application use"): the virtual user moves to another target.
+    NodeNotReady,
 }
 
 impl ErrorClass {
     /// All classes, in column order.
-    pub const ALL: [ErrorClass; 7] = [
+    pub const ALL: [ErrorClass; 9] = [
         ErrorClass::Deadlock,
         ErrorClass::LockWaitTimeout,
         ErrorClass::DuplicateKey,
@@ -112,6 +119,8 @@ impl ErrorClass {
         ErrorClass::ServerShutdown,
         ErrorClass::Other,
         ErrorClass::Data,
+        ErrorClass::Certification,
+        ErrorClass::NodeNotReady,
     ];
     /// Its column index.
     pub fn index(self) -> usize {
@@ -119,13 +128,16 @@ impl ErrorClass {
     }
     /// Contention errors the driver retries.
     pub fn retryable(self) -> bool {
-        matches!(self, ErrorClass::Deadlock | ErrorClass::LockWaitTimeout)
+        matches!(
+            self,
+            ErrorClass::Deadlock | ErrorClass::LockWaitTimeout | ErrorClass::Certification
+        )
     }
     /// Errors that mean the connection is gone.
     pub fn disconnects(self) -> bool {
         matches!(
             self,
-            ErrorClass::LostConnection | ErrorClass::ServerShutdown
+            ErrorClass::LostConnection | ErrorClass::ServerShutdown | ErrorClass::NodeNotReady
         )
     }
     /// Errors that count against `--max-error-rate`: not contention, not a lost connection
@@ -146,6 +158,8 @@ impl ErrorClass {
             ErrorClass::ServerShutdown => "server_shutdown",
             ErrorClass::Other => "other",
             ErrorClass::Data => "data",
+            ErrorClass::Certification => "certification",
+            ErrorClass::NodeNotReady => "node_not_ready",
         }
     }
 }

@@ -362,6 +362,15 @@ impl Delta {
         self.status.get(name).copied()
     }
 
+    /// A Galera node's conflicts over the delta (None when it is not one).
+    pub fn conflicts(&self) -> Option<crate::results::Conflicts> {
+        Some(crate::results::Conflicts {
+            cert_failures: self.status("wsrep_local_cert_failures")?,
+            bf_aborts: self.status("wsrep_local_bf_aborts")?,
+            innodb_deadlocks: self.counter(&["innodb_deadlocks", "innodb:lock_deadlocks"]),
+        })
+    }
+
     /// The first of `names` found among the status counters, then the INNODB_METRICS
     /// counters (`innodb:NAME`).
     fn counter(&self, names: &[&str]) -> Option<f64> {
@@ -833,6 +842,9 @@ pub struct ServerCount {
     /// txbench sends and counts every statement itself (no stored procedures, no deferred
     /// work): compare Com_select + Com_insert + Com_update + Com_delete + Com_replace.
     pub statements: bool,
+    /// A failed attempt sends ROLLBACK once or twice (a stored procedure's handler rolls back
+    /// and re-signals, then the driver rolls back): each counts from 1 to 2 rollbacks.
+    pub double_rollback: bool,
 }
 
 /// The server's counts beside txbench's over the measured phase: transactions or statements
@@ -848,7 +860,7 @@ pub fn cross_checks(
     opening_lag_s: f64,
 ) -> Vec<CrossCheck> {
     let mut out = Vec::new();
-    let disconnects: u64 = ["lost_connection", "server_shutdown"]
+    let disconnects: u64 = ["lost_connection", "server_shutdown", "node_not_ready"]
         .iter()
         .filter_map(|c| summary.errors_by_class.get(*c))
         .sum();
@@ -866,8 +878,15 @@ pub fn cross_checks(
             .filter(|(i, _)| commits.get(*i).copied().unwrap_or(true))
             .map(|(_, k)| k.completed)
             .sum();
-        let txbench = (ended + summary.errors + summary.retries).saturating_sub(disconnects) as f64;
-        let slack = summary.tps * opening_lag_s + attempts_not_ended;
+        let failed = (summary.errors + summary.retries).saturating_sub(disconnects) as f64;
+        // With procedures a failed attempt counts 1 to 2 rollbacks: the middle, ± half.
+        let (per_failure, spread) = if mode.double_rollback {
+            (1.5, 0.5 * failed)
+        } else {
+            (1.0, 0.0)
+        };
+        let txbench = ended as f64 + failed * per_failure;
+        let slack = summary.tps * opening_lag_s + attempts_not_ended + spread;
         out.push(CrossCheck::new(
             "transactions (Com_commit + Com_rollback)",
             server,

@@ -11,8 +11,20 @@ pub fn interval_line(row: &IntervalRow) -> String {
     } else {
         ""
     };
+    let targets = if row.targets.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " targets tps: {}",
+            row.targets
+                .iter()
+                .map(|t| format!("{:.2}", t.tps))
+                .collect::<Vec<_>>()
+                .join("/")
+        )
+    };
     format!(
-        "[ {:.0}s ] thds: {} tps: {:.2} qps: {:.2} (r/w/o: {:.1}/{:.1}/{:.1}) lat (ms,95%): {:.2} err/s: {:.2} reconn/s: {:.2}{warm}",
+        "[ {:.0}s ] thds: {} tps: {:.2} qps: {:.2} (r/w/o: {:.1}/{:.1}/{:.1}) lat (ms,95%): {:.2} err/s: {:.2} reconn/s: {:.2}{targets}{warm}",
         row.end_s,
         row.threads,
         row.tps,
@@ -121,6 +133,30 @@ pub fn summary(r: &RunResult) -> String {
             s.duration_s,
             r.config.warmup_s
         );
+        for (i, t) in s.targets.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  target {} {}: {} thread(s), {} transactions ({:.2}/s), latency avg {:.2} ms p95 {:.2} ms, {} errors, {} reconnects",
+                i + 1,
+                t.url,
+                t.threads,
+                t.transactions,
+                t.tps,
+                t.response.avg_ms,
+                t.response.p95_ms,
+                t.errors,
+                t.reconnects
+            );
+            if let Some(c) = &t.conflicts {
+                let _ = writeln!(
+                    out,
+                    "    Galera conflicts (the node's counters; clients see all as deadlocks): {:.0} certification failures, {:.0} brute-force aborts, {} InnoDB deadlocks",
+                    c.cert_failures,
+                    c.bf_aborts,
+                    c.innodb_deadlocks.map_or("?".into(), |d| format!("{d:.0}"))
+                );
+            }
+        }
         if s.client_cpu_s > 0.0 && s.transactions > 0 {
             let _ = writeln!(
                 out,
@@ -336,6 +372,7 @@ mod tests {
             errors_by_class: BTreeMap::new(),
             kinds: vec![],
             client_cpu_pct: 0.0,
+            targets: Vec::new(),
         };
         assert_eq!(
             interval_line(&row),

@@ -112,6 +112,9 @@ pub struct IntervalRow {
     /// CPU the driver process used, % of all the client's CPUs.
     #[serde(default)]
     pub client_cpu_pct: f64,
+    /// With several targets: each one's figures in this interval, in `config.targets` order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<TargetRow>,
 }
 
 impl IntervalRow {
@@ -166,6 +169,7 @@ impl IntervalRow {
                 })
                 .collect(),
             client_cpu_pct: 0.0,
+            targets: Vec::new(),
         }
     }
 }
@@ -236,6 +240,88 @@ pub struct Summary {
     /// when it was sampled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<crate::metrics::server::ServerSummary>,
+    /// With several targets: each one's figures over the measured phase.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<TargetSummary>,
+}
+
+/// One target's figures in an interval (a run with several targets).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetRow {
+    /// Transactions per second.
+    pub tps: f64,
+    /// 95th percentile response time, ms.
+    pub p95_ms: f64,
+    /// Failed attempts.
+    pub errors: u64,
+    /// Reconnects (of virtual users that came to this target) per second.
+    pub reconn_ps: f64,
+}
+
+impl TargetRow {
+    /// The figures of a target's interval row.
+    pub fn of(row: &IntervalRow) -> TargetRow {
+        TargetRow {
+            tps: row.tps,
+            p95_ms: row.p95_ms,
+            errors: row.errors,
+            reconn_ps: row.reconn_ps,
+        }
+    }
+}
+
+/// One target's figures over the measured phase (a run with several targets).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetSummary {
+    /// The target (password redacted).
+    pub url: String,
+    /// Virtual users dealt to it at the start.
+    pub threads: u32,
+    /// Transactions completed on it.
+    pub transactions: u64,
+    /// Per second.
+    pub tps: f64,
+    /// Response time.
+    pub response: LatencyStats,
+    /// Failed attempts.
+    pub errors: u64,
+    /// By class.
+    pub errors_by_class: BTreeMap<String, u64>,
+    /// Reconnects that landed on it (a virtual user moves on when its target fails).
+    pub reconnects: u64,
+    /// A Galera node: what its counters say the clients' deadlock errors (1213) were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<Conflicts>,
+}
+
+/// A Galera node's own count of the conflicts its clients saw as deadlocks (MariaDB reports
+/// a failed certification and a brute-force abort with the same 1213 and text as an InnoDB
+/// deadlock, so the client cannot tell them apart; the node's counters can).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Conflicts {
+    /// Transactions that failed certification against another node's (wsrep_local_cert_failures).
+    pub cert_failures: f64,
+    /// Local transactions aborted by a replicated one (wsrep_local_bf_aborts).
+    pub bf_aborts: f64,
+    /// InnoDB's own deadlocks (Innodb_deadlocks or lock_deadlocks).
+    pub innodb_deadlocks: Option<f64>,
+}
+
+impl TargetSummary {
+    /// From a target's summary.
+    pub fn of(url: String, threads: u32, s: &Summary) -> TargetSummary {
+        TargetSummary {
+            url,
+            threads,
+            transactions: s.transactions,
+            tps: s.tps,
+            response: s.response,
+            errors: s.errors,
+            errors_by_class: s.errors_by_class.clone(),
+            reconnects: s.reconnects,
+            conflicts: None,
+        }
+    }
 }
 
 impl Summary {
@@ -280,6 +366,7 @@ impl Summary {
             client_cpu_s: 0.0,
             client_cpu_pct: 0.0,
             server: None,
+            targets: Vec::new(),
         }
     }
 }

@@ -26,6 +26,8 @@ pub const UNRESPONSIVE_LIMIT: Duration = Duration::from_secs(10);
 
 /// How the INVALID reason for a frozen server begins.
 pub const UNRESPONSIVE: &str = "the server has been unresponsive for";
+/// How the INVALID reason for a server that refuses connections begins.
+pub const UNREACHABLE: &str = "the server has been unreachable for";
 
 /// Where and what to sample.
 pub struct Options {
@@ -189,10 +191,7 @@ impl Sampler {
                 secs.as_secs()
             )
         } else {
-            format!(
-                "the server has been unreachable for {} s (it died or restarts)",
-                secs.as_secs()
-            )
+            format!("{UNREACHABLE} {} s (it died or restarts)", secs.as_secs())
         })
     }
 

@@ -154,7 +154,7 @@ pub fn role_settings(record: &ServerRecord) -> Vec<Setting> {
                         own + 1
                     ),
                 ),
-                s("wsrep_sst_method", "rsync".into()),
+                s("wsrep_sst_method", "mariabackup".into()),
                 s(
                     "wsrep_sst_receive_address",
                     format!("127.0.0.1:{}", own + 2),

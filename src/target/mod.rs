@@ -116,7 +116,14 @@ pub fn classify(e: &mysql::Error) -> ErrorClass {
     match e {
         mysql::Error::MySqlError(me) if me.state == DATA_ERROR_STATE => ErrorClass::Data,
         mysql::Error::MySqlError(me) => match me.code {
+            // Galera builds that say so (Percona's "WSREP detected deadlock/conflict"), and
+            // MySQL Group Replication's ER_TRANSACTION_ROLLBACK_DURING_COMMIT. MariaDB's
+            // Galera says a plain 1213: its node counters split those (Conflicts).
+            1213 if me.message.to_ascii_lowercase().contains("wsrep") => ErrorClass::Certification,
+            3101 => ErrorClass::Certification,
             1213 => ErrorClass::Deadlock,
+            // ER_UNKNOWN_COM_ERROR: Galera's "WSREP has not yet prepared node for application use".
+            1047 => ErrorClass::NodeNotReady,
             1205 => ErrorClass::LockWaitTimeout,
             1062 => ErrorClass::DuplicateKey,
             // ER_SERVER_SHUTDOWN, ER_CONNECTION_KILLED (MariaDB), ER_QUERY_INTERRUPTED on kill.
@@ -140,5 +147,53 @@ pub fn error_message(e: &mysql::Error) -> String {
     match e {
         mysql::Error::MySqlError(me) => format!("{} ({})", me.message, me.code),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(code: u16, message: &str) -> mysql::Error {
+        mysql::Error::MySqlError(mysql::MySqlError {
+            state: "40001".into(),
+            code,
+            message: message.into(),
+        })
+    }
+
+    #[test]
+    fn galera_errors_have_classes_of_their_own() {
+        assert_eq!(
+            classify(&err(
+                1047,
+                "WSREP has not yet prepared node for application use"
+            )),
+            ErrorClass::NodeNotReady
+        );
+        assert!(ErrorClass::NodeNotReady.disconnects());
+        assert_eq!(
+            classify(&err(
+                1213,
+                "WSREP detected deadlock/conflict and aborted the transaction. Try restarting the transaction"
+            )),
+            ErrorClass::Certification
+        );
+        assert!(ErrorClass::Certification.retryable());
+        assert_eq!(
+            classify(&err(
+                3101,
+                "Plugin instructed the server to rollback the current transaction."
+            )),
+            ErrorClass::Certification
+        );
+        // MariaDB's Galera says a plain deadlock: counted as one (the node's counters split it).
+        assert_eq!(
+            classify(&err(
+                1213,
+                "Deadlock found when trying to get lock; try restarting transaction"
+            )),
+            ErrorClass::Deadlock
+        );
     }
 }

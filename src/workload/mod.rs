@@ -60,6 +60,7 @@ pub trait Workload: Send + Sync {
         crate::metrics::server::ServerCount {
             transactions: true,
             statements: true,
+            double_rollback: false,
         }
     }
     /// Whether a transaction of `kind` ends with COMMIT or ROLLBACK (false: it autocommits).

@@ -388,6 +388,7 @@ impl Workload for Oltp {
         crate::metrics::server::ServerCount {
             transactions: self.options.statements_per_txn(self.kind).other > 0,
             statements: true,
+            double_rollback: false,
         }
     }
 

@@ -609,6 +609,7 @@ impl Workload for Tpcb {
             // pgbench's -S is one autocommit SELECT.
             transactions: self.o.variant != Variant::SelectOnly,
             statements: true,
+            double_rollback: false,
         }
     }
 

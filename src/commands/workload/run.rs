@@ -3,8 +3,9 @@
 use super::check::{check_after_run, replicas_after_run};
 use super::*;
 
-use super::{Output, resolve_target};
+use super::Output;
 use crate::cli::RunCmd;
+use crate::commands::resolve_targets;
 use crate::config::RunConfig;
 use crate::config::ThreadLevels;
 use crate::driver;
@@ -76,7 +77,7 @@ fn clock_seed() -> u64 {
 }
 
 /// `txbench run`: one level, or a sweep of several.
-pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
+pub fn run(out: &Output, urls: &[String], cmd: &RunCmd) -> Result<i32> {
     let sel = select(&cmd.workload)?;
     let d = &cmd.driver;
     if let Some(spec) = &d.cpus {
@@ -86,7 +87,7 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
             .map_err(|e| anyhow::anyhow!("--cpus {spec}: {e}"))?;
     }
     if let Some(dir) = &d.resume {
-        return resume(out, url, &sel, dir, d.out.is_some());
+        return resume(out, urls, &sel, dir, d.out.is_some());
     }
     let levels = d.threads.clone().unwrap_or(ThreadLevels(vec![1]));
     if levels.is_sweep() {
@@ -94,9 +95,9 @@ pub fn run(out: &Output, url: Option<&str>, cmd: &RunCmd) -> Result<i32> {
             .out
             .clone()
             .unwrap_or_else(|| default_run_dir(sel.name(), "sweep"));
-        return sweep(out, url, &sel, cmd, &dir, Some(levels));
+        return sweep(out, urls, &sel, cmd, &dir, Some(levels));
     }
-    let target = resolve_target(out, url)?;
+    let target = resolve_targets(out, urls, &d.servers)?;
     let threads = levels.0[0];
     let dir = d
         .out
@@ -139,7 +140,7 @@ fn run_args() -> Vec<String> {
 /// `run WORKLOAD --resume DIR`: the sweep's remaining levels, with the options it began with.
 fn resume(
     out: &Output,
-    url: Option<&str>,
+    urls: &[String],
     sel: &Selected,
     dir: &Path,
     given_out: bool,
@@ -185,14 +186,14 @@ fn resume(
         );
     };
     let sel = select(&cmd.workload)?;
-    sweep(out, url, &sel, &cmd, dir, None)
+    sweep(out, urls, &sel, &cmd, dir, None)
 }
 
 /// A sweep: each level in turn on the same data, a run directory per level and sweep.json
 /// rewritten after each. `levels` is None to resume the sweep in `dir`.
 fn sweep(
     out: &Output,
-    url: Option<&str>,
+    urls: &[String],
     sel: &Selected,
     cmd: &RunCmd,
     dir: &Path,
@@ -239,7 +240,7 @@ fn sweep(
     }
     sw.status = RunStatus::Running;
     sw.write(dir)?;
-    let target = resolve_target(out, url)?;
+    let target = resolve_targets(out, urls, &cmd.driver.servers)?;
     let all = sw.levels.clone();
     for (i, &threads) in all.iter().enumerate() {
         if sw.runs.iter().any(|l| l.threads == threads) {
@@ -253,7 +254,7 @@ fn sweep(
         }
         let result = match run_level(
             out,
-            &target,
+            &target[..],
             sel,
             cmd,
             threads,
@@ -320,7 +321,7 @@ fn sweep(
 #[allow(clippy::too_many_arguments)]
 fn run_level(
     out: &Output,
-    target: &TargetUrl,
+    targets: &[TargetUrl],
     sel: &Selected,
     cmd: &RunCmd,
     threads: u32,
@@ -329,7 +330,7 @@ fn run_level(
     expect: Option<&serde_json::Value>,
 ) -> Result<crate::results::RunResult> {
     let d = &cmd.driver;
-    let target = target.clone();
+    let target = targets[0].clone();
     let mut conn = target::connect(&target)?;
     let mut preflight = target::preflight(&mut conn)?;
     placement_facts(&mut conn, &target, &mut preflight);
@@ -404,6 +405,7 @@ fn run_level(
         }
     };
     drop(conn);
+    let run_targets = other_targets_ready(sel, targets)?;
     let workload_options = match sel {
         Selected::Tpcb(_) | Selected::Tpcc(_) => workload_options,
         Selected::Oltp(_, o) => serde_json::to_value(o)?,
@@ -419,6 +421,11 @@ fn run_level(
     let cfg = RunConfig {
         workload: sel.name().to_string(),
         url: target.to_string(),
+        targets: if targets.len() > 1 {
+            targets.iter().map(|t| t.to_string()).collect()
+        } else {
+            Vec::new()
+        },
         threads,
         time_s: d.time,
         warmup_s: d.warmup,
@@ -461,7 +468,14 @@ fn run_level(
             "{elapsed_precise} [{bar:40}] {pos}/{len} s",
         ),
     };
-    let result = driver::run(&cfg, &target, workload, preflight, &mut run_dir, &display);
+    let result = driver::run(
+        &cfg,
+        &run_targets,
+        workload,
+        preflight,
+        &mut run_dir,
+        &display,
+    );
     // A frozen server would hang every statement sent after the run: send none.
     let frozen = result.as_ref().is_ok_and(|r| {
         r.validity
@@ -559,6 +573,72 @@ fn run_level(
         }
     }
     Ok(result)
+}
+
+/// Checks that every other target holds the first's workload data (TPC-C's warehouses,
+/// TPC-B's scale, the oltp tables), as the first was checked; TPC-C's procedures are created
+/// on each. Says which targets are Galera nodes, and whether all are nodes of one cluster
+/// (one database, so counts kept in its tables are the cluster's, not each node's).
+fn other_targets_ready(sel: &Selected, targets: &[TargetUrl]) -> Result<driver::Targets> {
+    let (first, others) = (&targets[0], &targets[1..]);
+    let galera = |t: &TargetUrl| -> Result<bool> {
+        let mut c = target::connect(t)?;
+        Ok(crate::topology::galera_state(&mut c)?.is_some())
+    };
+    let mut out = driver::Targets {
+        urls: targets.to_vec(),
+        shared_data: false,
+        galera: targets.iter().map(galera).collect::<Result<_>>()?,
+    };
+    if others.is_empty() {
+        return Ok(out);
+    }
+    let shape = |conn: &mut mysql::Conn| -> Result<String> {
+        // A Galera node may still be applying the load: read after it (causal reads).
+        let _ = mysql::prelude::Queryable::query_drop(conn, "SET SESSION wsrep_sync_wait = 1");
+        Ok(match sel {
+            Selected::Tpcc(a) => {
+                let st = tpcc::ready(conn, a.warehouses)?;
+                crate::workload::meta::remove_prefix(conn, "tpcc.initial")?;
+                if a.procedures {
+                    tpcc::procedures::create(conn, st.null_dates)?;
+                }
+                format!(
+                    "{} warehouse(s), --null-dates {}",
+                    st.warehouses,
+                    st.null_dates.name()
+                )
+            }
+            Selected::Tpcb(a) => {
+                let st = tpcb::ready(conn, a.scale)?;
+                format!(
+                    "scale {}, --history-key {}",
+                    st.scale,
+                    st.history_key.name()
+                )
+            }
+            Selected::Oltp(_, o) => {
+                oltp::ready(conn, o, sel.name())?;
+                String::new()
+            }
+        })
+    };
+    let mut c = target::connect(first)?;
+    let want = shape(&mut c)?;
+    let cluster = crate::topology::cluster_uuid(&mut c);
+    let mut shared = cluster.is_some();
+    for t in others {
+        let mut c = target::connect(t)?;
+        let has = shape(&mut c).with_context(|| format!("target {t}"))?;
+        if has != want {
+            anyhow::bail!(
+                "target {t} holds {has}, the first target {want}: every target needs the same data"
+            );
+        }
+        shared &= cluster.is_some() && crate::topology::cluster_uuid(&mut c) == cluster;
+    }
+    out.shared_data = shared;
+    Ok(out)
 }
 
 /// The pre-flight's placement facts: the driver's CPUs, and when the server runs on this
