@@ -10,9 +10,11 @@ have mariadbd || packages+=(mariadb-server)
 have mariadb || packages+=(mariadb-client)
 have pkg-config || packages+=(pkg-config)
 have cc || packages+=(gcc libc6-dev)
-# Galera clusters (server start --galera N): the provider library, and rsync for state transfer.
+# Galera clusters (server start --galera N): the provider library, and mariabackup with socat
+# for state transfer (rsync's daemon runs as nobody under root and cannot write a data directory).
 [ -f /usr/lib/galera/libgalera_smm.so ] || packages+=(galera-4)
-have rsync || packages+=(rsync)
+have mariabackup || packages+=(mariadb-backup)
+have socat || packages+=(socat)
 # The text of charts rendered to PNG (report --png).
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || packages+=(fonts-dejavu-core)
 for extra in "$@"; do

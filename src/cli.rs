@@ -38,6 +38,13 @@ pub enum Command {
     Prepare(PrepareCmd),
     /// Run a workload and measure it.
     Run(RunCmd),
+    /// Experiments: server variants × workloads × threads, interleaved and repeated on
+    /// identical data, with deviation tables against a baseline.
+    Experiment {
+        /// What to do.
+        #[command(subcommand)]
+        command: ExperimentCommand,
+    },
     /// Check a workload's data for consistency.
     Check(WorkloadCmd),
     /// Drop a workload's tables.
@@ -421,6 +428,48 @@ pub struct OltpArgs {
     /// special: percent of ids that fall in the hot part.
     #[arg(long, default_value_t = 75.0)]
     pub rand_spec_res: f64,
+}
+
+/// `txbench experiment …`.
+#[derive(Debug, Subcommand)]
+pub enum ExperimentCommand {
+    /// Run a plan: a TOML file, or a built-in plan's name (see `experiment list`).
+    Run {
+        /// The plan.
+        plan: String,
+        /// The experiment directory (default: experiments/NAME-TIME).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// The plan's scale to run ([scale.NAME]; default quick).
+        #[arg(long, value_name = "NAME")]
+        scale: Option<String>,
+        /// Seed of the cell order (default: the plan's, else from the clock; recorded).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Continue an interrupted or stopped experiment; finished cells are kept as they are.
+    Resume {
+        /// The experiment directory.
+        dir: PathBuf,
+    },
+    /// Print an experiment's deviation tables.
+    Results {
+        /// The experiment directory.
+        dir: PathBuf,
+        /// Markdown tables.
+        #[arg(long, conflicts_with = "csv")]
+        markdown: bool,
+        /// CSV, one line per workload, level and variant.
+        #[arg(long)]
+        csv: bool,
+    },
+    /// List the built-in plans.
+    List,
+    /// Print a built-in plan, to copy and edit.
+    Show {
+        /// Its name.
+        name: String,
+    },
 }
 
 /// `txbench server …`.

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod config;
 pub mod driver;
 pub mod error;
+pub mod experiment;
 pub mod findings;
 pub mod metrics;
 pub mod preflight;
@@ -39,6 +40,32 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Info => commands::info(&out, url),
         Command::Prepare(p) => commands::workload::prepare(&out, url, &p),
         Command::Run(_) => unreachable!("dispatched above"),
+        Command::Experiment { command } => {
+            use cli::ExperimentCommand as E;
+            use commands::experiment as x;
+            match command {
+                E::Run {
+                    plan,
+                    out: dir,
+                    scale,
+                    seed,
+                } => x::run(&out, &plan, dir.as_deref(), scale.as_deref(), seed),
+                E::Resume { dir } => x::resume(&out, &dir),
+                E::Results { dir, markdown, csv } => x::results(
+                    &out,
+                    &dir,
+                    if markdown {
+                        x::Format::Markdown
+                    } else if csv {
+                        x::Format::Csv
+                    } else {
+                        x::Format::Text
+                    },
+                ),
+                E::List => x::list(&out),
+                E::Show { name } => x::show(&name),
+            }
+        }
         Command::Check(w) => commands::workload::check(&out, url, &w),
         Command::Cleanup(w) => commands::workload::cleanup(&out, url, &w),
         Command::Report { runs, output, png } => {

@@ -388,11 +388,25 @@ pub const COMPARE_METHOD: &str = "Welch's t-test on per-interval throughput, 95 
 /// Welch's two-sample t interval for mean(new) - mean(base) on per-interval samples, each
 /// variance of the mean widened by its AR(1) factor. None with fewer than two samples.
 pub fn welch(base: &[f64], new: &[f64]) -> Option<Difference> {
+    welch_with(base, new, true)
+}
+
+/// [`welch`] for independent samples (an experiment's repetitions): no autocorrelation
+/// widening.
+pub fn welch_independent(base: &[f64], new: &[f64]) -> Option<Difference> {
+    welch_with(base, new, false)
+}
+
+fn welch_with(base: &[f64], new: &[f64], autocorrelated: bool) -> Option<Difference> {
     if base.len() < 2 || new.len() < 2 {
         return None;
     }
     let var_of_mean = |v: &[f64]| {
-        let f = ar1_factor(ar1(v));
+        let f = if autocorrelated {
+            ar1_factor(ar1(v))
+        } else {
+            1.0
+        };
         std_dev(v).powi(2) / v.len() as f64 * f * f
     };
     let (vb, vn) = (var_of_mean(base), var_of_mean(new));

@@ -1,6 +1,7 @@
 //! The commands' output: text for people, `--json` for programs, `--quiet` for scripts.
 
 pub mod compare;
+pub mod experiment;
 pub mod workload;
 
 use crate::cli::ServerCommand;

@@ -25,6 +25,11 @@ const WORKER_STACK: usize = 256 * 1024;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// Whether Ctrl-C (or SIGTERM) arrived since the handler was installed.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
 /// Installs the Ctrl-C / SIGTERM handler (once per process): the run finishes its
 /// interval, writes everything and exits 130.
 pub fn install_signal_handler() {

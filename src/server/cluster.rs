@@ -226,10 +226,12 @@ fn galera_available(library: &Path, n: u32) -> Result<()> {
             library.display()
         );
     }
-    if super::find_program(&["rsync"]).is_none() {
-        bail!(
-            "--galera {n}: rsync (which copies a node's data to a joining node) is not installed: install the Debian package rsync"
-        );
+    for (program, package) in [("mariabackup", "mariadb-backup"), ("socat", "socat")] {
+        if super::find_program(&[program]).is_none() {
+            bail!(
+                "--galera {n}: {program} (which copies a node's data to a joining node) is not installed: install the Debian package {package}"
+            );
+        }
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ pub mod cluster;
 pub mod cnf;
 pub mod placement;
 pub mod process;
+pub mod snapshot;
 
 use crate::preflight::Preflight;
 use crate::target::{self, TargetUrl};

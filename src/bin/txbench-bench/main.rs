@@ -14,11 +14,13 @@ use txbench::target::TargetUrl;
 
 mod driver;
 mod sampling;
+mod topology;
 mod tpcb;
 mod tpcc;
 
 use driver::driver;
 use sampling::sampling;
+use topology::topology;
 use tpcb::tpcb;
 use tpcc::tpcc;
 
@@ -333,11 +335,13 @@ fn main() {
             Some("tpcc") => tpcc(&home),
             Some("tpcb") => tpcb(&home),
             Some("sampling") => sampling(&home),
+            Some("topology") => topology(&home),
             _ => sandbox(&home)
                 .and_then(|_| driver(&home))
                 .and_then(|_| tpcc(&home))
                 .and_then(|_| tpcb(&home))
-                .and_then(|_| sampling(&home)),
+                .and_then(|_| sampling(&home))
+                .and_then(|_| topology(&home)),
         };
         // Whatever failed, no sandbox outlives the benchmark.
         for name in [
@@ -347,8 +351,14 @@ fn main() {
             "bench-tpcb",
             "bench-tpcb-lm0",
             "bench-sampling",
+            "bench-topo-single",
+            "bench-topo-async",
+            "bench-topo-semi",
+            "bench-topo-galera",
+            "bench-topo-a",
+            "bench-topo-b",
         ] {
-            let _ = server::stop(&home, name, true);
+            let _ = server::cluster::stop(&home, name, true);
         }
         r
     });

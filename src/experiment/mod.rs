@@ -1,0 +1,562 @@
+//! Experiments: variants × workloads × thread levels × repetitions, run in randomized
+//! interleaved blocks on identical data, and the deviation tables that compare each variant
+//! with the baseline. This module is data and arithmetic (experiment.json, the schedule, the
+//! tables); running cells against servers is `commands::experiment`.
+
+pub mod builtin;
+pub mod plan;
+
+use crate::results::RunStatus;
+use crate::stats::{self, Verdict};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Version of experiment.json.
+pub const SCHEMA_VERSION: u32 = 1;
+/// The file in an experiment directory.
+pub const FILE: &str = "experiment.json";
+
+/// What became of a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CellStatus {
+    /// Not run yet.
+    Pending,
+    /// Started and not finished (an interrupted experiment runs it again).
+    Running,
+    /// A valid run.
+    Done,
+    /// The run is INVALID: kept, shown, left out of the deviations.
+    Invalid,
+}
+
+/// One run of the matrix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    /// Its place in the schedule, from 1.
+    pub order: usize,
+    /// Its repetition (block), from 1.
+    pub repetition: u32,
+    /// The variant.
+    pub variant: String,
+    /// The workload label.
+    pub workload: String,
+    /// Virtual users.
+    pub threads: u32,
+    /// Its run directory, relative to the experiment's.
+    pub dir: String,
+    /// What became of it.
+    pub status: CellStatus,
+    /// Steady-state mean throughput (mean of the measured intervals), per second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tps: Option<f64>,
+    /// 95th percentile response time over the measured phase, ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p95_ms: Option<f64>,
+    /// Why it is INVALID.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+    /// Seconds spent restoring its data before it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reset_s: Option<f64>,
+    /// Seconds from its start to its end, reset included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elapsed_s: Option<f64>,
+}
+
+/// A variant × workload's prepared data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prepared {
+    /// The variant.
+    pub variant: String,
+    /// The workload label.
+    pub workload: String,
+    /// Its sandbox (None for a url variant).
+    pub server: Option<String>,
+    /// Seconds the prepare took.
+    pub prepare_s: f64,
+    /// Seconds the snapshot took (None without one).
+    pub snapshot_s: Option<f64>,
+    /// Bytes in the snapshot.
+    pub snapshot_bytes: Option<u64>,
+}
+
+/// experiment.json: the plan, the schedule and what each cell gave.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Experiment {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The plan's name (its file's stem, or the built-in's name).
+    pub name: String,
+    /// Where the plan was read from (None: built in).
+    pub plan_file: Option<PathBuf>,
+    /// The plan as it was read.
+    pub plan_text: String,
+    /// The plan expanded for the scale.
+    pub plan: plan::Expanded,
+    /// Seed of the cell order.
+    pub seed: u64,
+    /// RFC 3339.
+    pub started_at: String,
+    /// running, completed, interrupted or aborted.
+    pub status: RunStatus,
+    /// Every prepared variant × workload.
+    pub prepared: Vec<Prepared>,
+    /// The schedule, in order.
+    pub cells: Vec<Cell>,
+    /// Lines for people (a variant's settings as the server reported them…).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+impl Experiment {
+    /// A new experiment with its schedule.
+    pub fn new(
+        name: String,
+        plan_file: Option<PathBuf>,
+        plan_text: String,
+        plan: plan::Expanded,
+        seed: u64,
+        started_at: String,
+    ) -> Experiment {
+        let cells = schedule(&plan, seed);
+        Experiment {
+            schema_version: SCHEMA_VERSION,
+            name,
+            plan_file,
+            plan_text,
+            plan,
+            seed,
+            started_at,
+            status: RunStatus::Running,
+            prepared: Vec::new(),
+            cells,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Writes experiment.json atomically.
+    pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
+        crate::results::write_json_atomic(&dir.join(FILE), self)
+    }
+
+    /// Reads experiment.json, refusing a newer schema.
+    pub fn load(dir: &Path) -> anyhow::Result<Experiment> {
+        let path = dir.join(FILE);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let v: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{} is not JSON: {e}", path.display()))?;
+        let version = v["schema_version"].as_u64().unwrap_or(0);
+        if version > u64::from(SCHEMA_VERSION) {
+            anyhow::bail!(
+                "{}: schema version {version} is newer than this txbench reads ({SCHEMA_VERSION})",
+                path.display()
+            );
+        }
+        serde_json::from_value(v)
+            .map_err(|e| anyhow::anyhow!("{} is not an experiment: {e}", path.display()))
+    }
+
+    /// Cells left to run.
+    pub fn remaining(&self) -> usize {
+        self.cells
+            .iter()
+            .filter(|c| matches!(c.status, CellStatus::Pending | CellStatus::Running))
+            .count()
+    }
+}
+
+/// The schedule: every repetition a block holding each variant × workload × level once, in
+/// an order drawn from `seed` (so neither drift nor order favours a variant).
+pub fn schedule(plan: &plan::Expanded, seed: u64) -> Vec<Cell> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for rep in 1..=plan.repetitions {
+        let mut block = Vec::new();
+        for v in &plan.variants {
+            for w in &plan.workloads {
+                for &t in &plan.threads {
+                    block.push((v.clone(), w.clone(), t));
+                }
+            }
+        }
+        block.shuffle(&mut rng);
+        for (v, w, t) in block {
+            let order = out.len() + 1;
+            out.push(Cell {
+                order,
+                repetition: rep,
+                dir: format!("cells/{order:04}-{v}-{w}-t{t}-r{rep}"),
+                variant: v,
+                workload: w,
+                threads: t,
+                status: CellStatus::Pending,
+                tps: None,
+                p95_ms: None,
+                reasons: Vec::new(),
+                reset_s: None,
+                elapsed_s: None,
+            });
+        }
+    }
+    out
+}
+
+/// A variant at one level: its repetitions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Column {
+    /// The variant.
+    pub variant: String,
+    /// Mean of the valid repetitions' throughput.
+    pub mean: Option<f64>,
+    /// Lowest and highest of them.
+    pub min: Option<f64>,
+    /// See `min`.
+    pub max: Option<f64>,
+    /// Valid repetitions.
+    pub n: usize,
+    /// INVALID repetitions (left out).
+    pub invalid: usize,
+    /// Median p95 of the valid repetitions, ms.
+    pub p95_ms: Option<f64>,
+}
+
+/// A variant against the baseline at one level.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Deviation {
+    /// The variant.
+    pub variant: String,
+    /// Its mean against the baseline's, %.
+    pub pct: f64,
+    /// The 95 % confidence interval of that, %.
+    pub ci_pct: (f64, f64),
+    /// Faster, slower or no significant difference.
+    pub verdict: Verdict,
+}
+
+/// One thread level of a workload's table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Virtual users.
+    pub threads: u32,
+    /// Each variant, in plan order.
+    pub columns: Vec<Column>,
+    /// Each non-baseline variant against the baseline (None: fewer than 2 valid
+    /// repetitions on a side).
+    pub deviations: Vec<(String, Option<Deviation>)>,
+}
+
+/// Seed 002's table for one workload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// The workload label.
+    pub workload: String,
+    /// The baseline.
+    pub baseline: String,
+    /// One row per thread level.
+    pub rows: Vec<Row>,
+}
+
+/// How the deviations are computed, for outputs to name.
+pub const METHOD: &str = "each cell's steady-state mean throughput is one sample; the repetitions are the samples of Welch's t interval, 95 % confidence";
+
+/// The tables, one per workload.
+pub fn tables(e: &Experiment) -> Vec<Table> {
+    let p = &e.plan;
+    p.workloads
+        .iter()
+        .map(|w| Table {
+            workload: w.clone(),
+            baseline: p.baseline.clone(),
+            rows: p
+                .threads
+                .iter()
+                .map(|&t| {
+                    let samples = |v: &str| -> (Vec<f64>, Vec<f64>, usize) {
+                        let cells: Vec<&Cell> = e
+                            .cells
+                            .iter()
+                            .filter(|c| c.variant == v && c.workload == *w && c.threads == t)
+                            .collect();
+                        let done: Vec<&&Cell> = cells
+                            .iter()
+                            .filter(|c| c.status == CellStatus::Done)
+                            .collect();
+                        (
+                            done.iter().filter_map(|c| c.tps).collect(),
+                            done.iter().filter_map(|c| c.p95_ms).collect(),
+                            cells
+                                .iter()
+                                .filter(|c| c.status == CellStatus::Invalid)
+                                .count(),
+                        )
+                    };
+                    let columns: Vec<Column> = p
+                        .variants
+                        .iter()
+                        .map(|v| {
+                            let (tps, p95, invalid) = samples(v);
+                            let fold = |f: fn(f64, f64) -> f64| tps.iter().copied().reduce(f);
+                            Column {
+                                variant: v.clone(),
+                                mean: (!tps.is_empty()).then(|| stats::mean(&tps)),
+                                min: fold(f64::min),
+                                max: fold(f64::max),
+                                n: tps.len(),
+                                invalid,
+                                p95_ms: (!p95.is_empty()).then(|| stats::median(&p95)),
+                            }
+                        })
+                        .collect();
+                    let (base, _, _) = samples(&p.baseline);
+                    let deviations = p
+                        .variants
+                        .iter()
+                        .filter(|v| **v != p.baseline)
+                        .map(|v| {
+                            let (new, _, _) = samples(v);
+                            let d = stats::welch_independent(&base, &new).map(|d| Deviation {
+                                variant: v.clone(),
+                                pct: d.deviation_pct,
+                                ci_pct: d.ci_pct,
+                                verdict: d.verdict,
+                            });
+                            (v.clone(), d)
+                        })
+                        .collect();
+                    Row {
+                        threads: t,
+                        columns,
+                        deviations,
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+fn num(v: Option<f64>) -> String {
+    v.map_or("-".into(), |x| format!("{x:.1}"))
+}
+
+fn column_text(c: &Column) -> String {
+    let mut s = match (c.mean, c.min, c.max) {
+        (Some(m), Some(lo), Some(hi)) if c.n > 1 => format!("{m:.1} ({lo:.1}-{hi:.1})"),
+        (Some(m), _, _) => format!("{m:.1}"),
+        _ => "-".into(),
+    };
+    if c.invalid > 0 {
+        let _ = write!(s, " [{} INVALID]", c.invalid);
+    }
+    s
+}
+
+fn deviation_text(d: &Option<Deviation>) -> String {
+    match d {
+        Some(d) => format!(
+            "{:+.1} % [{:+.1}, {:+.1}] {}",
+            d.pct,
+            d.ci_pct.0,
+            d.ci_pct.1,
+            d.verdict.text()
+        ),
+        None => "- (needs 2 valid repetitions each)".into(),
+    }
+}
+
+/// The tables as text: throughput per variant (mean, min-max of the repetitions), then
+/// each variant's deviation from the baseline with its confidence interval and verdict.
+pub fn text(e: &Experiment, tables: &[Table]) -> String {
+    let mut out = String::new();
+    for t in tables {
+        let _ = writeln!(
+            out,
+            "{} — {}: throughput per second (mean of {} repetition(s), min-max), baseline {}",
+            e.name, t.workload, e.plan.repetitions, t.baseline
+        );
+        let mut header = vec!["threads".to_string()];
+        header.extend(e.plan.variants.iter().cloned());
+        for (v, _) in t.rows.first().map_or(&Vec::new(), |r| &r.deviations) {
+            header.push(format!("{v} vs {}", t.baseline));
+        }
+        let mut rows: Vec<Vec<String>> = vec![header];
+        for r in &t.rows {
+            let mut row = vec![r.threads.to_string()];
+            row.extend(r.columns.iter().map(column_text));
+            row.extend(r.deviations.iter().map(|(_, d)| deviation_text(d)));
+            rows.push(row);
+        }
+        let widths: Vec<usize> = (0..rows[0].len())
+            .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+            .collect();
+        for r in &rows {
+            let line: Vec<String> = r
+                .iter()
+                .zip(&widths)
+                .enumerate()
+                .map(|(i, (c, w))| {
+                    if i == 0 {
+                        format!("{c:>w$}")
+                    } else {
+                        format!("{c:<w$}")
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "  {}", line.join("   ").trim_end());
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "deviation: {METHOD}");
+    out
+}
+
+/// The tables as Markdown.
+pub fn markdown(e: &Experiment, tables: &[Table]) -> String {
+    let mut out = String::new();
+    for t in tables {
+        let _ = writeln!(out, "### {} — {}\n", e.name, t.workload);
+        let mut head = vec!["threads".to_string()];
+        head.extend(e.plan.variants.iter().map(|v| format!("{v} tps")));
+        for (v, _) in t.rows.first().map_or(&Vec::new(), |r| &r.deviations) {
+            head.push(format!("{v} vs {}", t.baseline));
+        }
+        let _ = writeln!(out, "| {} |", head.join(" | "));
+        let _ = writeln!(out, "|{}|", vec!["---"; head.len()].join("|"));
+        for r in &t.rows {
+            let mut row = vec![r.threads.to_string()];
+            row.extend(r.columns.iter().map(column_text));
+            row.extend(r.deviations.iter().map(|(_, d)| deviation_text(d)));
+            let _ = writeln!(out, "| {} |", row.join(" | "));
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "Deviation: {METHOD}.");
+    out
+}
+
+/// The tables as CSV, one line per workload × threads × variant.
+pub fn csv(tables: &[Table]) -> String {
+    let mut out = String::from(
+        "workload,threads,variant,tps_mean,tps_min,tps_max,repetitions,invalid,p95_ms,deviation_pct,ci_low_pct,ci_high_pct,verdict\n",
+    );
+    for t in tables {
+        for r in &t.rows {
+            for c in &r.columns {
+                let d = r
+                    .deviations
+                    .iter()
+                    .find(|(v, _)| *v == c.variant)
+                    .and_then(|(_, d)| d.as_ref());
+                let _ = writeln!(
+                    out,
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                    t.workload,
+                    r.threads,
+                    c.variant,
+                    num(c.mean),
+                    num(c.min),
+                    num(c.max),
+                    c.n,
+                    c.invalid,
+                    num(c.p95_ms),
+                    d.map_or(String::new(), |d| format!("{:.2}", d.pct)),
+                    d.map_or(String::new(), |d| format!("{:.2}", d.ci_pct.0)),
+                    d.map_or(String::new(), |d| format!("{:.2}", d.ci_pct.1)),
+                    d.map_or(String::new(), |d| d.verdict.text().replace(' ', "_")),
+                );
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expanded() -> plan::Expanded {
+        let text = r#"
+baseline = "a"
+threads = "1,2"
+repetitions = 3
+[[variant]]
+name = "a"
+[[variant]]
+name = "b"
+[[workload]]
+name = "oltp_point_select"
+"#;
+        let f = Path::new("t.toml");
+        plan::parse(f, text).unwrap().expand(f, None).unwrap()
+    }
+
+    #[test]
+    fn each_repetition_is_a_block_holding_every_cell_once_in_a_seeded_order() {
+        let p = expanded();
+        let s = schedule(&p, 7);
+        assert_eq!(s.len(), 2 * 2 * 3);
+        for rep in 1..=3 {
+            let block: Vec<_> = s.iter().filter(|c| c.repetition == rep).collect();
+            assert_eq!(block.len(), 4);
+            let mut keys: Vec<_> = block.iter().map(|c| (&c.variant, c.threads)).collect();
+            keys.sort();
+            keys.dedup();
+            assert_eq!(keys.len(), 4);
+        }
+        assert_eq!(schedule(&p, 7), s, "the seed decides the order");
+        let orders: Vec<Vec<(String, u32)>> = (0..8)
+            .map(|seed| {
+                schedule(&p, seed)
+                    .iter()
+                    .map(|c| (c.variant.clone(), c.threads))
+                    .collect()
+            })
+            .collect();
+        assert!(
+            orders.iter().any(|o| *o != orders[0]),
+            "orders vary with the seed"
+        );
+        assert!(s.iter().all(|c| c.dir.starts_with("cells/")));
+    }
+
+    #[test]
+    fn the_table_compares_repetitions_and_leaves_invalid_cells_out() {
+        let p = expanded();
+        let mut e = Experiment::new("t".into(), None, String::new(), p, 1, String::new());
+        for c in &mut e.cells {
+            c.status = CellStatus::Done;
+            let base = if c.variant == "a" { 100.0 } else { 120.0 };
+            c.tps = Some(base * f64::from(c.threads) + f64::from(c.repetition));
+            c.p95_ms = Some(1.0);
+        }
+        // One INVALID cell of b at 2 threads, with an absurd figure that must not count.
+        let bad = e
+            .cells
+            .iter_mut()
+            .find(|c| c.variant == "b" && c.threads == 2)
+            .unwrap();
+        bad.status = CellStatus::Invalid;
+        bad.tps = Some(1e9);
+        let t = tables(&e);
+        assert_eq!(t.len(), 1);
+        let r1 = &t[0].rows[0];
+        assert_eq!(r1.columns[0].mean, Some(102.0));
+        assert_eq!(r1.columns[1].min, Some(121.0));
+        let d = r1.deviations[0].1.as_ref().unwrap();
+        assert!((d.pct - (122.0 - 102.0) / 102.0 * 100.0).abs() < 1e-9);
+        assert_eq!(d.verdict, Verdict::Faster);
+        let r2 = &t[0].rows[1];
+        assert_eq!(r2.columns[1].invalid, 1);
+        assert_eq!(r2.columns[1].n, 2);
+        assert!(r2.columns[1].max.unwrap() < 1e6);
+        let text = text(&e, &t);
+        assert!(text.contains("[1 INVALID]"), "{text}");
+        assert!(text.contains("faster"), "{text}");
+        assert!(csv(&t).lines().count() == 1 + 4);
+        assert!(markdown(&e, &t).contains("| threads | a tps | b tps | b vs a |"));
+    }
+}

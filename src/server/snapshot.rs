@@ -1,0 +1,104 @@
+//! Snapshots of a stopped sandbox's data directory: saved once after a prepare, restored
+//! before every experiment cell so that each starts on identical data. A copy (`cp -a
+//! --reflink=auto`: a clone where the filesystem can, sparse files kept) in the sandbox's own
+//! directory, `snapshot/`.
+
+use super::ServerRecord;
+use anyhow::{Result, bail};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// Where `record`'s snapshot lives.
+pub fn path(record: &ServerRecord) -> PathBuf {
+    record.dir.join("snapshot")
+}
+
+/// Whether `record` has a snapshot.
+pub fn exists(record: &ServerRecord) -> bool {
+    path(record).join("mysql").is_dir()
+}
+
+fn copy(from: &Path, to: &Path, what: &str) -> Result<()> {
+    let out = Command::new("cp")
+        .arg("-a")
+        .arg("--reflink=auto")
+        .arg(from)
+        .arg(to)
+        .output()
+        .map_err(|e| anyhow::anyhow!("{what}: running cp: {e}"))?;
+    if !out.status.success() {
+        let _ = std::fs::remove_dir_all(to);
+        let err = String::from_utf8_lossy(&out.stderr);
+        bail!(
+            "{what}: cp failed ({}): {}",
+            out.status,
+            err.lines().last().unwrap_or("").trim()
+        );
+    }
+    Ok(())
+}
+
+/// Bytes in the files under `dir`.
+pub fn size(dir: &Path) -> u64 {
+    let mut total = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            match e.metadata() {
+                Ok(m) if m.is_dir() => stack.push(e.path()),
+                Ok(m) => total += m.len(),
+                Err(_) => {}
+            }
+        }
+    }
+    total
+}
+
+/// Copies the stopped server's data directory to its snapshot (replacing an older one);
+/// returns the seconds it took and the bytes copied. A failed copy (a full disk) leaves no
+/// partial snapshot behind and says why.
+pub fn save(record: &ServerRecord) -> Result<(f64, u64)> {
+    let to = path(record);
+    let _ = std::fs::remove_dir_all(&to);
+    let t = Instant::now();
+    copy(
+        &record.datadir(),
+        &to,
+        &format!("saving the snapshot of server '{}'", record.name),
+    )?;
+    Ok((t.elapsed().as_secs_f64(), size(&to)))
+}
+
+/// Replaces the stopped server's data directory with its snapshot; returns the seconds it
+/// took.
+pub fn restore(record: &ServerRecord) -> Result<f64> {
+    let from = path(record);
+    if !exists(record) {
+        bail!(
+            "server '{}' has no snapshot at {}",
+            record.name,
+            from.display()
+        );
+    }
+    let t = Instant::now();
+    let data = record.datadir();
+    std::fs::remove_dir_all(&data)
+        .or_else(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Ok(())
+            } else {
+                Err(e)
+            }
+        })
+        .map_err(|e| anyhow::anyhow!("removing {}: {e}", data.display()))?;
+    copy(
+        &from,
+        &data,
+        &format!("restoring the snapshot of server '{}'", record.name),
+    )?;
+    Ok(t.elapsed().as_secs_f64())
+}

@@ -1,0 +1,427 @@
+//! Experiments against real sandboxes: a small plan end to end with snapshot resets, an
+//! interrupted experiment resumed, INVALID cells, and the plans that are refused.
+
+mod common;
+
+use common::{Home, assert_one_line_error, text};
+use mysql::prelude::Queryable;
+use std::path::Path;
+
+const SMALL: &str = r#"
+description = "two durability settings, point selects"
+baseline = "durable"
+threads = "1,2"
+warmup = 0
+duration = 2
+repetitions = 2
+
+[[variant]]
+name = "durable"
+set = { innodb_buffer_pool_size = "128M", innodb_flush_log_at_trx_commit = 1 }
+
+[[variant]]
+name = "lazy"
+set = { innodb_buffer_pool_size = "128M", innodb_flush_log_at_trx_commit = 2 }
+
+[[workload]]
+name = "oltp_point_select"
+prepare = ["--table-size", "1000"]
+run = ["--table-size", "1000"]
+"#;
+
+fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn load(dir: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap()
+}
+
+/// Sandboxes the experiment made, stopped and removed when the test ends.
+struct Cleanup<'a>(&'a Home);
+
+impl Drop for Cleanup<'_> {
+    fn drop(&mut self) {
+        if let Ok(entries) = std::fs::read_dir(self.0.path().join("servers")) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let _ = self
+                    .0
+                    .cmd()
+                    .args(["server", "stop", "--rm", &name])
+                    .output();
+            }
+        }
+    }
+}
+
+#[test]
+fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
+    let h = Home::new();
+    let _c = Cleanup(&h);
+    let plan = write(h.path(), "small.toml", SMALL);
+    let dir = h.path().join("x");
+    let out = h
+        .cmd()
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .args(["--seed", "11"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("lazy vs durable"), "{stdout}");
+    assert!(stderr.contains("cell 8/8"), "{stderr}");
+    let e = load(&dir);
+    assert_eq!(e["status"], "completed");
+    assert_eq!(e["seed"], 11);
+    let cells = e["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 2 * 2 * 2);
+    for c in cells {
+        assert_eq!(c["status"], "done", "{c}");
+        assert!(c["tps"].as_f64().unwrap() > 0.0);
+        let run = dir.join(c["dir"].as_str().unwrap()).join("run");
+        assert!(run.join("result.json").is_file(), "{}", run.display());
+        assert!(c["reset_s"].as_f64().is_some());
+    }
+    // Every variant × workload was prepared once and snapshotted.
+    let prepared = e["prepared"].as_array().unwrap();
+    assert_eq!(prepared.len(), 2);
+    assert!(
+        prepared
+            .iter()
+            .all(|p| p["snapshot_bytes"].as_u64().unwrap() > 0)
+    );
+    // The settings were checked against what the server reports.
+    assert!(
+        e["notes"]
+            .to_string()
+            .contains("innodb_flush_log_at_trx_commit=2")
+    );
+    // Repetition blocks: each holds every variant and level once.
+    for rep in [1, 2] {
+        let n = cells.iter().filter(|c| c["repetition"] == rep).count();
+        assert_eq!(n, 4);
+    }
+
+    let out = h
+        .cmd()
+        .args(["experiment", "results", "--csv"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (csv, _) = text(&out);
+    assert_eq!(csv.lines().count(), 1 + 2 * 2, "{csv}");
+    let out = h
+        .cmd()
+        .args(["--json", "experiment", "results"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tables"][0]["rows"].as_array().unwrap().len(), 2);
+    let out = h
+        .cmd()
+        .args(["experiment", "results", "--markdown"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        text(&out)
+            .0
+            .contains("| threads | durable tps | lazy tps | lazy vs durable |")
+    );
+}
+
+#[test]
+fn an_interrupted_experiment_resumes_and_keeps_finished_cells_byte_for_byte() {
+    let h = Home::new();
+    let _c = Cleanup(&h);
+    let plan = write(h.path(), "small.toml", SMALL);
+    let dir = h.path().join("x");
+    let child = h
+        .std_cmd()
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    let done = |e: &serde_json::Value| {
+        e["cells"]
+            .as_array()
+            .map_or(0, |c| c.iter().filter(|c| c["status"] == "done").count())
+    };
+    while t.elapsed().as_secs() < 180 {
+        if dir.join("experiment.json").is_file() && done(&load(&dir)) >= 2 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // SAFETY: SIGINT to a process this test started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let e = load(&dir);
+    assert_eq!(e["status"], "interrupted");
+    let kept: Vec<(String, Vec<u8>)> = e["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "done")
+        .map(|c| {
+            let f = dir.join(c["dir"].as_str().unwrap()).join("run/result.json");
+            (f.display().to_string(), std::fs::read(&f).unwrap())
+        })
+        .collect();
+    assert!(kept.len() >= 2 && kept.len() < 8, "{}", kept.len());
+
+    let out = h
+        .cmd()
+        .args(["experiment", "resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let e = load(&dir);
+    assert_eq!(e["status"], "completed");
+    assert!(
+        e["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["status"] == "done")
+    );
+    for (f, bytes) in kept {
+        assert_eq!(std::fs::read(&f).unwrap(), bytes, "{f} changed on resume");
+    }
+    // A finished experiment has nothing left; resuming it again just prints its tables.
+    let out = h
+        .cmd()
+        .args(["experiment", "resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+}
+
+#[test]
+fn a_variant_that_fails_to_start_stops_the_experiment_until_the_plan_is_fixed() {
+    let h = Home::new();
+    let _c = Cleanup(&h);
+    let broken = SMALL
+        .replace("threads = \"1,2\"", "threads = \"1\"")
+        .replace(
+            "innodb_flush_log_at_trx_commit = 2 }",
+            "innodb_flush_log_at_trx_commit = 2, innodb_no_such_setting = 1 }",
+        );
+    let plan = write(h.path(), "p.toml", &broken);
+    let dir = h.path().join("x");
+    let out = h
+        .cmd()
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains("variant 'lazy'") && line.contains("innodb_no_such_setting"),
+        "the server's error log names the setting: {line}"
+    );
+    assert!(line.contains("txbench experiment resume"), "{line}");
+    assert_eq!(load(&dir)["status"], "aborted");
+
+    // A setting the server accepts but reports otherwise (clamped) is refused by name.
+    write(
+        h.path(),
+        "p.toml",
+        &broken.replace("innodb_no_such_setting = 1", "max_connections = 1000000"),
+    );
+    let out = h
+        .cmd()
+        .args(["experiment", "resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains("set max_connections = 1000000, but the server reports max_connections = "),
+        "{line}"
+    );
+
+    write(
+        h.path(),
+        "p.toml",
+        &broken.replace(", innodb_no_such_setting = 1", ""),
+    );
+    let out = h
+        .cmd()
+        .args(["experiment", "resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert_eq!(load(&dir)["status"], "completed");
+}
+
+#[test]
+fn invalid_cells_are_kept_shown_and_left_out_of_the_deviation() {
+    let h = Home::new();
+    let _c = Cleanup(&h);
+    // An open loop far beyond what the server can do: every cell of "flood" is INVALID.
+    let plan = SMALL
+        .replace("threads = \"1,2\"", "threads = \"1\"")
+        .replace(
+            "name = \"lazy\"",
+            "name = \"flood\"\nrun = [\"--rate\", \"10000000\"]",
+        );
+    let plan = write(h.path(), "p.toml", &plan);
+    let dir = h.path().join("x");
+    let out = h
+        .cmd()
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (stdout, _) = text(&out);
+    let line = assert_one_line_error(&out, 3);
+    assert!(line.contains("2 of 4 cells INVALID"), "{line}");
+    assert!(stdout.contains("[2 INVALID]"), "{stdout}");
+    assert!(stdout.contains("needs 2 valid repetitions"), "{stdout}");
+    let e = load(&dir);
+    let invalid: Vec<_> = e["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "invalid")
+        .collect();
+    assert_eq!(invalid.len(), 2);
+    assert!(invalid[0]["reasons"].to_string().contains("cannot keep up"));
+}
+
+#[test]
+fn plans_are_refused_by_file_line_and_key() {
+    let h = Home::new();
+    for (text, want, code) in [
+        (
+            "baseline = \"a\"\nthreads = [\n",
+            "p.toml: line 3, column 1: invalid array",
+            2,
+        ),
+        (
+            "baseline = \"a\"\nbogus = 1\n",
+            "p.toml: line 2, column 1: unknown field `bogus`",
+            2,
+        ),
+        (
+            "baseline = \"z\"\n[[variant]]\nname = \"a\"\n[[workload]]\nname = \"tpcc\"\n",
+            "baseline = 'z' names no variant",
+            2,
+        ),
+        ("baseline = \"a\"\n", "no [[variant]]", 2),
+        (
+            "baseline = \"a\"\n[[variant]]\nname = \"a\"\n[[workload]]\nname = \"tpcc\"\nprepare = [\"--warehousez\", \"2\"]\n",
+            "workload 'tpcc', variant 'a': prepare options --warehousez 2",
+            2,
+        ),
+    ] {
+        let p = write(h.path(), "p.toml", text);
+        let out = h
+            .cmd()
+            .current_dir(h.path())
+            .args(["experiment", "run", "p.toml", "--out", "never"])
+            .output()
+            .unwrap();
+        let line = assert_one_line_error(&out, code);
+        assert!(line.contains(want), "{text}: {line}");
+        assert!(line.contains(&p.file_name().unwrap().to_string_lossy().to_string()));
+        assert!(!h.path().join("never").join("experiment.json").exists());
+    }
+    let out = h
+        .cmd()
+        .args(["experiment", "run", "no-such-plan"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 2).contains("no built-in plan of that name"));
+    let out = h.cmd().args(["experiment", "list"]).output().unwrap();
+    let (list, _) = text(&out);
+    for name in [
+        "null-dates",
+        "isolation",
+        "thread-pool",
+        "autoinc",
+        "durability",
+        "two-tools",
+    ] {
+        assert!(list.contains(name), "{list}");
+    }
+    let out = h
+        .cmd()
+        .args(["experiment", "show", "null-dates"])
+        .output()
+        .unwrap();
+    assert!(text(&out).0.contains("[scale.quick]"));
+}
+
+#[test]
+fn a_snapshot_restores_the_data_directory_as_it_was() {
+    let h = Home::new();
+    let s = common::point_select_server(&h, "snap");
+    let home = txbench::server::StateDir::at(h.path()).unwrap();
+    let count = |s: &common::Server| -> u64 {
+        s.conn()
+            .query_first("SELECT COUNT(*) FROM sbtest1")
+            .unwrap()
+            .unwrap()
+    };
+    assert_eq!(count(&s), 1000);
+    txbench::server::stop(&home, "snap", false).unwrap();
+    let rec = txbench::server::get(&home, "snap").unwrap().record;
+    let (_, bytes) = txbench::server::snapshot::save(&rec).unwrap();
+    assert!(bytes > 1_000_000);
+    let started = txbench::server::start(
+        &home,
+        &txbench::server::StartOptions {
+            name: "snap".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let url = started.record.url();
+    txbench::target::connect(&url)
+        .unwrap()
+        .query_drop("DELETE FROM sbtest1 WHERE id > 10")
+        .unwrap();
+    txbench::server::stop(&home, "snap", false).unwrap();
+    txbench::server::snapshot::restore(&rec).unwrap();
+    txbench::server::start(
+        &home,
+        &txbench::server::StartOptions {
+            name: "snap".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let n: u64 = txbench::target::connect(&url)
+        .unwrap()
+        .query_first("SELECT COUNT(*) FROM sbtest1")
+        .unwrap()
+        .unwrap();
+    assert_eq!(n, 1000);
+}
