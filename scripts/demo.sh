@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job in a few commands: a throw-away MariaDB and its pre-flight, a small TPC-C
 # database, a short concurrency sweep with a consistency check after each level, a report
-# with charts, a clean stop.
+# with charts, the quick null-dates experiment and its report, a clean stop.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 txbench=./target/release/txbench
@@ -21,5 +21,15 @@ $txbench --url "$url" run tpcc --threads 1..8x2 --warmup 3 --time 15 --report-in
 echo
 echo "== report"
 report=$($txbench report "$out" --quiet)
-echo "results: $PWD/$out (sweep.json, one run directory per level)"
-echo "report:  $PWD/$report"
+
+xout="experiments/demo-null-dates-$(date -u +%Y%m%dT%H%M%SZ)"
+echo
+echo "== experiment: the quick null-dates plan (seed 000): TPC-C with --null-dates null against default,"
+echo "   each cell restored from a snapshot, variants interleaved in randomized blocks, repeated"
+$txbench experiment run null-dates --scale quick --out "$xout"
+xreport=$($txbench report "$xout" --quiet)
+echo
+echo "results:    $PWD/$out (sweep.json, one run directory per level)"
+echo "report:     $PWD/$report"
+echo "experiment: $PWD/$xout (experiment.json, one run directory per cell)"
+echo "report:     $PWD/$xreport"

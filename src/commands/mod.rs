@@ -371,15 +371,36 @@ pub fn report(
     png: Option<&Path>,
 ) -> Result<i32> {
     use crate::report::{charts, html};
-    let inputs: Vec<html::Input> = dirs
-        .iter()
-        .map(|p| {
-            Ok(html::Input {
-                path: p.clone(),
-                stored: crate::results::Stored::load(p)?,
-            })
-        })
-        .collect::<Result<_>>()?;
+    let mut inputs: Vec<html::Input> = Vec::new();
+    let mut experiments = Vec::new();
+    for p in dirs {
+        if p.join(crate::experiment::FILE).is_file() {
+            // An experiment: its tables and charts, then every finished cell's run.
+            let e = crate::experiment::Experiment::load(p)?;
+            for c in &e.cells {
+                let run = p.join(&c.dir).join("run");
+                if run.join("result.json").is_file() {
+                    inputs.push(html::Input {
+                        stored: crate::results::Stored::load(&run)?,
+                        path: run,
+                        label: Some(format!(
+                            "cell {}: {} {} t={} rep {}",
+                            c.order, c.variant, c.workload, c.threads, c.repetition
+                        )),
+                        cell: Some((experiments.len(), c.order)),
+                    });
+                }
+            }
+            experiments.push(e);
+            continue;
+        }
+        inputs.push(html::Input {
+            path: p.clone(),
+            stored: crate::results::Stored::load(p)?,
+            label: None,
+            cell: None,
+        });
+    }
     let fonts = match png {
         Some(_) => Some(charts::system_fonts()?),
         None => None,
@@ -390,7 +411,7 @@ pub fn report(
         None => PathBuf::from("report.html"),
     };
     let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let rep = html::build(&inputs, &now)?;
+    let rep = html::build(&inputs, &experiments, &now)?;
     std::fs::write(&file, &rep.html)
         .with_context(|| format!("-o {}: cannot write it", file.display()))?;
     let mut pngs = Vec::new();

@@ -13,6 +13,8 @@ pub enum Style {
     Points,
     /// A dashed line (a fitted model).
     Dashed,
+    /// Points only (repetitions of one measurement).
+    Scatter,
 }
 
 /// One series of a chart.
@@ -65,11 +67,12 @@ impl Chart {
 
 fn bounds(c: &Chart) -> ((f64, f64), (f64, f64)) {
     let pts = c.series.iter().flat_map(|s| s.points.iter());
-    let (mut x0, mut x1, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64, 0.0f64);
     for &(x, y) in pts {
         if x.is_finite() && y.is_finite() {
             x0 = x0.min(x);
             x1 = x1.max(x);
+            y0 = y0.min(y);
             y1 = y1.max(y);
         }
     }
@@ -86,7 +89,16 @@ fn bounds(c: &Chart) -> ((f64, f64), (f64, f64)) {
         x0 = x0.max(1e-3);
         x1 = x1.max(x0 * 10.0);
     }
-    ((x0, x1), (0.0, if y1 > 0.0 { y1 * 1.08 } else { 1.0 }))
+    // From zero, or below it for negative values (deviations).
+    let y0 = if y0 < 0.0 { y0 * 1.08 } else { 0.0 };
+    let y1 = if y1 > 0.0 {
+        y1 * 1.08
+    } else if y0 < 0.0 {
+        -y0 * 0.05
+    } else {
+        1.0
+    };
+    ((x0, x1), (y0, y1))
 }
 
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, c: &Chart) -> Result<()>
@@ -143,6 +155,9 @@ where
                     }
                     Style::Dashed => chart
                         .draw_series(DashedLineSeries::new(pts, 6, 4, style))
+                        .map_err(err)?,
+                    Style::Scatter => chart
+                        .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
                         .map_err(err)?,
                 };
                 anno.label(s.name.as_str()).legend(move |(x, y)| {

@@ -15,11 +15,17 @@ pub struct Input {
     pub path: PathBuf,
     /// What it holds.
     pub stored: Stored,
+    /// Its name in the report (default: the directory's name).
+    pub label: Option<String>,
+    /// A cell of the report's experiment `.0`, number `.1`.
+    pub cell: Option<(usize, usize)>,
 }
 
 /// One run of the report, with where it lives.
 pub(super) struct RunRef<'a> {
     pub(super) label: String,
+    /// A cell of an experiment: (experiment index, cell number).
+    pub(super) cell: Option<(usize, usize)>,
     pub(super) dir: PathBuf,
     pub(super) r: &'a RunResult,
 }
@@ -50,7 +56,8 @@ fn runs(inputs: &[Input]) -> Vec<RunRef<'_>> {
     for i in inputs {
         match &i.stored {
             Stored::Run(r) => out.push(RunRef {
-                label: name_of(&i.path),
+                label: i.label.clone().unwrap_or_else(|| name_of(&i.path)),
+                cell: i.cell,
                 dir: i.path.clone(),
                 r,
             }),
@@ -58,6 +65,7 @@ fn runs(inputs: &[Input]) -> Vec<RunRef<'_>> {
                 for (level, r) in s.runs.iter().zip(rs) {
                     out.push(RunRef {
                         label: format!("{} t={}", name_of(&i.path), level.threads),
+                        cell: None,
                         dir: i.path.join(&level.dir),
                         r,
                     });
@@ -82,8 +90,12 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.valid{color:#17612b;fon
 .invalid{color:#fff;background:#b3261e;font-weight:bold;padding:1px 6px}tr.diff td{background:#fff3bf}\
 .chart{margin:8px 0}.multiples{display:flex;flex-wrap:wrap;gap:4px 12px}.chart.small{margin:0}.note{color:#555;font-size:13px}.declining{color:#b3261e;font-weight:bold}";
 
-/// Builds the report of `inputs`.
-pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
+/// Builds the report of `inputs` and `experiments` (whose cells are among the inputs).
+pub fn build(
+    inputs: &[Input],
+    experiments: &[crate::experiment::Experiment],
+    generated_at: &str,
+) -> Result<Report> {
     let all = runs(inputs);
     let mut charts_out: Vec<Chart> = Vec::new();
     let mut h = String::new();
@@ -102,6 +114,15 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
         .map(|i| format!("<code>{}</code>", esc(&i.path.display().to_string())))
         .collect();
     let _ = write!(h, "{}.</p>", names.join(", "));
+
+    for (k, e) in experiments.iter().enumerate() {
+        let anchor = |order: usize| {
+            all.iter()
+                .position(|x| x.cell == Some((k, order)))
+                .map(|i| format!("run-{}", i + 1))
+        };
+        super::experiment::section(&mut h, &mut charts_out, k + 1, e, &anchor)?;
+    }
 
     // Verdicts first: a reader must see an untrustworthy number before the number.
     h.push_str("<h2>Validity</h2><table><tr><th>run</th><th>workload</th><th>threads</th><th>status</th><th>verdict</th><th>tps</th><th>p95 ms</th><th>p99 ms</th><th>errors</th></tr>");
@@ -262,7 +283,8 @@ pub fn build(inputs: &[Input], generated_at: &str) -> Result<Report> {
     for (n, x) in all.iter().enumerate() {
         let _ = write!(
             h,
-            "<h2>{} — {}, {} threads</h2>",
+            "<h2 id=\"run-{}\">{} — {}, {} threads</h2>",
+            n + 1,
             esc(&x.label),
             esc(&x.r.config.workload),
             x.r.config.threads

@@ -1,6 +1,7 @@
 //! Reports: pure functions of stored results (never of a live database).
 
 pub mod charts;
+mod experiment;
 pub mod html;
 mod server;
 pub mod text;

@@ -14,12 +14,14 @@ use txbench::target::TargetUrl;
 
 mod driver;
 mod sampling;
+mod snapshot;
 mod topology;
 mod tpcb;
 mod tpcc;
 
 use driver::driver;
 use sampling::sampling;
+use snapshot::snapshot_vs_reload;
 use topology::topology;
 use tpcb::tpcb;
 use tpcc::tpcc;
@@ -336,12 +338,14 @@ fn main() {
             Some("tpcb") => tpcb(&home),
             Some("sampling") => sampling(&home),
             Some("topology") => topology(&home),
+            Some("snapshot") => snapshot_vs_reload(&home),
             _ => sandbox(&home)
                 .and_then(|_| driver(&home))
                 .and_then(|_| tpcc(&home))
                 .and_then(|_| tpcb(&home))
                 .and_then(|_| sampling(&home))
-                .and_then(|_| topology(&home)),
+                .and_then(|_| topology(&home))
+                .and_then(|_| snapshot_vs_reload(&home)),
         };
         // Whatever failed, no sandbox outlives the benchmark.
         for name in [
@@ -357,6 +361,7 @@ fn main() {
             "bench-topo-galera",
             "bench-topo-a",
             "bench-topo-b",
+            "bench-snapshot",
         ] {
             let _ = server::cluster::stop(&home, name, true);
         }

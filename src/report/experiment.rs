@@ -1,0 +1,285 @@
+//! The report's experiment section: the deviation tables, throughput and p95 against threads
+//! with one curve per variant and every repetition as a point, the deviation chart with its
+//! confidence band, USL fits per variant, and the cells with links to their own run sections.
+//! Built from experiment.json and the cells' result.json only.
+
+use super::charts::{Chart, Series, Style};
+use super::html::{esc, push_chart, slug};
+use crate::experiment::{CellStatus, Experiment, Table, tables};
+use crate::stats::Usl;
+use anyhow::Result;
+use std::fmt::Write as _;
+
+fn chart(id: String, title: String, y: &str, series: Vec<Series>) -> Chart {
+    Chart {
+        id,
+        title,
+        x_label: "threads".into(),
+        y_label: y.into(),
+        series,
+        log_x: false,
+        legend_left: true,
+        small: false,
+        x_range: None,
+    }
+}
+
+fn table_html(h: &mut String, e: &Experiment, t: &Table) {
+    let _ = write!(
+        h,
+        "<table><tr><th>threads</th>{}{}</tr>",
+        e.plan
+            .variants
+            .iter()
+            .map(|v| format!(
+                "<th>{} tps<br><span class=\"note\">mean (min–max)</span></th>",
+                esc(v)
+            ))
+            .collect::<String>(),
+        e.plan
+            .variants
+            .iter()
+            .filter(|v| **v != t.baseline)
+            .map(|v| format!("<th>{} vs {}</th>", esc(v), esc(&t.baseline)))
+            .collect::<String>()
+    );
+    for r in &t.rows {
+        let _ = write!(h, "<tr><td class=\"n\">{}</td>", r.threads);
+        for c in &r.columns {
+            let value = match (c.mean, c.min, c.max) {
+                (Some(m), Some(lo), Some(hi)) if c.n > 1 => format!("{m:.1} ({lo:.1}–{hi:.1})"),
+                (Some(m), _, _) => format!("{m:.1}"),
+                _ => "–".into(),
+            };
+            let invalid = if c.invalid > 0 {
+                format!(" <span class=\"invalid\">{} INVALID</span>", c.invalid)
+            } else {
+                String::new()
+            };
+            let _ = write!(h, "<td class=\"n\">{value}{invalid}</td>");
+        }
+        for (_, d) in &r.deviations {
+            match d {
+                Some(d) => {
+                    let _ = write!(
+                        h,
+                        "<td class=\"n\">{:+.1} % [{:+.1}, {:+.1}] <b>{}</b></td>",
+                        d.pct,
+                        d.ci_pct.0,
+                        d.ci_pct.1,
+                        d.verdict.text()
+                    );
+                }
+                None => h.push_str("<td>– (needs 2 valid repetitions each)</td>"),
+            }
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</table>");
+}
+
+/// The section of experiment `e`; `anchor(order)` is the id of a cell's run section, when
+/// the report has one.
+pub(super) fn section(
+    h: &mut String,
+    charts: &mut Vec<Chart>,
+    n: usize,
+    e: &Experiment,
+    anchor: &dyn Fn(usize) -> Option<String>,
+) -> Result<()> {
+    let p = &e.plan;
+    let _ = write!(
+        h,
+        "<h2>Experiment {}</h2><p class=\"note\">{} variant(s) × {} workload(s) × threads {} × {} repetition(s), {} s measured after {} s warm-up each, reset {:?}, scale {}, seed {}, {:?}. Baseline: <b>{}</b>. Deviation: {}.</p>",
+        esc(&e.name),
+        p.variants.len(),
+        p.workloads.len(),
+        p.threads
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        p.repetitions,
+        p.duration,
+        p.warmup,
+        p.reset,
+        esc(if p.scale.is_empty() { "-" } else { &p.scale }),
+        e.seed,
+        e.status,
+        esc(&p.baseline),
+        crate::experiment::METHOD
+    );
+    let id = format!("x{n}-{}", slug(&e.name));
+    for (wi, t) in tables(e).iter().enumerate() {
+        let _ = write!(h, "<h3>{}</h3>", esc(&t.workload));
+        table_html(h, e, t);
+        let mut tput = Vec::new();
+        let mut lat = Vec::new();
+        let mut dev = Vec::new();
+        let mut fits = Vec::new();
+        for (vi, v) in p.variants.iter().enumerate() {
+            let color = Some(vi);
+            let means: Vec<(f64, f64)> = t
+                .rows
+                .iter()
+                .filter_map(|r| Some((f64::from(r.threads), r.columns[vi].mean?)))
+                .collect();
+            let reps: Vec<(f64, f64)> = e
+                .cells
+                .iter()
+                .filter(|c| {
+                    c.variant == *v && c.workload == t.workload && c.status == CellStatus::Done
+                })
+                .filter_map(|c| Some((f64::from(c.threads), c.tps?)))
+                .collect();
+            tput.push(Series {
+                name: format!("{v} (mean)"),
+                points: means.clone(),
+                style: Style::Line,
+                color,
+            });
+            tput.push(Series {
+                name: format!("{v} (repetitions)"),
+                points: reps,
+                style: Style::Scatter,
+                color,
+            });
+            lat.push(Series {
+                name: v.clone(),
+                points: t
+                    .rows
+                    .iter()
+                    .filter_map(|r| Some((f64::from(r.threads), r.columns[vi].p95_ms?)))
+                    .collect(),
+                style: Style::Points,
+                color,
+            });
+            if *v != t.baseline {
+                let d: Vec<_> = t
+                    .rows
+                    .iter()
+                    .filter_map(|r| {
+                        let d = r.deviations.iter().find(|(n, _)| n == v)?.1.as_ref()?;
+                        Some((f64::from(r.threads), d.pct, d.ci_pct))
+                    })
+                    .collect();
+                dev.push(Series {
+                    name: format!("{v} vs {}", t.baseline),
+                    points: d.iter().map(|(x, y, _)| (*x, *y)).collect(),
+                    style: Style::Points,
+                    color,
+                });
+                dev.push(Series {
+                    name: format!("{v}: 95 % CI low"),
+                    points: d.iter().map(|(x, _, ci)| (*x, ci.0)).collect(),
+                    style: Style::Dashed,
+                    color,
+                });
+                dev.push(Series {
+                    name: format!("{v}: 95 % CI high"),
+                    points: d.iter().map(|(x, _, ci)| (*x, ci.1)).collect(),
+                    style: Style::Dashed,
+                    color,
+                });
+            }
+            if means.len() >= 3 {
+                fits.push((v.clone(), Usl::fit(&means)));
+            }
+        }
+        let wid = format!("{id}-w{}", wi + 1);
+        push_chart(
+            h,
+            charts,
+            chart(
+                format!("{wid}-throughput"),
+                format!(
+                    "{}: throughput against threads (line: mean; points: each repetition)",
+                    t.workload
+                ),
+                "transactions per second",
+                tput,
+            ),
+        )?;
+        push_chart(
+            h,
+            charts,
+            chart(
+                format!("{wid}-p95"),
+                format!(
+                    "{}: p95 response time against threads (median of the repetitions)",
+                    t.workload
+                ),
+                "ms",
+                lat,
+            ),
+        )?;
+        if dev.iter().any(|s| !s.points.is_empty()) {
+            push_chart(
+                h,
+                charts,
+                chart(
+                    format!("{wid}-deviation"),
+                    format!(
+                        "{}: deviation from {} with its 95 % confidence interval",
+                        t.workload, t.baseline
+                    ),
+                    "% of the baseline's throughput",
+                    dev,
+                ),
+            )?;
+        }
+        if !fits.is_empty() {
+            h.push_str("<table><tr><th>variant</th><th>USL λ (tps per thread)</th><th>σ (contention)</th><th>κ (coherency)</th><th>peak at threads</th></tr>");
+            for (v, f) in fits {
+                match f {
+                    Some(u) => {
+                        let _ = write!(
+                            h,
+                            "<tr><td>{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.4}</td><td class=\"n\">{:.6}</td><td class=\"n\">{}</td></tr>",
+                            esc(&v),
+                            u.lambda,
+                            u.sigma,
+                            u.kappa,
+                            u.peak_n.map_or("–".into(), |p| format!("{p:.0}"))
+                        );
+                    }
+                    None => {
+                        let _ = write!(
+                            h,
+                            "<tr><td>{}</td><td colspan=\"4\">no fit</td></tr>",
+                            esc(&v)
+                        );
+                    }
+                }
+            }
+            h.push_str("</table>");
+        }
+    }
+    h.push_str("<h3>Cells</h3><table><tr><th>#</th><th>variant</th><th>workload</th><th>threads</th><th>repetition</th><th>status</th><th>tps</th><th>p95 ms</th><th>reset s</th></tr>");
+    for c in &e.cells {
+        let status = match c.status {
+            CellStatus::Invalid => format!(
+                "<span class=\"invalid\">INVALID</span> {}",
+                esc(&c.reasons.join("; "))
+            ),
+            s => format!("{s:?}").to_lowercase(),
+        };
+        let label = match anchor(c.order) {
+            Some(a) => format!("<a href=\"#{a}\">{}</a>", c.order),
+            None => c.order.to_string(),
+        };
+        let _ = write!(
+            h,
+            "<tr><td>{label}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{status}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            esc(&c.variant),
+            esc(&c.workload),
+            c.threads,
+            c.repetition,
+            c.tps.map_or("–".into(), |v| format!("{v:.1}")),
+            c.p95_ms.map_or("–".into(), |v| format!("{v:.2}")),
+            c.reset_s.map_or("–".into(), |v| format!("{v:.1}")),
+        );
+    }
+    h.push_str("</table>");
+    Ok(())
+}
