@@ -75,6 +75,11 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(stdout.contains("lazy vs durable"), "{stdout}");
+    // The server's figures per transaction beside the verdict.
+    assert!(
+        stdout.contains("why — oltp_point_select, 1 threads, lazy vs durable"),
+        "{stdout}"
+    );
     assert!(stderr.contains("cell 8/8"), "{stderr}");
     let e = load(&dir);
     assert_eq!(e["status"], "completed");

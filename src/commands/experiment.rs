@@ -701,6 +701,10 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<i32> {
                     .map(|s| s.mean_tps)
                     .or_else(|| res.summary.as_ref().map(|s| s.tps));
                 cell.p95_ms = res.summary.as_ref().map(|s| s.response.p95_ms);
+                if let Some(srv) = res.summary.as_ref().and_then(|s| s.server.as_ref()) {
+                    cell.per_transaction = srv.per_transaction.clone();
+                    cell.per_new_order = srv.per_new_order.clone();
+                }
                 if res.validity.valid {
                     cell.status = CellStatus::Done;
                 } else {
@@ -778,17 +782,23 @@ pub enum Format {
 
 fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Result<()> {
     let tables = experiment::tables(e);
+    let why = experiment::why_tables(e);
     if out.json {
         print_json(&serde_json::json!({
             "type": "experiment", "dir": dir, "name": e.name, "status": e.status,
             "scale": e.plan.scale, "seed": e.seed, "method": experiment::METHOD,
-            "tables": tables, "cells": e.cells.len(),
+            "tables": tables, "why": why, "cells": e.cells.len(),
             "invalid_cells": e.cells.iter().filter(|c| c.status == CellStatus::Invalid).count(),
         }));
         return Ok(());
     }
     match format {
-        Format::Text => print!("{}", experiment::text(e, &tables)),
+        Format::Text => {
+            print!("{}", experiment::text(e, &tables));
+            if !out.quiet {
+                print!("{}", experiment::why_text(e, &why));
+            }
+        }
         Format::Markdown => print!("{}", experiment::markdown(e, &tables)),
         Format::Csv => print!("{}", experiment::csv(&tables)),
     }
@@ -812,9 +822,27 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
     Ok(())
 }
 
+/// Cells recorded without the server's per-transaction figures (by an older txbench) get
+/// them from their result.json.
+pub fn fill_server_figures(e: &mut Experiment, dir: &Path) {
+    for c in &mut e.cells {
+        if c.status != CellStatus::Done || !c.per_transaction.is_empty() {
+            continue;
+        }
+        let Ok(r) = crate::results::RunResult::load(&dir.join(&c.dir).join("run")) else {
+            continue;
+        };
+        if let Some(srv) = r.summary.as_ref().and_then(|s| s.server.as_ref()) {
+            c.per_transaction = srv.per_transaction.clone();
+            c.per_new_order = srv.per_new_order.clone();
+        }
+    }
+}
+
 /// `txbench experiment results DIR`.
 pub fn results(out: &Output, dir: &Path, format: Format) -> Result<i32> {
-    let e = Experiment::load(dir)?;
+    let mut e = Experiment::load(dir)?;
+    fill_server_figures(&mut e, dir);
     print_results(out, &e, dir, format)?;
     Ok(EXIT_OK)
 }

@@ -376,7 +376,8 @@ pub fn report(
     for p in dirs {
         if p.join(crate::experiment::FILE).is_file() {
             // An experiment: its tables and charts, then every finished cell's run.
-            let e = crate::experiment::Experiment::load(p)?;
+            let mut e = crate::experiment::Experiment::load(p)?;
+            experiment::fill_server_figures(&mut e, p);
             for c in &e.cells {
                 let run = p.join(&c.dir).join("run");
                 if run.join("result.json").is_file() {

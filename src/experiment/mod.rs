@@ -11,6 +11,7 @@ use crate::stats::{self, Verdict};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -65,6 +66,12 @@ pub struct Cell {
     /// Seconds from its start to its end, reset included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elapsed_s: Option<f64>,
+    /// The server's figures per transaction over the measured phase (server metrics).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub per_transaction: BTreeMap<String, f64>,
+    /// TPC-C: the same per New-Order.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub per_new_order: BTreeMap<String, f64>,
 }
 
 /// A variant × workload's prepared data.
@@ -200,6 +207,8 @@ pub fn schedule(plan: &plan::Expanded, seed: u64) -> Vec<Cell> {
                 reasons: Vec::new(),
                 reset_s: None,
                 elapsed_s: None,
+                per_transaction: BTreeMap::new(),
+                per_new_order: BTreeMap::new(),
             });
         }
     }
@@ -337,6 +346,107 @@ pub fn tables(e: &Experiment) -> Vec<Table> {
                 .collect(),
         })
         .collect()
+}
+
+/// One variant against the baseline at one level: the server's figures per transaction (mean
+/// of the valid repetitions), ranked by relative change: the likely cause of a verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WhyTable {
+    /// The workload label.
+    pub workload: String,
+    /// Virtual users.
+    pub threads: u32,
+    /// The variant compared with the baseline.
+    pub variant: String,
+    /// The figures, most changed first.
+    pub rows: Vec<crate::metrics::server::WhyRow>,
+}
+
+/// The "why" tables of every workload, level and non-baseline variant that have server
+/// figures on both sides.
+pub fn why_tables(e: &Experiment) -> Vec<WhyTable> {
+    use crate::metrics::server::ServerSummary;
+    let p = &e.plan;
+    let mean_of = |v: &str, w: &str, t: u32| -> Option<ServerSummary> {
+        let cells: Vec<&Cell> = e
+            .cells
+            .iter()
+            .filter(|c| {
+                c.variant == v
+                    && c.workload == w
+                    && c.threads == t
+                    && c.status == CellStatus::Done
+                    && !c.per_transaction.is_empty()
+            })
+            .collect();
+        if cells.is_empty() {
+            return None;
+        }
+        let avg = |get: &dyn Fn(&Cell) -> &BTreeMap<String, f64>| {
+            let mut sum: BTreeMap<String, (f64, usize)> = BTreeMap::new();
+            for c in &cells {
+                for (k, v) in get(c) {
+                    let e = sum.entry(k.clone()).or_default();
+                    e.0 += v;
+                    e.1 += 1;
+                }
+            }
+            sum.into_iter()
+                .map(|(k, (s, n))| (k, s / n as f64))
+                .collect()
+        };
+        Some(ServerSummary {
+            per_transaction: avg(&|c| &c.per_transaction),
+            per_new_order: avg(&|c| &c.per_new_order),
+            ..ServerSummary::default()
+        })
+    };
+    let mut out = Vec::new();
+    for w in &p.workloads {
+        for &t in &p.threads {
+            let Some(base) = mean_of(&p.baseline, w, t) else {
+                continue;
+            };
+            for v in p.variants.iter().filter(|v| **v != p.baseline) {
+                if let Some(new) = mean_of(v, w, t) {
+                    out.push(WhyTable {
+                        workload: w.clone(),
+                        threads: t,
+                        variant: v.clone(),
+                        rows: crate::metrics::server::why(&base, &new),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// How many figures a "why" table shows in text.
+pub const WHY_ROWS: usize = 6;
+
+/// The "why" tables as text, the most changed figures of each.
+pub fn why_text(e: &Experiment, why: &[WhyTable]) -> String {
+    let mut out = String::new();
+    for t in why {
+        let _ = writeln!(
+            out,
+            "why — {}, {} threads, {} vs {} (server figures, mean of the valid repetitions):",
+            t.workload, t.threads, t.variant, e.plan.baseline
+        );
+        for r in t.rows.iter().take(WHY_ROWS) {
+            let _ = writeln!(
+                out,
+                "  {:<40} {:>12.4} {:>12.4}  {}",
+                r.figure,
+                r.base,
+                r.new,
+                r.change_pct
+                    .map_or("new".to_string(), |c| format!("{c:+.1} %"))
+            );
+        }
+    }
+    out
 }
 
 fn num(v: Option<f64>) -> String {

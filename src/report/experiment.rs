@@ -255,6 +255,33 @@ pub(super) fn section(
             h.push_str("</table>");
         }
     }
+    let why = crate::experiment::why_tables(e);
+    if !why.is_empty() {
+        h.push_str("<h3>Why: the server's figures per transaction against the baseline</h3><p class=\"note\">Means of the valid repetitions, the most changed figures first.</p>");
+        for t in &why {
+            let _ = write!(
+                h,
+                "<p><b>{}, {} threads: {} vs {}</b></p><table><tr><th>figure</th><th>{}</th><th>{}</th><th>change</th></tr>",
+                esc(&t.workload),
+                t.threads,
+                esc(&t.variant),
+                esc(&p.baseline),
+                esc(&p.baseline),
+                esc(&t.variant)
+            );
+            for r in t.rows.iter().take(8) {
+                let _ = write!(
+                    h,
+                    "<tr><td>{}</td><td class=\"n\">{:.4}</td><td class=\"n\">{:.4}</td><td class=\"n\">{}</td></tr>",
+                    esc(&r.figure),
+                    r.base,
+                    r.new,
+                    r.change_pct.map_or("new".into(), |c| format!("{c:+.1} %"))
+                );
+            }
+            h.push_str("</table>");
+        }
+    }
     h.push_str("<h3>Cells</h3><table><tr><th>#</th><th>variant</th><th>workload</th><th>threads</th><th>repetition</th><th>status</th><th>tps</th><th>p95 ms</th><th>reset s</th></tr>");
     for c in &e.cells {
         let status = match c.status {
