@@ -430,3 +430,44 @@ fn a_snapshot_restores_the_data_directory_as_it_was() {
         .unwrap();
     assert_eq!(n, 1000);
 }
+
+#[test]
+fn a_snapshot_that_does_not_fit_says_so_and_leaves_no_partial_copy() {
+    let h = Home::new();
+    let _s = common::point_select_server(&h, "full");
+    let home = txbench::server::StateDir::at(h.path()).unwrap();
+    txbench::server::stop(&home, "full", false).unwrap();
+    let rec = txbench::server::get(&home, "full").unwrap().record;
+    // A 1 MiB file system where the snapshot goes: the copy runs out of space.
+    let at = txbench::server::snapshot::path(&rec);
+    std::fs::create_dir_all(&at).unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+        .arg(&at)
+        .status()
+        .unwrap();
+    if !mounted.success() && unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: mounting a small file system needs root");
+        return;
+    }
+    assert!(mounted.success(), "mount tmpfs at {}", at.display());
+    struct Unmount(std::path::PathBuf);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(&self.0).status();
+        }
+    }
+    let _u = Unmount(at.clone());
+    let e = txbench::server::snapshot::save(&rec)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("saving the snapshot of server 'full'") && e.contains("No space left on device"),
+        "{e}"
+    );
+    assert!(
+        !txbench::server::snapshot::exists(&rec),
+        "no partial snapshot"
+    );
+    assert_eq!(std::fs::read_dir(&at).unwrap().count(), 0);
+}

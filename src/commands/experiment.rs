@@ -273,12 +273,24 @@ fn verify_settings(conn: &mut mysql::Conn, v: &Variant) -> Result<Vec<String>> {
     for (key, val) in &v.set {
         let name = key.replace('-', "_").to_ascii_lowercase();
         let name = name.strip_prefix("loose_").unwrap_or(&name).to_string();
-        let got: Option<(String, String)> = conn
-            .exec_first(
-                "SHOW GLOBAL VARIABLES WHERE Variable_name = ?",
-                (name.clone(),),
-            )
-            .with_context(|| format!("reading {name}"))?;
+        // Options whose variable has another name on some servers (MariaDB before 11.1
+        // reports transaction_isolation as tx_isolation).
+        let aliases: &[&str] = match name.as_str() {
+            "transaction_isolation" => &["tx_isolation"],
+            "tx_isolation" => &["transaction_isolation"],
+            "transaction_read_only" => &["tx_read_only"],
+            "tx_read_only" => &["transaction_read_only"],
+            _ => &[],
+        };
+        let mut got: Option<(String, String)> = None;
+        for n in std::iter::once(name.as_str()).chain(aliases.iter().copied()) {
+            got = conn
+                .exec_first("SHOW GLOBAL VARIABLES WHERE Variable_name = ?", (n,))
+                .with_context(|| format!("reading {n}"))?;
+            if got.is_some() {
+                break;
+            }
+        }
         let want = plan::set_value(val);
         let Some((_, got)) = got else {
             bail!(
@@ -743,6 +755,27 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<i32> {
     }
     e.status = RunStatus::Completed;
     e.write(r.dir)?;
+    // Every cell ran: the sandboxes and their snapshots (gigabytes each) are not needed.
+    let mut freed = 0u64;
+    for p in &e.prepared {
+        if let Some(name) = p
+            .server
+            .as_ref()
+            .filter(|n| server::get(&r.home, n).is_ok())
+        {
+            for m in members(&r.home, name).unwrap_or_default() {
+                freed += snapshot::size(&m.dir);
+            }
+            cluster::stop(&r.home, name, true)
+                .with_context(|| format!("removing the experiment's server '{name}'"))?;
+        }
+    }
+    if freed > 0 {
+        r.out.note(&format!(
+            "removed the experiment's sandboxes and snapshots ({:.1} GiB)",
+            freed as f64 / f64::from(1u32 << 30)
+        ));
+    }
     print_results(r.out, e, r.dir, Format::Text)?;
     let invalid = e
         .cells

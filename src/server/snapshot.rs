@@ -19,16 +19,19 @@ pub fn exists(record: &ServerRecord) -> bool {
     path(record).join("mysql").is_dir()
 }
 
+/// Copies the contents of `from` into `to` (created; it may be a mount point).
 fn copy(from: &Path, to: &Path, what: &str) -> Result<()> {
+    std::fs::create_dir_all(to)
+        .map_err(|e| anyhow::anyhow!("{what}: creating {}: {e}", to.display()))?;
     let out = Command::new("cp")
         .arg("-a")
         .arg("--reflink=auto")
-        .arg(from)
+        .arg(from.join("."))
         .arg(to)
         .output()
         .map_err(|e| anyhow::anyhow!("{what}: running cp: {e}"))?;
     if !out.status.success() {
-        let _ = std::fs::remove_dir_all(to);
+        empty(to);
         let err = String::from_utf8_lossy(&out.stderr);
         bail!(
             "{what}: cp failed ({}): {}",
@@ -37,6 +40,21 @@ fn copy(from: &Path, to: &Path, what: &str) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Removes what is in `dir`, and `dir` itself where it can (not a mount point).
+fn empty(dir: &Path) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            let _ = if p.is_dir() && !p.is_symlink() {
+                std::fs::remove_dir_all(&p)
+            } else {
+                std::fs::remove_file(&p)
+            };
+        }
+    }
+    let _ = std::fs::remove_dir(dir);
 }
 
 /// Bytes in the files under `dir`.
@@ -63,7 +81,7 @@ pub fn size(dir: &Path) -> u64 {
 /// partial snapshot behind and says why.
 pub fn save(record: &ServerRecord) -> Result<(f64, u64)> {
     let to = path(record);
-    let _ = std::fs::remove_dir_all(&to);
+    empty(&to);
     let t = Instant::now();
     copy(
         &record.datadir(),
@@ -86,15 +104,10 @@ pub fn restore(record: &ServerRecord) -> Result<f64> {
     }
     let t = Instant::now();
     let data = record.datadir();
-    std::fs::remove_dir_all(&data)
-        .or_else(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                Ok(())
-            } else {
-                Err(e)
-            }
-        })
-        .map_err(|e| anyhow::anyhow!("removing {}: {e}", data.display()))?;
+    empty(&data);
+    if data.exists() && std::fs::read_dir(&data).map_or(true, |mut d| d.next().is_some()) {
+        bail!("removing {}: it could not be emptied", data.display());
+    }
     copy(
         &from,
         &data,
