@@ -22,6 +22,14 @@ fn member_url(s: &common::Server, i: usize) -> String {
         .to_string()
 }
 
+/// Waits (at most 60 s) until the run writing into `dir` has its first interval.
+fn wait_until_measuring(dir: &std::path::Path) {
+    let t = std::time::Instant::now();
+    while !dir.join("intervals.csv").exists() && t.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 fn conn_to(url: &str) -> mysql::Conn {
     txbench::target::connect(&txbench::target::TargetUrl::parse(url).unwrap()).unwrap()
 }
@@ -166,10 +174,7 @@ fn a_semisync_replica_killed_mid_run_is_an_event_and_fails_the_check() {
         .spawn()
         .unwrap();
     // Kill the replica once the run measures.
-    let t = std::time::Instant::now();
-    while !dir.join("intervals.csv").exists() && t.elapsed().as_secs() < 60 {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    wait_until_measuring(&dir);
     std::thread::sleep(std::time::Duration::from_secs(3));
     // SAFETY: a plain kill of a pid this test started.
     unsafe { libc::kill(replica_pid, libc::SIGKILL) };
@@ -300,10 +305,7 @@ fn a_galera_cluster_runs_over_every_node_survives_one_killed_and_losing_quorum_i
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let t = std::time::Instant::now();
-    while !dir.join("intervals.csv").exists() && t.elapsed().as_secs() < 60 {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    wait_until_measuring(&dir);
     std::thread::sleep(std::time::Duration::from_secs(3));
     // SAFETY: a plain kill of a pid this test started.
     unsafe { libc::kill(pid_of(2), libc::SIGKILL) };
@@ -360,10 +362,7 @@ fn a_galera_cluster_runs_over_every_node_survives_one_killed_and_losing_quorum_i
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let t = std::time::Instant::now();
-    while !dir.join("intervals.csv").exists() && t.elapsed().as_secs() < 60 {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    wait_until_measuring(&dir);
     std::thread::sleep(std::time::Duration::from_secs(2));
     // SAFETY: as above.
     unsafe { libc::kill(pid_of(1), libc::SIGKILL) };

@@ -382,6 +382,16 @@ impl Runner<'_> {
             .with_context(|| format!("the plan has no variant '{name}'"))
     }
 
+    /// The sandbox of `variant` × `workload`.
+    fn sandbox(&self, e: &Experiment, variant: &str, workload: &str) -> String {
+        let index = |list: &[String], name: &str| list.iter().position(|n| n == name).unwrap_or(0);
+        sandbox_name(
+            self.dir,
+            index(&e.plan.variants, variant),
+            index(&e.plan.workloads, workload),
+        )
+    }
+
     /// Starts the variant's servers (or names its url); returns the run's targets.
     fn start(&self, e: &Experiment, variant: &str, workload: &str) -> Result<Vec<TargetUrl>> {
         let v = self.variant(variant)?;
@@ -390,19 +400,7 @@ impl Runner<'_> {
                 TargetUrl::parse(url).with_context(|| format!("variant '{variant}': url"))?,
             ]);
         }
-        let vi = e
-            .plan
-            .variants
-            .iter()
-            .position(|n| n == variant)
-            .unwrap_or(0);
-        let wi = e
-            .plan
-            .workloads
-            .iter()
-            .position(|n| n == workload)
-            .unwrap_or(0);
-        let name = sandbox_name(self.dir, vi, wi);
+        let name = self.sandbox(e, variant, workload);
         let (opts, req) = start_options(&name, v, &self.plan_dir)?;
         // One left running by an interrupted experiment is started afresh with the plan's
         // settings (a running server refuses new ones).
@@ -418,19 +416,7 @@ impl Runner<'_> {
         if self.variant(variant)?.url.is_some() {
             return Ok(());
         }
-        let vi = e
-            .plan
-            .variants
-            .iter()
-            .position(|n| n == variant)
-            .unwrap_or(0);
-        let wi = e
-            .plan
-            .workloads
-            .iter()
-            .position(|n| n == workload)
-            .unwrap_or(0);
-        cluster::stop(&self.home, &sandbox_name(self.dir, vi, wi), false)?;
+        cluster::stop(&self.home, &self.sandbox(e, variant, workload), false)?;
         Ok(())
     }
 
@@ -534,19 +520,7 @@ impl Runner<'_> {
                 snapshot_bytes: None,
             };
             if v.url.is_none() {
-                let vi = e
-                    .plan
-                    .variants
-                    .iter()
-                    .position(|n| *n == variant)
-                    .unwrap_or(0);
-                let wi = e
-                    .plan
-                    .workloads
-                    .iter()
-                    .position(|n| *n == workload)
-                    .unwrap_or(0);
-                let name = sandbox_name(self.dir, vi, wi);
+                let name = self.sandbox(e, &variant, &workload);
                 self.stop(e, &variant, &workload)?;
                 if e.plan.reset == Reset::Snapshot {
                     let (mut secs, mut bytes) = (0.0, 0);
