@@ -299,14 +299,16 @@ fn lock_wait_timeouts_and_deadlocks_are_classified_and_retried() {
         .unwrap();
     assert!(out.status.success(), "{:?}", text(&out));
 
-    // Hold every row for 5 s: updates wait 1 s, time out, are retried 3 times, then fail.
+    // Hold every row for 9 s: updates wait 1 s, time out, are retried 3 times, then fail
+    // (4 s of waiting, which must fit in the hold after the run's own start-up, which took
+    // over a second on a loaded machine).
     let mut holder = s.conn();
     holder.query_drop("BEGIN").unwrap();
     holder
         .query_drop("SELECT * FROM sbtest1 FOR UPDATE")
         .unwrap();
     let release = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_secs(5));
+        std::thread::sleep(Duration::from_secs(9));
         holder.query_drop("ROLLBACK").unwrap();
     });
     let out = home
@@ -320,7 +322,7 @@ fn lock_wait_timeouts_and_deadlocks_are_classified_and_retried() {
             "20",
             "--json",
         ])
-        .args(["--threads", "2", "--time", "7", "--report-interval", "1"])
+        .args(["--threads", "2", "--time", "11", "--report-interval", "1"])
         .output()
         .unwrap();
     release.join().unwrap();
