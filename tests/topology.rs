@@ -296,7 +296,7 @@ fn a_galera_cluster_runs_over_every_node_survives_one_killed_and_losing_quorum_i
             "--threads",
             "6",
             "--time",
-            "20",
+            "25",
         ])
         .args(["--report-interval", "1", "-q", "--out"])
         .arg(&dir)
@@ -306,17 +306,32 @@ fn a_galera_cluster_runs_over_every_node_survives_one_killed_and_losing_quorum_i
         .spawn()
         .unwrap();
     wait_until_measuring(&dir);
-    std::thread::sleep(std::time::Duration::from_secs(3));
+    std::thread::sleep(std::time::Duration::from_secs(8));
     // SAFETY: a plain kill of a pid this test started.
     unsafe { libc::kill(pid_of(2), libc::SIGKILL) };
     let out = child.wait_with_output().unwrap();
     let r = result_json(&dir);
     assert_schema_valid(&r);
+    // The run goes on to its end on the two survivors. It may still be INVALID: transactions
+    // in flight when the node died can be committed by the cluster although their clients saw
+    // an error (then retried), which the New-Order count and Com_commit cross-checks catch; a
+    // lost quorum or every target lost must not be among the reasons.
+    assert_eq!(r["status"], "completed", "{}", r["validity"]);
+    let reasons = r["validity"]["reasons"].as_array().unwrap();
     assert!(
-        out.status.success(),
+        out.status.success()
+            || reasons.iter().all(|x| {
+                let x = x.as_str().unwrap();
+                x.starts_with("the server counted") || x.contains("New-Order transactions failed")
+            }),
         "the cluster survives one node: {} {}",
         String::from_utf8_lossy(&out.stderr),
         r["validity"]
+    );
+    let last = r["intervals"].as_array().unwrap().last().unwrap().clone();
+    assert!(
+        last["tps"].as_f64().unwrap() > 0.0,
+        "it serves after: {last}"
     );
     let events = r["events"].to_string();
     assert!(events.contains("has 2 node(s) (was 3)"), "{events}");
