@@ -98,6 +98,8 @@ fn bounds(c: &Chart) -> ((f64, f64), (f64, f64)) {
     } else {
         1.0
     };
+    // A sliver below zero so a line or mark at zero is drawn above the x axis, not on it.
+    let y0 = if y0 == 0.0 { -0.03 * y1 } else { y0 };
     ((x0, x1), (y0, y1))
 }
 
@@ -141,6 +143,13 @@ where
                     .filter(|(x, y)| x.is_finite() && y.is_finite() && (!c.log_x || *x > 0.0))
                     .collect();
                 let style = ShapeStyle::from(&color).stroke_width(2);
+                // A line through one point draws nothing: mark it (a figure recorded in one
+                // interval only, such as fsync time in a read-only run).
+                if pts.len() == 1 && matches!(s.style, Style::Line | Style::Dashed) {
+                    chart
+                        .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                        .map_err(err)?;
+                }
                 let anno = match s.style {
                     Style::Line => chart
                         .draw_series(LineSeries::new(pts, style))
@@ -281,5 +290,37 @@ mod tests {
         c.series[0].points.clear();
         c.series[1].points = vec![(5.0, 0.0)];
         assert!(svg(&c).unwrap().starts_with("<svg"));
+    }
+
+    /// Pixels of a rendered chart that carry colour (the series, not the black axes or grey mesh).
+    fn coloured(c: &Chart) -> usize {
+        let png = png(&svg(c).unwrap(), &system_fonts().unwrap()).unwrap();
+        let img = resvg::tiny_skia::Pixmap::decode_png(&png).unwrap();
+        img.pixels()
+            .iter()
+            .filter(|p| {
+                let (r, g, b) = (p.red() as i32, p.green() as i32, p.blue() as i32);
+                r.max(g).max(b) - r.min(g).min(b) > 80
+            })
+            .count()
+    }
+
+    #[test]
+    fn a_series_of_one_point_is_drawn() {
+        // fsync time is recorded only for intervals with an fsync: a read-only level may
+        // have one, of 0 ms; a line through one point draws nothing, and a mark at zero was
+        // half hidden by the axis (the report test's PNG check found a chart without a mark).
+        let mut c = chart(false);
+        c.small = true;
+        c.x_range = Some((0.0, 4.0));
+        c.series.truncate(1);
+        c.series[0].points = vec![(2.0, 0.0)];
+        let one = coloured(&c);
+        c.series[0].points = vec![(1.0, 0.5), (2.0, 0.5), (3.0, 0.5), (4.0, 0.5)];
+        let line = coloured(&c);
+        assert!(
+            one > 60,
+            "one point: {one} coloured pixels (a line: {line})"
+        );
     }
 }
