@@ -140,6 +140,63 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
             .0
             .contains("| threads | durable tps | lazy tps | lazy vs durable |")
     );
+
+    // The report: the tables, the charts per variant, and every cell linked to its run.
+    let out = h.cmd().arg("report").arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    for part in [
+        "<h2>Experiment",
+        "<th>lazy vs durable</th>",
+        "durable (repetitions)",
+        "lazy (repetitions)",
+        "<h3>Cells</h3>",
+    ] {
+        assert!(html.contains(part), "{part} missing from the report");
+    }
+    let cells_table = &html[html.find("<h3>Cells</h3>").unwrap()..];
+    let links: Vec<&str> = cells_table
+        .split("<a href=\"#")
+        .skip(1)
+        .map(|s| &s[..s.find('"').unwrap()])
+        .collect();
+    assert_eq!(links.len(), 8, "a link per cell");
+    for a in links {
+        assert!(
+            html.contains(&format!("id=\"{a}\"")),
+            "cell link #{a} leads nowhere"
+        );
+    }
+    assert!(
+        html.matches("<svg").count() >= 3 + 8,
+        "experiment charts and the cells' own"
+    );
+}
+
+/// `txbench experiment ARGS…` in the background, in a process group of its own so that a
+/// Ctrl-C can reach it and its children as a terminal's does.
+fn spawn_experiment(h: &Home, args: &[&std::ffi::OsStr]) -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    h.std_cmd()
+        .arg("experiment")
+        .args(args)
+        .process_group(0)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits (3 minutes at most) until `ready`, then sends SIGINT to the child's process group
+/// and returns its output.
+fn ctrl_c_when(child: std::process::Child, ready: impl Fn() -> bool) -> std::process::Output {
+    let t = std::time::Instant::now();
+    while t.elapsed().as_secs() < 180 && !ready() {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // SAFETY: SIGINT to the process group of a process this test started.
+    unsafe { libc::kill(-(child.id() as i32), libc::SIGINT) };
+    child.wait_with_output().unwrap()
 }
 
 #[test]
@@ -148,31 +205,49 @@ fn an_interrupted_experiment_resumes_and_keeps_finished_cells_byte_for_byte() {
     let _c = Cleanup(&h);
     let plan = write(h.path(), "small.toml", SMALL);
     let dir = h.path().join("x");
-    let child = h
-        .std_cmd()
-        .args(["experiment", "run"])
-        .arg(&plan)
-        .arg("--out")
-        .arg(&dir)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t = std::time::Instant::now();
     let done = |e: &serde_json::Value| {
         e["cells"]
             .as_array()
             .map_or(0, |c| c.iter().filter(|c| c["status"] == "done").count())
     };
-    while t.elapsed().as_secs() < 180 {
-        if dir.join("experiment.json").is_file() && done(&load(&dir)) >= 2 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    // SAFETY: SIGINT to a process this test started.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+
+    // Ctrl-C while the first variant is prepared or snapshotted (whichever the signal meets:
+    // the prepare child, the copy or a server start): interrupted, not failed.
+    let child = spawn_experiment(
+        &h,
+        &[
+            "run".as_ref(),
+            plan.as_os_str(),
+            "--out".as_ref(),
+            dir.as_os_str(),
+        ],
+    );
+    let out = ctrl_c_when(child, || dir.join("prepare").is_dir());
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(load(&dir)["status"], "interrupted");
+
+    // A plan whose measured seconds changed cannot be resumed: its cells would not compare.
+    std::fs::write(&plan, SMALL.replace("duration = 2", "duration = 3")).unwrap();
+    let out = h
+        .cmd()
+        .args(["experiment", "resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 2);
+    assert!(line.contains("duration changed"), "{line}");
+    std::fs::write(&plan, SMALL).unwrap();
+
+    // Resumed (on a new sandbox for the half-prepared pair), then Ctrl-C after two cells.
+    let child = spawn_experiment(&h, &["resume".as_ref(), dir.as_os_str()]);
+    let out = ctrl_c_when(child, || {
+        dir.join("experiment.json").is_file() && done(&load(&dir)) >= 2
+    });
     assert_eq!(
         out.status.code(),
         Some(130),

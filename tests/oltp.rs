@@ -642,11 +642,13 @@ fn a_server_restarted_mid_run_makes_it_invalid() {
     );
     let r = result_json(&dir);
     assert_eq!(r["validity"]["valid"], false);
-    assert!(
-        r["summary"]["reconnects"].as_u64().unwrap() >= 2,
-        "{}",
-        r["summary"]
-    );
+    // Both virtual users saw the restart: reconnected, or (when the new server took longer to
+    // start than the run had left, as on a loaded CI machine) lost their connections.
+    let seen = r["summary"]["reconnects"].as_u64().unwrap()
+        + r["summary"]["errors_by_class"]["lost_connection"]
+            .as_u64()
+            .unwrap_or(0);
+    assert!(seen >= 2, "{}", r["summary"]);
 }
 
 #[test]

@@ -173,14 +173,9 @@ pub fn resume(out: &Output, dir: &Path) -> Result<i32> {
     let scale = (!e.plan.scale.is_empty()).then(|| e.plan.scale.clone());
     let expanded = plan.expand(&label, scale.as_deref())?;
     check_options(&label, &plan, &expanded)?;
-    let same = expanded.variants == e.plan.variants
-        && expanded.workloads == e.plan.workloads
-        && expanded.threads == e.plan.threads
-        && expanded.repetitions == e.plan.repetitions
-        && expanded.baseline == e.plan.baseline;
-    if !same {
+    if let Some(what) = resume_conflict(&e, &plan, &expanded) {
         return Err(Failure::Usage(format!(
-            "{}: the plan's variants, workloads, threads, repetitions or baseline changed since the experiment began: start a new one",
+            "{}: {what} changed since the experiment began: cells measured before and after would not compare; start a new one",
             label.display()
         ))
         .into());
@@ -204,14 +199,60 @@ pub fn resume(out: &Output, dir: &Path) -> Result<i32> {
     execute(out, dir, &mut e, &plan)
 }
 
-/// The sandbox of variant `vi` × workload `wi` of the experiment in `dir`.
+/// What of the plan changed that a resume cannot take, or None. What may change: the
+/// settings, options and builds of variant × workload pairs not prepared yet and without a
+/// finished cell (the plan fixed after a variant failed to start).
+fn resume_conflict(e: &Experiment, plan: &Plan, new: &plan::Expanded) -> Option<String> {
+    let old = &e.plan;
+    let fixed: [(&str, bool); 8] = [
+        ("its variants", new.variants == old.variants),
+        ("its workloads", new.workloads == old.workloads),
+        ("threads", new.threads == old.threads),
+        ("repetitions", new.repetitions == old.repetitions),
+        ("baseline", new.baseline == old.baseline),
+        ("warmup", new.warmup == old.warmup),
+        ("duration", new.duration == old.duration),
+        ("reset", new.reset == old.reset),
+    ];
+    if let Some((what, _)) = fixed.iter().find(|(_, same)| !same) {
+        return Some((*what).to_string());
+    }
+    let before = plan::parse(Path::new("recorded"), &e.plan_text).ok();
+    for pair in &old.pairs {
+        let (v, w) = (&pair.variant, &pair.workload);
+        let prepared = e
+            .prepared
+            .iter()
+            .any(|p| &p.variant == v && &p.workload == w);
+        let measured = e.cells.iter().any(|c| {
+            &c.variant == v
+                && &c.workload == w
+                && matches!(c.status, CellStatus::Done | CellStatus::Invalid)
+        });
+        if !prepared && !measured {
+            continue;
+        }
+        let now = new.pair(v, w)?;
+        if now.prepare != pair.prepare || now.run != pair.run {
+            return Some(format!("the options of variant '{v}' × workload '{w}'"));
+        }
+        if let Some(before) = &before
+            && before.variant(v) != plan.variant(v)
+        {
+            return Some(format!("variant '{v}' (its server)"));
+        }
+    }
+    None
+}
+
+/// The sandbox of variant `vi` × workload `wi` of the experiment in `dir`: a name stable
+/// across builds (SHA-256 of the directory's path, not std's hasher, which may change).
 fn sandbox_name(dir: &Path, vi: usize, wi: usize) -> String {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    std::fs::canonicalize(dir)
-        .unwrap_or_else(|_| dir.to_path_buf())
-        .hash(&mut h);
-    format!("xp-{:08x}-v{vi}-w{wi}", h.finish() as u32)
+    use sha2::Digest;
+    let path = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let digest = sha2::Sha256::digest(path.as_os_str().as_encoded_bytes());
+    let hex: String = digest[..4].iter().map(|b| format!("{b:02x}")).collect();
+    format!("xp-{hex}-v{vi}-w{wi}")
 }
 
 /// What `server start` gets for a variant.
@@ -382,8 +423,17 @@ impl Runner<'_> {
             .with_context(|| format!("the plan has no variant '{name}'"))
     }
 
-    /// The sandbox of `variant` × `workload`.
+    /// The sandbox of `variant` × `workload`: the one recorded when it was prepared (so a
+    /// moved experiment directory still finds it), else a new name.
     fn sandbox(&self, e: &Experiment, variant: &str, workload: &str) -> String {
+        if let Some(name) = e
+            .prepared
+            .iter()
+            .find(|p| p.variant == variant && p.workload == workload)
+            .and_then(|p| p.server.clone())
+        {
+            return name;
+        }
         let index = |list: &[String], name: &str| list.iter().position(|n| n == name).unwrap_or(0);
         sandbox_name(
             self.dir,
@@ -481,6 +531,13 @@ impl Runner<'_> {
                     " (a sandbox of its own)"
                 }
             ));
+            // A sandbox left by an interrupted or failed prepare holds part of the data
+            // (oltp's prepare refuses tables that exist): prepare on a new one.
+            let name = self.sandbox(e, &variant, &workload);
+            if v.url.is_none() && server::get(&self.home, &name).is_ok() {
+                cluster::stop(&self.home, &name, true)
+                    .with_context(|| format!("removing the half-prepared sandbox {name}"))?;
+            }
             let targets = self.start(e, &variant, &workload)?;
             let reported =
                 target::connect(&targets[0]).and_then(|mut c| verify_settings(&mut c, &v));
@@ -606,6 +663,16 @@ fn execute(out: &Output, dir: &Path, e: &mut Experiment, plan: &Plan) -> Result<
     let result = execute_cells(&r, e);
     match result {
         Ok(code) => Ok(code),
+        // Ctrl-C reaches the children too (a prepare, a snapshot copy, a server start): their
+        // failure is the interruption, not a fault of the plan.
+        Err(_) if crate::driver::interrupted() => {
+            for c in e.cells.iter_mut() {
+                if c.status == CellStatus::Running {
+                    c.status = CellStatus::Pending;
+                }
+            }
+            interrupted(&r, e)
+        }
         Err(err) => {
             e.status = RunStatus::Aborted;
             e.write(dir)?;

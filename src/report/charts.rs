@@ -85,9 +85,14 @@ fn bounds(c: &Chart) -> ((f64, f64), (f64, f64)) {
     if x1 <= x0 {
         x1 = x0 + 1.0;
     }
+    // A margin at both ends, so marks at the first and last x (and a last interval that
+    // ends a few milliseconds after the run's nominal end) are drawn whole.
     if c.log_x {
-        x0 = x0.max(1e-3);
-        x1 = x1.max(x0 * 10.0);
+        x0 = x0.max(1e-3) / 1.04;
+        x1 = x1.max(x0 * 10.0) * 1.04;
+    } else {
+        let pad = (x1 - x0) * 0.015;
+        (x0, x1) = (x0 - pad, x1 + pad);
     }
     // From zero, or below it for negative values (deviations).
     let y0 = if y0 < 0.0 { y0 * 1.08 } else { 0.0 };
@@ -322,5 +327,11 @@ mod tests {
             one > 60,
             "one point: {one} coloured pixels (a line: {line})"
         );
+        // At the end of the shared time axis, or a few ms past it (the last interval's end).
+        for x in [4.0, 4.006] {
+            c.series[0].points = vec![(x, 0.2)];
+            let edge = coloured(&c);
+            assert!(edge > 60, "one point at x {x}: {edge} coloured pixels");
+        }
     }
 }
