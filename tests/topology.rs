@@ -104,6 +104,47 @@ fn an_async_replica_converges_and_a_diverged_one_fails_the_check() {
         line.contains("replica check failed") && line.contains("warehouse"),
         "{line}"
     );
+
+    // The primary killed mid-run: INVALID, exit 3, the intervals before it kept.
+    let dir = h.path().join("primary-killed");
+    let child = h
+        .std_cmd()
+        .args([
+            "--url",
+            &p.url,
+            "run",
+            "tpcc",
+            "--threads",
+            "2",
+            "--time",
+            "60",
+        ])
+        .args(["--report-interval", "1", "-q", "--out"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until_measuring(&dir);
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    // SAFETY: a plain kill of the primary this test started.
+    unsafe { libc::kill(p.pid, libc::SIGKILL) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
+    let r = result_json(&dir);
+    assert_eq!(r["status"], "aborted");
+    assert_eq!(r["validity"]["valid"], false);
+    assert!(
+        r["validity"]["reasons"]
+            .to_string()
+            .contains("the server has been unreachable"),
+        "{}",
+        r["validity"]
+    );
+    assert!(
+        r["intervals"].as_array().unwrap().len() >= 2,
+        "results kept"
+    );
 }
 
 #[test]
