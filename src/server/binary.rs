@@ -34,14 +34,27 @@ pub fn check(path: &Path) -> Result<(PathBuf, Flavor, String)> {
     }
     let abs = std::fs::canonicalize(path).with_context(|| format!("--binary {shown}"))?;
     let (flavor, version) = version_of(&abs).with_context(|| format!("--binary {shown}"))?;
-    let server = version.contains(" Ver ")
-        && (version.contains("mariadbd") || version.contains("mysqld"))
-        || version.contains("MariaDB");
-    if !server {
+    if !is_server_version(&version) {
         let said = version.lines().next().unwrap_or("nothing");
         bail!("--binary {shown}: not a MySQL or MariaDB server (its --version printed: {said})");
     }
     Ok((abs, flavor, version))
+}
+
+/// Whether a `--version` line is a server's: `mariadbd  Ver 10.11.19-MariaDB-… for …` or
+/// `mysqld  Ver 8.0.36 for …`. Clients say `Distrib` (`mariadb  Ver 15.1 Distrib 10.11…`,
+/// mariadb-dump, -admin, -slap) or name themselves `mysql` (MySQL 8's client), and
+/// mariadb-backup says no `Ver` at all.
+fn is_server_version(version: &str) -> bool {
+    let line = version.lines().next().unwrap_or("");
+    let mut words = line.split_whitespace();
+    let program = words.next().unwrap_or("");
+    let program = program.rsplit('/').next().unwrap_or(program);
+    let Some(ver) = words.skip_while(|w| *w != "Ver").nth(1) else {
+        return false;
+    };
+    !line.contains("Distrib")
+        && (program.contains("mariadbd") || program.contains("mysqld") || ver.contains("-MariaDB"))
 }
 
 /// The file's SHA-256, hex.
@@ -68,6 +81,29 @@ mod tests {
             sha256(&p).unwrap(),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+    }
+
+    #[test]
+    fn server_builds_are_told_from_client_programs() {
+        for server in [
+            "/usr/sbin/mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu on x86_64 (Debian 12)",
+            "mariadbd-pgo  Ver 11.4.2-MariaDB for Linux on x86_64 (Source distribution)",
+            "/opt/mysql/bin/mysqld  Ver 8.0.36 for Linux on x86_64 (MySQL Community Server - GPL)",
+            "/tmp/renamed  Ver 10.6.16-MariaDB-log for Linux on x86_64 (MariaDB Server)",
+        ] {
+            assert!(is_server_version(server), "{server}");
+        }
+        for client in [
+            "mariadb  Ver 15.1 Distrib 10.11.19-MariaDB, for debian-linux-gnu (x86_64) using  EditLine wrapper",
+            "mariadb-dump  Ver 10.19 Distrib 10.11.19-MariaDB, for debian-linux-gnu (x86_64)",
+            "/usr/bin/mariadb-admin  Ver 10.0 Distrib 10.11.19-MariaDB, for debian-linux-gnu on x86_64",
+            "/usr/bin/mariadb-backup based on MariaDB server 10.11.19-MariaDB debian-linux-gnu (x86_64)",
+            "/usr/bin/mariadb-binlog Ver 3.5 for debian-linux-gnu at x86_64",
+            "mysql  Ver 8.0.36 for Linux on x86_64 (MySQL Community Server - GPL)",
+            "",
+        ] {
+            assert!(!is_server_version(client), "{client}");
+        }
     }
 
     #[test]
