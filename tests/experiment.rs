@@ -343,6 +343,25 @@ fn a_variant_that_fails_to_start_stops_the_experiment_until_the_plan_is_fixed() 
         "{line}"
     );
 
+    // A misspelt setting marked loose_ starts the server (which ignores it), and is refused
+    // because the server reports no such variable.
+    write(
+        h.path(),
+        "p.toml",
+        &broken.replace("innodb_no_such_setting", "loose_innodb_no_such_setting"),
+    );
+    let out = h
+        .cmd()
+        .args(["experiment", "resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains("the server reports no variable innodb_no_such_setting"),
+        "{line}"
+    );
+
     write(
         h.path(),
         "p.toml",

@@ -132,9 +132,9 @@ fn the_report_of_a_real_sweep_renders_in_chromium_with_its_charts() {
     assert_eq!(files.len(), 14 + server_charts);
     assert!(files[0].ends_with("01-sweep-throughput.png"), "{files:?}");
     // An empty chart has no coloured pixel; a figure recorded in one interval only (fsync
-    // time in a read-only level) is a marker of about 90.
+    // time in a read-only level) is a marker of about 50.
     for f in &files {
-        assert!(coloured_pixels(f) > 60, "{} has no lines", f.display());
+        assert!(coloured_pixels(f) > 40, "{} has no lines", f.display());
     }
 
     // The same sweep twice: every element id is still unique.

@@ -282,6 +282,7 @@ fn start_options(
             config: v.config.as_ref().map(|c| plan_dir.join(c)),
             binary: v.binary.clone(),
             cpus,
+            numa_node: v.numa_node,
             ..Default::default()
         },
         cluster::Request {

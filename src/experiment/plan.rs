@@ -52,6 +52,8 @@ pub struct Variant {
     pub binary: Option<PathBuf>,
     /// Pin the server to these CPUs (`--cpus`).
     pub cpus: Option<String>,
+    /// Bind the server to this NUMA node (`--numa-node`; said and ignored on a one-node host).
+    pub numa_node: Option<u32>,
     /// A primary with this many replicas (`--replicas`).
     pub replicas: Option<u32>,
     /// Semi-synchronous replicas (`--semisync`).
@@ -267,12 +269,13 @@ impl Plan {
                     || v.binary.is_some()
                     || v.replicas.is_some()
                     || v.galera.is_some()
-                    || v.cpus.is_some())
+                    || v.cpus.is_some()
+                    || v.numa_node.is_some())
             {
                 return Err(bad(
                     file,
                     format!(
-                        "variant '{}': url names an existing server; set, config, binary, cpus, replicas and galera are for sandboxes",
+                        "variant '{}': url names an existing server; set, config, binary, cpus, numa_node, replicas and galera are for sandboxes",
                         v.name
                     ),
                 ));
@@ -548,5 +551,36 @@ prepare = ["--warehouses", "{warehouses}"]
         .unwrap_err()
         .to_string();
         assert!(e.contains("may not hold --threads"), "{e}");
+        // Placement is for sandboxes: a url variant with numa_node is refused by key.
+        let e = parse(
+            f(),
+            &PLAN.replace(
+                "name = \"default\"\n",
+                "name = \"default\"\nurl = \"mysql://u@127.0.0.1/db\"\nnuma_node = 1\n",
+            ),
+        )
+        .unwrap()
+        .expand(f(), None)
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("variant 'default': url names an existing server"),
+            "{e}"
+        );
+        assert!(e.contains("numa_node"), "{e}");
+    }
+
+    #[test]
+    fn placement_keys_reach_the_variant() {
+        let p = parse(
+            f(),
+            &PLAN.replace(
+                "name = \"null\"\n",
+                "name = \"null\"\ncpus = \"0\"\nnuma_node = 0\n",
+            ),
+        )
+        .unwrap();
+        let v = p.variant("null").unwrap();
+        assert_eq!((v.cpus.as_deref(), v.numa_node), (Some("0"), Some(0)));
     }
 }
