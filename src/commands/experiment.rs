@@ -220,10 +220,7 @@ fn resume_conflict(e: &Experiment, plan: &Plan, new: &plan::Expanded) -> Option<
     let before = plan::parse(Path::new("recorded"), &e.plan_text).ok();
     for pair in &old.pairs {
         let (v, w) = (&pair.variant, &pair.workload);
-        let prepared = e
-            .prepared
-            .iter()
-            .any(|p| &p.variant == v && &p.workload == w);
+        let prepared = e.prepared(v, w).is_some();
         let measured = e.cells.iter().any(|c| {
             &c.variant == v
                 && &c.workload == w
@@ -232,7 +229,9 @@ fn resume_conflict(e: &Experiment, plan: &Plan, new: &plan::Expanded) -> Option<
         if !prepared && !measured {
             continue;
         }
-        let now = new.pair(v, w)?;
+        let Some(now) = new.pair(v, w) else {
+            return Some(format!("variant '{v}' × workload '{w}'"));
+        };
         if now.prepare != pair.prepare || now.run != pair.run {
             return Some(format!("the options of variant '{v}' × workload '{w}'"));
         }
@@ -427,12 +426,7 @@ impl Runner<'_> {
     /// The sandbox of `variant` × `workload`: the one recorded when it was prepared (so a
     /// moved experiment directory still finds it), else a new name.
     fn sandbox(&self, e: &Experiment, variant: &str, workload: &str) -> String {
-        if let Some(name) = e
-            .prepared
-            .iter()
-            .find(|p| p.variant == variant && p.workload == workload)
-            .and_then(|p| p.server.clone())
-        {
+        if let Some(name) = e.prepared(variant, workload).and_then(|p| p.server.clone()) {
             return name;
         }
         let index = |list: &[String], name: &str| list.iter().position(|n| n == name).unwrap_or(0);
@@ -517,10 +511,7 @@ impl Runner<'_> {
             .map(|p| (p.variant.clone(), p.workload.clone()))
             .collect();
         for (variant, workload) in pairs {
-            if e.prepared
-                .iter()
-                .any(|p| p.variant == variant && p.workload == workload)
-            {
+            if e.prepared(&variant, &workload).is_some() {
                 continue;
             }
             let v = self.variant(&variant)?.clone();
@@ -611,9 +602,7 @@ impl Runner<'_> {
         match e.plan.reset {
             Reset::Snapshot => {
                 let name = e
-                    .prepared
-                    .iter()
-                    .find(|p| p.variant == variant && p.workload == workload)
+                    .prepared(variant, workload)
                     .and_then(|p| p.server.clone())
                     .context("the variant was not prepared")?;
                 // Stopped already, unless an interrupted cell left it running.

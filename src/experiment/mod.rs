@@ -120,6 +120,13 @@ pub struct Experiment {
 }
 
 impl Experiment {
+    /// The record of `variant` × `workload`'s prepare, once it is done.
+    pub fn prepared(&self, variant: &str, workload: &str) -> Option<&Prepared> {
+        self.prepared
+            .iter()
+            .find(|p| p.variant == variant && p.workload == workload)
+    }
+
     /// A new experiment with its schedule.
     pub fn new(
         name: String,
