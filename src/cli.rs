@@ -61,6 +61,23 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         png: Option<PathBuf>,
     },
+    /// Merge the run (or sweep) directories of a run's shards (`run --shard K/N`) into one
+    /// run directory: intervals aligned by the server's clock, counts summed, percentiles from
+    /// the merged histograms, INVALID if any shard is.
+    Merge {
+        /// The shards' run or sweep directories, every shard once.
+        #[arg(required = true, value_name = "SHARD_DIR")]
+        shards: Vec<PathBuf>,
+        /// The merged run directory.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Kubernetes: drive one run from many client pods.
+    K8s {
+        /// What to make.
+        #[command(subcommand)]
+        command: K8sCommand,
+    },
     /// Compare stored runs or sweeps against a base: per thread count, throughput, p95/p99,
     /// deviation % and a verdict from a confidence interval.
     Compare {
@@ -79,6 +96,48 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+}
+
+/// `txbench k8s …`.
+#[derive(Debug, Subcommand)]
+pub enum K8sCommand {
+    /// Print an Indexed Job manifest: N pods each run `txbench run … ` as shard K of N, all
+    /// starting together, writing their run directories to a volume for `txbench merge`.
+    Job(K8sJobCmd),
+}
+
+/// `txbench k8s job`.
+#[derive(Debug, Args)]
+pub struct K8sJobCmd {
+    /// Shards: one pod each (completions = parallelism).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub shards: u32,
+    /// The container image with `txbench` on its PATH.
+    #[arg(long)]
+    pub image: String,
+    /// The PersistentVolumeClaim (ReadWriteMany) the shards write their run directories to.
+    #[arg(long, value_name = "CLAIM")]
+    pub results_claim: String,
+    /// A Secret whose key `url` holds the target URL with its password (given to the pods as
+    /// TXBENCH_URL); else --url, without a password.
+    #[arg(long, value_name = "SECRET")]
+    pub url_secret: Option<String>,
+    /// The Job's name, also its results directory on the volume.
+    #[arg(long, default_value = "txbench")]
+    pub name: String,
+    /// The namespace (default: kubectl's current one).
+    #[arg(long)]
+    pub namespace: Option<String>,
+    /// Seconds from now to the shared start (--start-at): time to schedule the pods, pull the
+    /// image and connect.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(10..=86_400))]
+    pub start_in: u64,
+    /// CPU request and limit per pod, e.g. 4 or 3500m.
+    #[arg(long)]
+    pub cpus: Option<String>,
+    /// The `txbench run` arguments after `--`: the workload and its options.
+    #[arg(last = true, required = true, value_name = "RUN_ARGS")]
+    pub run: Vec<String>,
 }
 
 /// `txbench prepare <workload> [options]`.
@@ -172,6 +231,17 @@ pub struct DriverArgs {
     /// runs/<UTC time>-<workload>-sweep).
     #[arg(long, global = true)]
     pub out: Option<PathBuf>,
+    /// Run shard K of N (K from 1) of a run driven from several client processes: this one
+    /// takes its part of the virtual users (TPC-C: the terminals of its own home
+    /// warehouses), of --events and of --rate; `txbench merge` combines the shards' run
+    /// directories. Also read from JOB_COMPLETION_INDEX (from 0) with TXBENCH_SHARDS.
+    #[arg(long, global = true, value_name = "K/N", value_parser = crate::shard::Shard::parse)]
+    pub shard: Option<crate::shard::Shard>,
+    /// Start at TIME, in the database server's clock, once every connection is open: RFC 3339
+    /// (2026-11-24T18:00:00Z) or seconds since the epoch. Shards given the same time start
+    /// together; a sweep's level L starts (L-1) x (warm-up + time + 30 s) later.
+    #[arg(long, global = true, value_name = "TIME", value_parser = crate::shard::parse_start_at)]
+    pub start_at: Option<std::time::SystemTime>,
 }
 
 fn positive_secs(s: &str) -> Result<f64, String> {

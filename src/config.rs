@@ -78,6 +78,13 @@ pub struct RunConfig {
     /// Whether the server's counters and /proc are sampled every interval (server.csv).
     #[serde(default = "yes")]
     pub server_metrics: bool,
+    /// This process runs shard K of N of the run (`threads`, `events` and `rate` are the
+    /// whole run's; the shard's own part is in result.json's `shard`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shard::Shard>,
+    /// `--start-at`: when the run was to start (RFC 3339, UTC, in the server's clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_at: Option<String>,
 }
 
 fn yes() -> bool {

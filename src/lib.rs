@@ -9,12 +9,15 @@ pub mod driver;
 pub mod error;
 pub mod experiment;
 pub mod findings;
+pub mod k8s;
+pub mod merge;
 pub mod metrics;
 pub mod preflight;
 pub mod report;
 pub mod results;
 pub mod sampler;
 pub mod server;
+pub mod shard;
 pub mod stats;
 pub mod target;
 pub mod topology;
@@ -71,6 +74,10 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Report { runs, output, png } => {
             commands::report(&out, &runs, output.as_deref(), png.as_deref())
         }
+        Command::Merge { shards, out: dir } => commands::shards::merge(&out, &shards, &dir),
+        Command::K8s {
+            command: cli::K8sCommand::Job(job),
+        } => commands::shards::k8s_job(&out, url, &job),
         Command::Compare {
             base,
             new,

@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod experiment;
+pub mod shards;
 pub mod workload;
 
 use crate::cli::ServerCommand;

@@ -76,6 +76,35 @@ pub struct Targets {
     pub galera: Vec<bool>,
 }
 
+/// This process's part of the run: every virtual user, or a shard's (its users, its parts of
+/// --events and --rate, the shared start and what it records for `merge`).
+#[derive(Debug, Clone)]
+pub struct Part {
+    /// Virtual users of `0..cfg.threads`, each run by a thread with that id and seed.
+    pub users: Vec<u32>,
+    /// This part of --events.
+    pub events: Option<u64>,
+    /// This part of --rate.
+    pub rate: Option<f64>,
+    /// When to start, in this client's clock (--start-at less the server's clock offset).
+    pub start_at: Option<SystemTime>,
+    /// The shard's record (its start time is filled in when the run starts).
+    pub shard: Option<crate::results::ShardRecord>,
+}
+
+impl Part {
+    /// All of `cfg`'s run in this process.
+    pub fn whole(cfg: &RunConfig) -> Part {
+        Part {
+            users: (0..cfg.threads).collect(),
+            events: cfg.events,
+            rate: cfg.rate,
+            start_at: None,
+            shard: None,
+        }
+    }
+}
+
 struct Shared {
     stop: AtomicBool,
     /// A virtual user that crashed (a bug): the run cannot be trusted.
@@ -93,6 +122,7 @@ struct Shared {
 /// (its validity and status decide the exit code).
 pub fn run(
     cfg: &RunConfig,
+    part: &Part,
     targets: &Targets,
     workload: Arc<dyn Workload>,
     preflight: crate::preflight::Preflight,
@@ -101,7 +131,7 @@ pub fn run(
 ) -> Result<RunResult> {
     install_signal_handler();
     let names = workload.kinds();
-    let n = cfg.threads as usize;
+    let n = part.users.len();
     let nt = targets.urls.len().max(1);
     let shared = Arc::new(Shared {
         stop: AtomicBool::new(false),
@@ -120,20 +150,20 @@ pub fn run(
         crossbeam_channel::bounded::<Option<crossbeam_channel::Receiver<Instant>>>(n);
 
     let mut handles = Vec::with_capacity(n);
-    for id in 0..n {
+    for (id, &user) in part.users.iter().enumerate() {
         let shared = shared.clone();
         let barrier = barrier.clone();
         let go_rx = go_rx.clone();
         let urls = targets.urls.clone();
         let galera = targets.galera.clone();
         let cfg = cfg.clone();
-        let mut worker = workload.worker(id as u32, worker_rng(cfg.seed, id as u64));
+        let mut worker = workload.worker(user, worker_rng(cfg.seed, u64::from(user)));
         let names = names.clone();
         let h = std::thread::Builder::new()
-            .name(format!("vu-{id}"))
+            .name(format!("vu-{user}"))
             .stack_size(WORKER_STACK)
             .spawn(move || {
-                let mut current = id % urls.len();
+                let mut current = user as usize % urls.len();
                 let conn = connect_session(&urls[current], &cfg).and_then(|mut c| {
                     worker.on_connect(&mut c)?;
                     Ok(c)
@@ -176,7 +206,7 @@ pub fn run(
                             .unwrap_or_else(|| "unknown panic".into());
                         let mut slot = shared.crashed.lock().unwrap_or_else(|p| p.into_inner());
                         slot.get_or_insert(format!(
-                            "virtual user {id} crashed (a txbench bug): {msg}"
+                            "virtual user {user} crashed (a txbench bug): {msg}"
                         ));
                         shared.stop.store(true, Ordering::SeqCst);
                     }
@@ -184,7 +214,7 @@ pub fn run(
             })
             .map_err(|e| {
                 anyhow::anyhow!(
-                    "starting virtual user {id}: {e} (too many --threads for this machine?)"
+                    "starting virtual user {user}: {e} (too many --threads for this machine?)"
                 )
             });
         match h {
@@ -210,6 +240,20 @@ pub fn run(
         }
         bail!("a virtual user could not connect: {err}");
     }
+    // Every connection is open: wait for the shared start (Ctrl-C ends the wait, and the
+    // run then ends at once as interrupted).
+    if let Some(at) = part.start_at {
+        display.note(&format!(
+            "{n} virtual user(s) connected; starting at {}",
+            crate::shard::rfc3339(at)
+        ));
+        while !INTERRUPTED.load(Ordering::SeqCst) {
+            let Ok(left) = at.duration_since(SystemTime::now()) else {
+                break;
+            };
+            std::thread::sleep(left.min(Duration::from_millis(50)));
+        }
+    }
 
     let t0 = Instant::now();
     let started_at = SystemTime::now();
@@ -234,7 +278,9 @@ pub fn run(
                     dir,
                     workload_counts: workload.server_counts(),
                     measure_start: warmup.is_zero().then_some(0.0),
-                    metrics: cfg.server_metrics,
+                    // Of a sharded run, one shard samples the server's counters; the others
+                    // watch it only for a restart, a freeze or its loss.
+                    metrics: cfg.server_metrics && part.shard.as_ref().is_none_or(|s| s.index == 1),
                 })
             });
         match started {
@@ -249,7 +295,7 @@ pub fn run(
         }
     }
     let mut sampler_verdicts = targets::Verdicts::new(nt);
-    let pacer = cfg
+    let pacer = part
         .rate
         .map(|rate| {
             pacer::Pacer::start(
@@ -270,7 +316,7 @@ pub fn run(
     if !in_warmup {
         shared
             .remaining
-            .store(cfg.events.map_or(i64::MAX, |e| e as i64), Ordering::SeqCst);
+            .store(part.events.map_or(i64::MAX, |e| e as i64), Ordering::SeqCst);
         workload.measure_started();
     }
     for _ in 0..n {
@@ -298,11 +344,25 @@ pub fn run(
         stability: None,
         findings: Vec::new(),
         events: Vec::new(),
+        shard: part.shard.clone().map(|mut s| {
+            s.start_unix_s = crate::shard::unix_s(started_at);
+            s
+        }),
+        merged: None,
         validity: Validity {
             valid: true,
             reasons: vec![],
         },
     };
+    if let Some(s) = &part.shard {
+        result.notes.push(format!(
+            "shard {}/{}: {} of the run's {} virtual users; these figures are this process's part, `txbench merge` combines the shards (server figures per transaction and the cross-checks are the merge's)",
+            s.index,
+            s.count,
+            n,
+            cfg.threads
+        ));
+    }
     if cfg.rate.is_none() {
         result.notes.push(
             "closed loop: each virtual user starts its next transaction when the last one ends, so response time equals service time".into(),
@@ -354,7 +414,7 @@ pub fn run(
         // flight before the last snapshot: the database saw them, so they are counted.
         let ending = stopped_early
             || t0.elapsed() >= total
-            || (cfg.events.is_some() && shared.remaining.load(Ordering::SeqCst) <= 0);
+            || (part.events.is_some() && shared.remaining.load(Ordering::SeqCst) <= 0);
         if ending {
             if !stopped_early {
                 targets::sample_and_wait(&samplers, Duration::from_secs(2));
@@ -402,7 +462,7 @@ pub fn run(
             phase,
             last_tick.as_secs_f64(),
             now.as_secs_f64(),
-            cfg.threads,
+            n as u32,
         );
         if nt > 1 {
             row.targets = per_target
@@ -414,7 +474,7 @@ pub fn run(
                         phase,
                         last_tick.as_secs_f64(),
                         now.as_secs_f64(),
-                        cfg.threads,
+                        n as u32,
                     ))
                 })
                 .collect();
@@ -453,8 +513,8 @@ pub fn run(
         if overflow.load(Ordering::Relaxed) {
             abort = Some(format!(
                 "the database cannot keep up with --rate {}: more than {} transactions were queued",
-                cfg.rate.unwrap_or_default(),
-                pacer::queue_capacity(cfg.rate.unwrap_or_default())
+                part.rate.unwrap_or_default(),
+                pacer::queue_capacity(part.rate.unwrap_or_default())
             ));
         }
         for (i, s) in samplers.iter().enumerate() {
@@ -496,7 +556,7 @@ pub fn run(
             phase_start = now;
             shared
                 .remaining
-                .store(cfg.events.map_or(i64::MAX, |e| e as i64), Ordering::SeqCst);
+                .store(part.events.map_or(i64::MAX, |e| e as i64), Ordering::SeqCst);
             workload.measure_started();
         }
         if measured_secs > 0.0 {
@@ -507,7 +567,7 @@ pub fn run(
                 .map(|(i, r)| {
                     crate::results::TargetSummary::of(
                         targets.urls[i].to_string(),
-                        targets::dealt(n, nt, i),
+                        targets::dealt(&part.users, nt, i),
                         &Summary::of(r, &names, measured_secs),
                     )
                 })
@@ -525,7 +585,7 @@ pub fn run(
                 cfg.stability_window_s,
             );
         }
-        let events_done = cfg.events.is_some() && shared.remaining.load(Ordering::SeqCst) <= 0;
+        let events_done = part.events.is_some() && shared.remaining.load(Ordering::SeqCst) <= 0;
         if INTERRUPTED.load(Ordering::SeqCst) {
             status = RunStatus::Interrupted;
         }
@@ -843,6 +903,30 @@ fn server_figures(
     let Some(summary) = result.summary.as_mut() else {
         return;
     };
+    if let Some(shard) = result.shard.as_mut() {
+        // The server's counters hold every shard's work: divided by this shard's transactions
+        // or compared with its count they would mislead. `merge` does both over all shards.
+        let mut mode = workload.server_count();
+        mode.statements &= !targets.shared_data;
+        shard.server_count = Some(mode);
+        shard.commits = (0..summary.kinds.len())
+            .map(|k| workload.commits(k))
+            .collect();
+        if let Some(r) = reports.first().filter(|_| shard.index == 1) {
+            shard.server_measured = r.measured.clone().filter(|_| r.final_taken);
+            shard.opening_lag_s = r.opening_lag_s;
+            summary.server = Some(ServerSummary {
+                duration_s: r.measured.as_ref().map_or(0.0, |m| m.secs),
+                samples: r.samples,
+                skipped_samples: r.skipped,
+                sample_ms_avg: r.sample_ms_sum / r.samples.max(1) as f64,
+                sample_ms_max: r.sample_ms_max,
+                not_recorded: r.not_recorded.clone(),
+                ..ServerSummary::default()
+            });
+        }
+        return;
+    }
     for (t, r) in summary.targets.iter_mut().zip(&reports) {
         t.conflicts = r.measured.as_ref().and_then(|m| m.conflicts());
     }

@@ -7,9 +7,10 @@ use crate::results::Event;
 use crate::sampler::{Report, Sampler, UNREACHABLE, UNRESPONSIVE};
 use std::time::{Duration, Instant};
 
-/// How many of `threads` virtual users target `i` of `n` gets (user v goes to v mod n).
-pub fn dealt(threads: usize, n: usize, i: usize) -> u32 {
-    (threads / n + usize::from(i < threads % n)) as u32
+/// How many of `users` (a shard's, or every one) target `i` of `n` gets (user v goes to
+/// v mod n).
+pub fn dealt(users: &[u32], n: usize, i: usize) -> u32 {
+    users.iter().filter(|&&g| g as usize % n == i).count() as u32
 }
 
 /// `what` prefixed with the target it is about, when there are several.
@@ -142,11 +143,14 @@ mod tests {
 
     #[test]
     fn virtual_users_are_dealt_round_robin() {
+        let all: Vec<u32> = (0..8).collect();
         assert_eq!(
-            (0..3).map(|i| dealt(8, 3, i)).collect::<Vec<_>>(),
+            (0..3).map(|i| dealt(&all, 3, i)).collect::<Vec<_>>(),
             [3, 3, 2]
         );
-        assert_eq!(dealt(4, 1, 0), 4);
+        assert_eq!(dealt(&all[..4], 1, 0), 4);
+        // A shard's users 1, 4, 7 on 3 targets all go to the second.
+        assert_eq!(dealt(&[1, 4, 7], 3, 1), 3);
     }
 
     #[test]

@@ -466,9 +466,8 @@ fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
 /// Per kind, response time at percentiles from 0 to 99.999, from the measured intervals of
 /// latency.hlog (nothing if the file is missing: an old or copied run still renders).
 fn spectrum(dir: &Path, r: &RunResult) -> Result<Vec<Series>> {
-    use hdrhistogram::serialization::Deserializer;
-    use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
-    let Ok(log) = std::fs::read(dir.join("latency.hlog")) else {
+    // A log that does not decode leaves the chart out rather than the report.
+    let Ok(Some(log)) = crate::results::read_hlog(dir) else {
         return Ok(Vec::new());
     };
     let measured: Vec<f64> = r
@@ -478,33 +477,16 @@ fn spectrum(dir: &Path, r: &RunResult) -> Result<Vec<Series>> {
         .map(|i| i.start_s)
         .collect();
     let mut merged: BTreeMap<String, hdrhistogram::Histogram<u64>> = BTreeMap::new();
-    let mut de = Deserializer::new();
-    for item in IntervalLogIterator::new(&log) {
-        let Ok(LogEntry::Interval(iv)) = item else {
-            continue;
-        };
-        let Some(tag) = iv.tag() else { continue };
-        let Some(kind) = tag.as_str().strip_suffix(".response") else {
-            continue;
-        };
-        let start = iv.start_timestamp().as_secs_f64();
-        if !measured.iter().any(|m| (m - start).abs() < 1e-3) {
+    for e in log {
+        if e.service || !measured.iter().any(|m| (m - e.start_s).abs() < 1e-3) {
             continue;
         }
-        use base64::Engine as _;
-        let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(iv.encoded_histogram())
-        else {
-            continue;
-        };
-        let Ok(hist) = de.deserialize::<u64, _>(&mut &bytes[..]) else {
-            continue;
-        };
-        match merged.get_mut(kind) {
+        match merged.get_mut(&e.kind) {
             Some(m) => {
-                let _ = m.add(&hist);
+                let _ = m.add(&e.hist);
             }
             None => {
-                merged.insert(kind.to_string(), hist);
+                merged.insert(e.kind, e.hist);
             }
         }
     }

@@ -6,6 +6,7 @@ use crate::config::RunConfig;
 use crate::metrics::{ErrorMessage, LatencyStats, Recorder, StmtCounts};
 use crate::preflight::Preflight;
 use anyhow::{Context, Result, bail};
+use hdrhistogram::Histogram;
 use hdrhistogram::serialization::{Serializer, V2DeflateSerializer};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -391,6 +392,10 @@ pub struct WorkloadReport {
     pub headline: Vec<(String, String)>,
     /// The scorecard.
     pub scorecard: Vec<ScoreLine>,
+    /// What the workload counted to make it (TPC-C's input counts), so `merge` can score
+    /// several shards together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<serde_json::Value>,
 }
 
 /// The tool that wrote a result.
@@ -477,8 +482,81 @@ pub struct RunResult {
     /// falling back to asynchronous, a Galera node leaving, a target unreachable.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<Event>,
+    /// A shard of a run driven from several processes: its part and its clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardRecord>,
+    /// A run merged from shards by `txbench merge`: where each came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged: Option<MergeRecord>,
     /// The verdict.
     pub validity: Validity,
+}
+
+/// What a shard ran and the facts `txbench merge` needs to combine it with the others.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardRecord {
+    /// From 1.
+    pub index: u32,
+    /// How many shards.
+    pub count: u32,
+    /// Its virtual users (of the run's `config.threads`), in order.
+    pub users: Vec<u32>,
+    /// Its part of `config.events`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<u64>,
+    /// Its part of `config.rate`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<f64>,
+    /// Seconds since the epoch, this client's clock, when its intervals start (start_s 0).
+    pub start_unix_s: f64,
+    /// The database server's clock minus this client's, seconds (measured over a connection,
+    /// at the middle of the round trip with the shortest of five).
+    pub clock_offset_s: f64,
+    /// That round trip, seconds: the offset is known to within half of it.
+    pub clock_rtt_s: f64,
+    /// The server's counters over this shard's measured phase (the shard that samples them,
+    /// shard 1): `merge` divides them by every shard's transactions and cross-checks them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_measured: Option<crate::metrics::server::Delta>,
+    /// How late the sample that opened the measured phase was, seconds.
+    #[serde(default)]
+    pub opening_lag_s: f64,
+    /// Which server counters match txbench's for this workload.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_count: Option<crate::metrics::server::ServerCount>,
+    /// Per kind: whether it ends with COMMIT or ROLLBACK.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commits: Vec<bool>,
+}
+
+/// A merged run's origin.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MergeRecord {
+    /// The shards, in index order.
+    pub shards: Vec<MergedShard>,
+    /// Seconds between the first and the last shard's start, in the server's clock.
+    pub start_spread_s: f64,
+}
+
+/// One shard of a merged run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MergedShard {
+    /// From 1.
+    pub index: u32,
+    /// Its run directory, as given to `merge`.
+    pub dir: String,
+    /// Its client machine.
+    pub host: String,
+    /// Its virtual users.
+    pub threads: u32,
+    /// How it ended.
+    pub status: RunStatus,
+    /// Whether its numbers could be trusted.
+    pub valid: bool,
+    /// Its start against the earliest shard's, seconds (server clock).
+    pub start_s: f64,
+    /// Its clock against the server's, seconds.
+    pub clock_offset_s: f64,
 }
 
 impl RunResult {
@@ -583,6 +661,21 @@ impl RunDir {
         rec: &Recorder,
         names: &[String],
     ) -> Result<()> {
+        let mut hists = Vec::with_capacity(rec.kinds.len() * 2);
+        for (k, name) in rec.kinds.iter().zip(names) {
+            hists.push((name.clone(), false, k.response.to_hdr()));
+            hists.push((name.clone(), true, k.service.to_hdr()));
+        }
+        self.append(row, &hists)
+    }
+
+    /// Appends an interval to intervals.csv and its histograms, (kind, service time?,
+    /// histogram), to latency.hlog.
+    pub fn append(
+        &mut self,
+        row: &IntervalRow,
+        hists: &[(String, bool, Histogram<u64>)],
+    ) -> Result<()> {
         let phase = match row.phase {
             Phase::Warmup => "warmup",
             Phase::Measure => "measure",
@@ -597,21 +690,19 @@ impl RunDir {
         .context("writing intervals.csv")?;
         use base64::Engine as _;
         let mut lines = String::new();
-        for (k, name) in rec.kinds.iter().zip(names) {
-            for (tag, sparse) in [("response", &k.response), ("service", &k.service)] {
-                let h = &sparse.to_hdr();
-                self.buf.clear();
-                self.serializer
-                    .serialize(h, &mut self.buf)
-                    .map_err(|e| anyhow::anyhow!("encoding a histogram: {e:?}"))?;
-                lines.push_str(&format!(
-                    "Tag={name}.{tag},{:.3},{:.3},{:.3},{}\n",
-                    row.start_s,
-                    row.end_s - row.start_s,
-                    h.max() as f64 / 1000.0,
-                    base64::engine::general_purpose::STANDARD.encode(&self.buf)
-                ));
-            }
+        for (name, service, h) in hists {
+            let tag = if *service { "service" } else { "response" };
+            self.buf.clear();
+            self.serializer
+                .serialize(h, &mut self.buf)
+                .map_err(|e| anyhow::anyhow!("encoding a histogram: {e:?}"))?;
+            lines.push_str(&format!(
+                "Tag={name}.{tag},{:.3},{:.3},{:.3},{}\n",
+                row.start_s,
+                row.end_s - row.start_s,
+                h.max() as f64 / 1000.0,
+                base64::engine::general_purpose::STANDARD.encode(&self.buf)
+            ));
         }
         self.hlog
             .write_all(lines.as_bytes())
@@ -623,6 +714,58 @@ impl RunDir {
     pub fn write_result(&self, result: &RunResult) -> Result<()> {
         write_json_atomic(&self.path.join("result.json"), result)
     }
+}
+
+/// One histogram of a run's latency.hlog.
+#[derive(Debug, Clone)]
+pub struct HlogEntry {
+    /// The interval's start, seconds since the run started (its row's `start_s`).
+    pub start_s: f64,
+    /// The transaction kind.
+    pub kind: String,
+    /// Service time (else response time).
+    pub service: bool,
+    /// Microseconds.
+    pub hist: Histogram<u64>,
+}
+
+/// Every histogram of `dir`/latency.hlog, in file order; a missing file is None (an old or
+/// copied run), an entry that does not decode an error naming the file.
+pub fn read_hlog(dir: &Path) -> Result<Option<Vec<HlogEntry>>> {
+    use base64::Engine as _;
+    use hdrhistogram::serialization::Deserializer;
+    use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
+    let path = dir.join("latency.hlog");
+    let Ok(log) = fs::read(&path) else {
+        return Ok(None);
+    };
+    let mut de = Deserializer::new();
+    let mut out = Vec::new();
+    for item in IntervalLogIterator::new(&log) {
+        let entry = item.map_err(|e| anyhow::anyhow!("{}: {e:?}", path.display()))?;
+        let LogEntry::Interval(iv) = entry else {
+            continue;
+        };
+        let Some(tag) = iv.tag() else { continue };
+        let (kind, service) = match tag.as_str().rsplit_once('.') {
+            Some((k, "response")) => (k, false),
+            Some((k, "service")) => (k, true),
+            _ => continue,
+        };
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(iv.encoded_histogram())
+            .with_context(|| format!("{}: a histogram is not base64", path.display()))?;
+        let hist = de.deserialize::<u64, _>(&mut &bytes[..]).map_err(|e| {
+            anyhow::anyhow!("{}: a histogram does not decode: {e:?}", path.display())
+        })?;
+        out.push(HlogEntry {
+            start_s: iv.start_timestamp().as_secs_f64(),
+            kind: kind.to_string(),
+            service,
+            hist,
+        });
+    }
+    Ok(Some(out))
 }
 
 /// Writes `value` as pretty JSON to `path` through a temporary file renamed over it, so a

@@ -76,6 +76,27 @@ fn io_reason(kind: std::io::ErrorKind, desc: &str) -> String {
     }
 }
 
+/// The server's clock against this client's: (server minus client, round trip), seconds,
+/// from the shortest of five `SELECT UNIX_TIMESTAMP(NOW(6))` round trips, the server's reading
+/// taken as made at the trip's middle (so known to within half the round trip).
+pub fn clock_offset(conn: &mut mysql::Conn) -> Result<(f64, f64)> {
+    let mut best: Option<(f64, f64)> = None;
+    for _ in 0..5 {
+        let before = crate::shard::unix_s(std::time::SystemTime::now());
+        let server: Option<f64> = conn
+            .query_first("SELECT CAST(UNIX_TIMESTAMP(NOW(6)) AS DOUBLE)")
+            .context("reading the server's clock")?;
+        let after = crate::shard::unix_s(std::time::SystemTime::now());
+        let server = server.context("reading the server's clock: no row")?;
+        let rtt = (after - before).max(0.0);
+        let offset = server - (before + after) / 2.0;
+        if best.is_none_or(|(_, r)| rtt < r) {
+            best = Some((offset, rtt));
+        }
+    }
+    Ok(best.unwrap_or((0.0, 0.0)))
+}
+
 /// Reads the pre-flight variables of a connected server.
 pub fn preflight(conn: &mut mysql::Conn) -> Result<Preflight> {
     let list = VARIABLES

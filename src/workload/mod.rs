@@ -71,6 +71,11 @@ pub trait Workload: Send + Sync {
     fn invalid_reasons(&self, _summary: &Summary) -> Vec<String> {
         Vec::new()
     }
+    /// The virtual users (of `0..threads`) that `shard` runs: together the shards run each
+    /// once. By default dealt round-robin; TPC-C gives each shard home warehouses of its own.
+    fn shard_users(&self, threads: u32, shard: crate::shard::Shard) -> Result<Vec<u32>, String> {
+        shard.users(threads)
+    }
 }
 
 /// One virtual user's transactions on its own connection.

@@ -570,6 +570,32 @@ impl Tpcb {
         })
     }
 
+    /// A shard of a run: the history ids start at the next multiple of threads x 2^32 above
+    /// the largest in the table, the same for every shard that starts before any has written
+    /// (and past every id they use for one that starts later), so shards never collide.
+    pub fn share_ids(&mut self) -> Result<()> {
+        if self.key != HistoryKey::Client {
+            return Ok(());
+        }
+        let block = i64::from(self.threads.max(1)) * CLIENT_ID_RANGE;
+        let base = self.id_base.div_euclid(block) * block;
+        let base = if base < self.id_base {
+            base.checked_add(block)
+        } else {
+            Some(base)
+        };
+        match base.filter(|b| *b <= i64::MAX - block) {
+            Some(b) => {
+                self.id_base = b;
+                Ok(())
+            }
+            None => bail!(
+                "--history-key client: the history ids are used up (largest {}); run `txbench cleanup tpcb` and prepare again",
+                self.id_base
+            ),
+        }
+    }
+
     /// Adds this run's committed history rows (and transactions in doubt) to txbench_meta,
     /// for `check tpcb`; returns them.
     pub fn record(&self, conn: &mut Conn) -> Result<(u64, u64)> {

@@ -330,6 +330,27 @@ fn run_level(
     expect: Option<&serde_json::Value>,
 ) -> Result<crate::results::RunResult> {
     let d = &cmd.driver;
+    let shard = match d.shard {
+        Some(s) => Some(s),
+        None => crate::shard::Shard::from_env(|k| std::env::var(k).ok()).map_err(Failure::Usage)?,
+    };
+    // A sweep's levels each start a slot after the previous one, so the shards of every
+    // level start together.
+    let start_at = d.start_at.map(|t| {
+        let slot = Duration::from_secs_f64(d.warmup + d.time) + LEVEL_GAP;
+        t + slot * level.map_or(0, |(i, _)| i as u32 - 1)
+    });
+    let mut start_note = None;
+    if let Some(t) = start_at {
+        start_note = crate::shard::check_start_at(t, SystemTime::now())
+            .map_err(|e| Failure::Usage(format!("--start-at: {e}")))?;
+    }
+    // Every shard draws the same inputs as one process would: the seed is given, or derived
+    // from the start they share.
+    let seed = d
+        .seed
+        .or_else(|| shard.and(d.start_at).map(crate::shard::Shard::seed_from))
+        .unwrap_or_else(clock_seed);
     let target = targets[0].clone();
     let mut conn = target::connect(&target)?;
     let mut preflight = target::preflight(&mut conn)?;
@@ -370,7 +391,7 @@ fn run_level(
                 a.terminal_warehouse,
                 a.think_time,
                 a.mix,
-                d.seed.unwrap_or_else(clock_seed) ^ 0x7cc,
+                seed ^ 0x7cc,
             );
             t.procedures = a.procedures;
             t.threads = threads;
@@ -392,7 +413,11 @@ fn run_level(
                 "scale": state.scale, "history_key": state.history_key,
                 "variant": o.variant, "remote_pct": o.remote_pct,
             });
-            let t = Arc::new(tpcb::Tpcb::new(&mut conn, &state, o, threads)?);
+            let mut t = tpcb::Tpcb::new(&mut conn, &state, o, threads)?;
+            if shard.is_some() {
+                t.share_ids()?;
+            }
+            let t = Arc::new(t);
             tpcb_run = Some(t.clone());
             t
         }
@@ -404,7 +429,14 @@ fn run_level(
             })
         }
     };
+    // The server's clock: --start-at is in it, and merge aligns shards by it.
+    let clock = if shard.is_some() || start_at.is_some() {
+        Some(target::clock_offset(&mut conn)?)
+    } else {
+        None
+    };
     drop(conn);
+    let part = shard_part(&*workload, d, threads, shard, start_at, clock)?;
     let run_targets = other_targets_ready(sel, targets)?;
     let workload_options = match sel {
         Selected::Tpcb(_) | Selected::Tpcc(_) => workload_options,
@@ -433,20 +465,29 @@ fn run_level(
         report_interval_s: d.report_interval,
         rate: d.rate,
         rate_dist: d.rate_dist,
-        seed: d.seed.unwrap_or_else(clock_seed),
+        seed,
         retries: d.retries,
         max_error_rate: d.max_error_rate / 100.0,
         isolation: d.isolation,
         workload_options,
         stability_window_s: d.stability_window.unwrap_or(0.0),
         server_metrics: !d.no_server_metrics,
+        shard,
+        start_at: start_at.map(crate::shard::rfc3339),
     };
     let mut run_dir = RunDir::create(dir, SystemTime::now())?;
     let prefix = level.map_or(String::new(), |(i, n)| format!("[level {i}/{n}] "));
+    if let Some(line) = &start_note {
+        out.note(&format!("{prefix}{line}"));
+    }
     out.note(&format!(
-        "{prefix}txbench {}: {} on {target}, {} threads, {} s{} (seed {}); results in {}",
+        "{prefix}txbench {}: {} on {target}, {}{} threads, {} s{} (seed {}); results in {}",
         env!("CARGO_PKG_VERSION"),
         sel.name(),
+        shard.map_or(String::new(), |s| format!(
+            "shard {s}: {} of ",
+            part.users.len()
+        )),
         threads,
         d.time,
         if d.warmup > 0.0 {
@@ -470,6 +511,7 @@ fn run_level(
     };
     let result = driver::run(
         &cfg,
+        &part,
         &run_targets,
         workload,
         preflight,
@@ -573,6 +615,73 @@ fn run_level(
         }
     }
     Ok(result)
+}
+
+/// The pause between a sharded sweep's levels: each level starts this long after the
+/// previous one's planned end, time for its last transactions, checks and deferred work.
+const LEVEL_GAP: Duration = Duration::from_secs(30);
+
+/// This process's part of the run: every virtual user, or shard `shard`'s (its users, its
+/// share of --events and --rate, its record); `start_at` in the server's clock, `clock` the
+/// server's offset and round trip.
+fn shard_part(
+    workload: &dyn crate::workload::Workload,
+    d: &crate::cli::DriverArgs,
+    threads: u32,
+    shard: Option<crate::shard::Shard>,
+    start_at: Option<SystemTime>,
+    clock: Option<(f64, f64)>,
+) -> Result<driver::Part> {
+    let (offset, rtt) = clock.unwrap_or((0.0, 0.0));
+    // The server's clock ahead of ours by `offset`: its start comes that much earlier here.
+    let local_start = start_at.map(|t| {
+        let o = Duration::from_secs_f64(offset.abs());
+        if offset >= 0.0 { t - o } else { t + o }
+    });
+    let Some(s) = shard else {
+        return Ok(driver::Part {
+            users: (0..threads).collect(),
+            events: d.events,
+            rate: d.rate,
+            start_at: local_start,
+            shard: None,
+        });
+    };
+    let users = workload
+        .shard_users(threads, s)
+        .map_err(|e| Failure::Usage(format!("--shard {s}: {e}")))?;
+    let counts: Vec<u32> = (1..=s.count)
+        .map(|k| {
+            workload
+                .shard_users(threads, crate::shard::Shard { index: k, ..s })
+                .map(|u| u.len() as u32)
+        })
+        .collect::<Result<_, _>>()
+        .map_err(|e| Failure::Usage(format!("--shard {s}: {e}")))?;
+    let events = d.events.map(|e| s.part_of(e, &counts));
+    let rate = d
+        .rate
+        .map(|r| r * users.len() as f64 / f64::from(threads.max(1)));
+    Ok(driver::Part {
+        events,
+        rate,
+        start_at: local_start,
+        shard: Some(crate::results::ShardRecord {
+            index: s.index,
+            count: s.count,
+            users: users.clone(),
+            events,
+            rate,
+            start_unix_s: 0.0,
+            clock_offset_s: offset,
+            clock_rtt_s: rtt,
+            server_measured: None,
+            opening_lag_s: 0.0,
+            server_count: None,
+            commits: Vec::new(),
+        }),
+        users,
+    })
 }
 
 /// Checks that every other target holds the first's workload data (TPC-C's warehouses,

@@ -10,6 +10,7 @@ pub mod payment;
 pub mod procedures;
 pub mod run;
 pub mod schema;
+pub mod score;
 pub mod stock_level;
 
 use anyhow::{Context, Result, bail};

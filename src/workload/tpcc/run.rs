@@ -4,10 +4,8 @@
 use super::{DISTRICTS, ITEMS, NullDates};
 use crate::metrics::{LatencyStats, SparseHistogram};
 use crate::metrics::{Outcome, StmtCounts};
-use crate::results::{ScoreLine, Summary, WorkloadReport};
-use crate::workload::rand::{
-    WorkerRng, c_last_for_run, last_name, nurand, uniform, valid_c_last_delta, worker_rng,
-};
+use crate::results::{Summary, WorkloadReport};
+use crate::workload::rand::{WorkerRng, c_last_for_run, last_name, nurand, uniform, worker_rng};
 use crate::workload::{Worker, Workload};
 use mysql::prelude::Queryable;
 use mysql::{Conn, Statement};
@@ -496,6 +494,10 @@ impl Workload for Tpcc {
         })
     }
 
+    fn shard_users(&self, threads: u32, shard: crate::shard::Shard) -> Result<Vec<u32>, String> {
+        shard.users_by_warehouse(threads, self.warehouses)
+    }
+
     fn commits(&self, kind: usize) -> bool {
         // Stock-Level reads with autocommit, as a client statement or a procedure.
         KINDS[kind] != "stock_level"
@@ -574,158 +576,38 @@ impl Workload for Tpcc {
     }
 
     fn report(&self, s: &Summary) -> Option<WorkloadReport> {
-        let minutes = s.duration_s / 60.0;
-        let kind = |i: usize| s.kinds.get(i);
-        let new_orders = kind(0).map(|k| k.completed).unwrap_or(0);
-        let nopm = new_orders as f64 / minutes.max(1e-9);
-        let tpm = s.transactions as f64 / minutes.max(1e-9);
         let c = &self.counters;
-        let get = |a: &AtomicU64| a.load(Ordering::Relaxed) as f64;
-        let pct = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
-        let range = |name: &str, v: f64, lo: f64, hi: f64, unit: &str, n: f64| ScoreLine {
-            name: name.into(),
-            value: format!("{v:.2}{unit}"),
-            requirement: format!("{lo} .. {hi}{unit}"),
-            pass: (n > 0.0).then_some(v >= lo && v <= hi),
-        };
-        let mut card = Vec::new();
-        let total = s.transactions as f64;
-        for (i, name) in KINDS.iter().enumerate().skip(1) {
-            let share = pct(kind(i).map(|k| k.completed).unwrap_or(0) as f64, total);
-            let min = if i == 1 { 43.0 } else { 4.0 };
-            card.push(ScoreLine {
-                name: format!("mix {name}"),
-                value: format!("{share:.2} %"),
-                requirement: format!(">= {min} %"),
-                pass: Some(share >= min),
-            });
-        }
-        let no = kind(0);
-        let rolled = no.map(|k| k.rolled_back).unwrap_or(0) as f64;
-        let nos = new_orders as f64;
-        card.push(range(
-            "New-Order rollbacks",
-            pct(rolled, nos),
-            0.9,
-            1.1,
-            " %",
-            nos,
-        ));
-        let committed = nos - rolled;
-        card.push(range(
-            "order lines per order",
-            get(&c.lines) / committed.max(1.0),
-            9.5,
-            10.5,
-            "",
-            committed,
-        ));
-        card.push(range(
-            "remote order lines",
-            pct(get(&c.remote_lines), get(&c.lines)),
-            0.95,
-            1.05,
-            " %",
-            get(&c.lines),
-        ));
-        card.push(range(
-            "remote Payments",
-            pct(get(&c.remote_payments), get(&c.payments)),
-            14.0,
-            16.0,
-            " %",
-            get(&c.payments),
-        ));
-        card.push(range(
-            "Payments by last name",
-            pct(get(&c.payments_by_name), get(&c.payments)),
-            57.0,
-            63.0,
-            " %",
-            get(&c.payments),
-        ));
-        card.push(range(
-            "Order-Status by last name",
-            pct(get(&c.order_status_by_name), get(&c.order_status)),
-            57.0,
-            63.0,
-            " %",
-            get(&c.order_status),
-        ));
-        // 5.4.5: skipped districts at most 1 % of the Delivery transactions, or 1, whichever
-        // is greater.
-        let deliveries = get(&c.delivery_districts) / f64::from(DISTRICTS);
-        let skipped = get(&c.skipped_districts);
-        let limit = (deliveries * 0.01).max(1.0);
-        card.push(ScoreLine {
-            name: "Delivery skipped districts".into(),
-            value: format!(
-                "{skipped:.0} in {deliveries:.0} deliveries ({:.2} %)",
-                pct(skipped, deliveries)
-            ),
-            requirement: format!("<= {:.0} (1 % of deliveries, at least 1)", limit.floor()),
-            pass: (deliveries > 0.0).then_some(skipped <= limit),
-        });
-        for (i, name) in KINDS.iter().enumerate() {
-            if let Some(k) = kind(i)
-                && k.completed > 0
-            {
-                let p90 = k.response.p90_ms / 1000.0;
-                card.push(ScoreLine {
-                    name: format!("90th percentile {name}"),
-                    value: format!("{p90:.3} s"),
-                    requirement: format!("<= {} s", P90_LIMIT_S[i]),
-                    pass: Some(p90 <= P90_LIMIT_S[i]),
-                });
-            }
-        }
-        if let Some(d) = &self.deferred {
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        let deferred = self.deferred.as_ref().map(|d| {
             let h = d
                 .completion
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .clone();
-            let l = LatencyStats::of(&h.to_hdr());
-            card.push(ScoreLine {
-                name: "deferred Delivery completion".into(),
-                value: format!("90 % within {:.3} s ({} done)", l.p90_ms / 1000.0, h.len()),
-                requirement: "90 % within 80 s".into(),
-                pass: (!h.is_empty()).then_some(l.p90_ms <= 80_000.0),
-            });
-            let failed = d.failed.load(Ordering::Relaxed);
-            card.push(ScoreLine {
-                name: "deferred Delivery failures".into(),
-                value: failed.to_string(),
-                requirement: "0".into(),
-                pass: Some(failed == 0),
-            });
-        }
-        let delta = self.c_last_load.abs_diff(self.c_last);
-        card.push(ScoreLine {
-            name: "C_LAST run/load delta".into(),
-            value: format!("{delta} (load {}, run {})", self.c_last_load, self.c_last),
-            requirement: "65 .. 119, not 96 or 112".into(),
-            pass: Some(valid_c_last_delta(self.c_last_load, self.c_last)),
+            super::score::DeferredScore {
+                p90_ms: LatencyStats::of(&h.to_hdr()).p90_ms,
+                done: h.len(),
+                failed: d.failed.load(Ordering::Relaxed),
+                upper_bound: false,
+            }
         });
-        let per_wh = nopm / f64::from(self.warehouses);
-        card.push(ScoreLine {
-            name: "NOPM per warehouse".into(),
-            value: format!("{per_wh:.2}"),
-            requirement: if self.think == ThinkTime::Scaled(1.0) {
-                "9 .. 12.86 with the specification's think times".into()
-            } else {
-                "informational without the specification's think times".into()
-            },
-            pass: (self.think == ThinkTime::Scaled(1.0)).then(|| (9.0..=12.86).contains(&per_wh)),
-        });
-        Some(WorkloadReport {
-            headline: vec![
-                ("NOPM".into(), format!("{nopm:.0}")),
-                ("TPM".into(), format!("{tpm:.0}")),
-                ("warehouses".into(), self.warehouses.to_string()),
-            ],
-            scorecard: card,
-        })
+        let inputs = super::score::ScoreInputs {
+            warehouses: self.warehouses,
+            spec_think: self.think == ThinkTime::Scaled(1.0),
+            c_last_load: self.c_last_load,
+            c_last: self.c_last,
+            lines: get(&c.lines),
+            remote_lines: get(&c.remote_lines),
+            payments: get(&c.payments),
+            remote_payments: get(&c.remote_payments),
+            payments_by_name: get(&c.payments_by_name),
+            order_status: get(&c.order_status),
+            order_status_by_name: get(&c.order_status_by_name),
+            delivery_districts: get(&c.delivery_districts),
+            skipped_districts: get(&c.skipped_districts),
+            deferred,
+        };
+        Some(super::score::report(s, &inputs))
     }
 
     fn invalid_reasons(&self, s: &Summary) -> Vec<String> {
@@ -996,6 +878,7 @@ impl Worker for TpccWorker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workload::rand::valid_c_last_delta;
 
     #[test]
     fn cents_round_trip() {

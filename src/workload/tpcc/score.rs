@@ -1,0 +1,244 @@
+//! TPC-C's scorecard: NOPM, TPM and the input rates the specification requires, from a
+//! run's summary and the inputs its terminals drew. Plain arithmetic over serialisable
+//! inputs, so `txbench merge` can score the shards of a run together.
+
+use super::DISTRICTS;
+use super::run::{KINDS, P90_LIMIT_S};
+use crate::results::{ScoreLine, Summary, WorkloadReport};
+use crate::workload::rand::valid_c_last_delta;
+use serde::{Deserialize, Serialize};
+
+/// Deferred Delivery's figures.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DeferredScore {
+    /// 90th percentile of completion time, ms.
+    pub p90_ms: f64,
+    /// Deliveries completed.
+    pub done: u64,
+    /// Deliveries that failed.
+    pub failed: u64,
+    /// `p90_ms` is the largest of several shards' 90th percentiles: the run's is at most that.
+    #[serde(default)]
+    pub upper_bound: bool,
+}
+
+/// What the scorecard counts beside the summary (stored in the report, summed by `merge`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreInputs {
+    /// Warehouses of the run.
+    pub warehouses: u32,
+    /// The specification's keying and think times.
+    pub spec_think: bool,
+    /// C for C_LAST at load time.
+    pub c_last_load: u32,
+    /// C for C_LAST in this run.
+    pub c_last: u32,
+    /// New-Order lines.
+    pub lines: u64,
+    /// Of those, supplied by a remote warehouse.
+    pub remote_lines: u64,
+    /// Payments.
+    pub payments: u64,
+    /// Of those, for a customer of a remote warehouse.
+    pub remote_payments: u64,
+    /// Of those, by last name.
+    pub payments_by_name: u64,
+    /// Order-Status transactions.
+    pub order_status: u64,
+    /// Of those, by last name.
+    pub order_status_by_name: u64,
+    /// Districts that Delivery visited.
+    pub delivery_districts: u64,
+    /// Of those, with no undelivered order.
+    pub skipped_districts: u64,
+    /// With --delivery deferred.
+    pub deferred: Option<DeferredScore>,
+}
+
+impl ScoreInputs {
+    /// The shards' inputs as one run's: counts summed; deferred completion's 90th percentile
+    /// as the largest shard's (an upper bound of the run's). Shards that drew different
+    /// run-time C values (different seeds) keep the first's, and say so.
+    pub fn merge(parts: &[ScoreInputs]) -> Option<(ScoreInputs, Option<String>)> {
+        let (first, rest) = parts.split_first()?;
+        let mut m = first.clone();
+        let mut note = None;
+        for p in rest {
+            m.lines += p.lines;
+            m.remote_lines += p.remote_lines;
+            m.payments += p.payments;
+            m.remote_payments += p.remote_payments;
+            m.payments_by_name += p.payments_by_name;
+            m.order_status += p.order_status;
+            m.order_status_by_name += p.order_status_by_name;
+            m.delivery_districts += p.delivery_districts;
+            m.skipped_districts += p.skipped_districts;
+            m.deferred = match (m.deferred, p.deferred) {
+                (Some(a), Some(b)) => Some(DeferredScore {
+                    p90_ms: a.p90_ms.max(b.p90_ms),
+                    done: a.done + b.done,
+                    failed: a.failed + b.failed,
+                    upper_bound: true,
+                }),
+                (a, b) => a.or(b),
+            };
+            if p.c_last != first.c_last {
+                note = Some(format!(
+                    "the shards drew different run-time C values for C_LAST ({} and {}: no shared --seed or --start-at); the scorecard shows the first shard's",
+                    first.c_last, p.c_last
+                ));
+            }
+        }
+        Some((m, note))
+    }
+}
+
+/// The scorecard of a run: `s` its measured phase, `i` what its terminals drew.
+pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
+    let minutes = s.duration_s / 60.0;
+    let kind = |i: usize| s.kinds.get(i);
+    let new_orders = kind(0).map(|k| k.completed).unwrap_or(0);
+    let nopm = new_orders as f64 / minutes.max(1e-9);
+    let tpm = s.transactions as f64 / minutes.max(1e-9);
+    let get = |n: u64| n as f64;
+    let pct = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
+    let range = |name: &str, v: f64, lo: f64, hi: f64, unit: &str, n: f64| ScoreLine {
+        name: name.into(),
+        value: format!("{v:.2}{unit}"),
+        requirement: format!("{lo} .. {hi}{unit}"),
+        pass: (n > 0.0).then_some(v >= lo && v <= hi),
+    };
+    let mut card = Vec::new();
+    let total = s.transactions as f64;
+    for (n, name) in KINDS.iter().enumerate().skip(1) {
+        let share = pct(kind(n).map(|k| k.completed).unwrap_or(0) as f64, total);
+        let min = if n == 1 { 43.0 } else { 4.0 };
+        card.push(ScoreLine {
+            name: format!("mix {name}"),
+            value: format!("{share:.2} %"),
+            requirement: format!(">= {min} %"),
+            pass: Some(share >= min),
+        });
+    }
+    let no = kind(0);
+    let rolled = no.map(|k| k.rolled_back).unwrap_or(0) as f64;
+    let nos = new_orders as f64;
+    card.push(range(
+        "New-Order rollbacks",
+        pct(rolled, nos),
+        0.9,
+        1.1,
+        " %",
+        nos,
+    ));
+    let committed = nos - rolled;
+    card.push(range(
+        "order lines per order",
+        get(i.lines) / committed.max(1.0),
+        9.5,
+        10.5,
+        "",
+        committed,
+    ));
+    card.push(range(
+        "remote order lines",
+        pct(get(i.remote_lines), get(i.lines)),
+        0.95,
+        1.05,
+        " %",
+        get(i.lines),
+    ));
+    card.push(range(
+        "remote Payments",
+        pct(get(i.remote_payments), get(i.payments)),
+        14.0,
+        16.0,
+        " %",
+        get(i.payments),
+    ));
+    card.push(range(
+        "Payments by last name",
+        pct(get(i.payments_by_name), get(i.payments)),
+        57.0,
+        63.0,
+        " %",
+        get(i.payments),
+    ));
+    card.push(range(
+        "Order-Status by last name",
+        pct(get(i.order_status_by_name), get(i.order_status)),
+        57.0,
+        63.0,
+        " %",
+        get(i.order_status),
+    ));
+    // 5.4.5: skipped districts at most 1 % of the Delivery transactions, or 1, whichever
+    // is greater.
+    let deliveries = get(i.delivery_districts) / f64::from(DISTRICTS);
+    let skipped = get(i.skipped_districts);
+    let limit = (deliveries * 0.01).max(1.0);
+    card.push(ScoreLine {
+        name: "Delivery skipped districts".into(),
+        value: format!(
+            "{skipped:.0} in {deliveries:.0} deliveries ({:.2} %)",
+            pct(skipped, deliveries)
+        ),
+        requirement: format!("<= {:.0} (1 % of deliveries, at least 1)", limit.floor()),
+        pass: (deliveries > 0.0).then_some(skipped <= limit),
+    });
+    for (n, name) in KINDS.iter().enumerate() {
+        if let Some(k) = kind(n)
+            && k.completed > 0
+        {
+            let p90 = k.response.p90_ms / 1000.0;
+            card.push(ScoreLine {
+                name: format!("90th percentile {name}"),
+                value: format!("{p90:.3} s"),
+                requirement: format!("<= {} s", P90_LIMIT_S[n]),
+                pass: Some(p90 <= P90_LIMIT_S[n]),
+            });
+        }
+    }
+    if let Some(d) = &i.deferred {
+        let within = if d.upper_bound { "at most" } else { "within" };
+        card.push(ScoreLine {
+            name: "deferred Delivery completion".into(),
+            value: format!("90 % {within} {:.3} s ({} done)", d.p90_ms / 1000.0, d.done),
+            requirement: "90 % within 80 s".into(),
+            pass: (d.done > 0).then_some(d.p90_ms <= 80_000.0),
+        });
+        card.push(ScoreLine {
+            name: "deferred Delivery failures".into(),
+            value: d.failed.to_string(),
+            requirement: "0".into(),
+            pass: Some(d.failed == 0),
+        });
+    }
+    let delta = i.c_last_load.abs_diff(i.c_last);
+    card.push(ScoreLine {
+        name: "C_LAST run/load delta".into(),
+        value: format!("{delta} (load {}, run {})", i.c_last_load, i.c_last),
+        requirement: "65 .. 119, not 96 or 112".into(),
+        pass: Some(valid_c_last_delta(i.c_last_load, i.c_last)),
+    });
+    let per_wh = nopm / f64::from(i.warehouses);
+    card.push(ScoreLine {
+        name: "NOPM per warehouse".into(),
+        value: format!("{per_wh:.2}"),
+        requirement: if i.spec_think {
+            "9 .. 12.86 with the specification's think times".into()
+        } else {
+            "informational without the specification's think times".into()
+        },
+        pass: (i.spec_think).then(|| (9.0..=12.86).contains(&per_wh)),
+    });
+    WorkloadReport {
+        headline: vec![
+            ("NOPM".into(), format!("{nopm:.0}")),
+            ("TPM".into(), format!("{tpm:.0}")),
+            ("warehouses".into(), i.warehouses.to_string()),
+        ],
+        scorecard: card,
+        inputs: serde_json::to_value(i).ok(),
+    }
+}
