@@ -262,6 +262,16 @@ fn load_parts(dirs: &[PathBuf]) -> Result<Vec<Part>> {
     }
     let base = comparable(&parts[0].r);
     for p in &parts[1..] {
+        if p.r.config.workload != parts[0].r.config.workload {
+            bail!(
+                "merge: shard {} ({}) ran the workload {}, shard 1 ({}) {}: not shards of one run",
+                shard(p).0,
+                p.dir.display(),
+                p.r.config.workload,
+                parts[0].dir.display(),
+                parts[0].r.config.workload
+            );
+        }
         let c = comparable(&p.r);
         if c != base {
             bail!(

@@ -619,7 +619,7 @@ fn run_level(
 
 /// The pause between a sharded sweep's levels: each level starts this long after the
 /// previous one's planned end, time for its last transactions, checks and deferred work.
-const LEVEL_GAP: Duration = Duration::from_secs(30);
+const LEVEL_GAP: Duration = Duration::from_secs(10);
 
 /// This process's part of the run: every virtual user, or shard `shard`'s (its users, its
 /// share of --events and --rate, its record); `start_at` in the server's clock, `clock` the
