@@ -7,7 +7,7 @@
 use crate::metrics::LatencyStats;
 use crate::metrics::server::{ServerRow, ServerSummary, cross_checks};
 use crate::results::{
-    Client, HlogEntry, IntervalRow, KindRow, KindSummary, MergeRecord, MergedShard, Phase, RunDir,
+    Client, HlogRecord, IntervalRow, KindRow, KindSummary, MergeRecord, MergedShard, Phase, RunDir,
     RunResult, RunStatus, Stored, Summary, Sweep, SweepLevel, Validity, WorkloadReport, read_hlog,
 };
 use anyhow::{Context, Result, bail};
@@ -152,8 +152,8 @@ fn merge_sweeps(dirs: &[PathBuf], stored: &[Stored], out: &Path, score: Scorer) 
 struct Part {
     dir: PathBuf,
     r: RunResult,
-    /// Its histograms, by interval start (ms) then (kind, service).
-    hists: BTreeMap<i64, Vec<HlogEntry>>,
+    /// Its histograms, still encoded, by interval start (ms).
+    hists: BTreeMap<i64, Vec<HlogRecord>>,
     /// Its start in the server's clock, seconds since the epoch.
     abs_start: f64,
 }
@@ -162,11 +162,12 @@ fn ms_key(s: f64) -> i64 {
     (s * 1000.0).round() as i64
 }
 
-/// The configuration shards of one run share: everything but the shard and the seed.
+/// The configuration shards of one run share: everything but the shard and the seed (the
+/// target URLs too: shards of one run measure one database).
 fn comparable(r: &RunResult) -> serde_json::Value {
     let mut c = serde_json::to_value(&r.config).unwrap_or_default();
     if let Some(o) = c.as_object_mut() {
-        for k in ["shard", "seed", "url", "targets"] {
+        for k in ["shard", "seed"] {
             o.remove(k);
         }
     }
@@ -202,17 +203,16 @@ fn load_parts(dirs: &[PathBuf]) -> Result<Vec<Part>> {
             );
         };
         let abs_start = s.start_unix_s + s.clock_offset_s;
-        let mut hists: BTreeMap<i64, Vec<HlogEntry>> = BTreeMap::new();
-        match read_hlog(d)? {
-            Some(log) => {
-                for e in log {
-                    hists.entry(ms_key(e.start_s)).or_default().push(e);
-                }
-            }
-            None => bail!(
+        let mut hists: BTreeMap<i64, Vec<HlogRecord>> = BTreeMap::new();
+        let found = read_hlog(d, |e| {
+            hists.entry(ms_key(e.start_s)).or_default().push(e);
+            Ok(())
+        })?;
+        if !found {
+            bail!(
                 "merge: {} has no latency.hlog: its percentiles cannot be merged",
                 d.display()
-            ),
+            );
         }
         parts.push(Part {
             dir: d.clone(),
@@ -392,6 +392,9 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
         }
     }
     result.notes.retain(|n| !n.starts_with("shard "));
+    if !first.config.targets.is_empty() {
+        notes.push("per-target figures are not merged (latency.hlog has no per-target histograms): each shard's result.json has its own".into());
+    }
     if parts.iter().any(|p| p.r.config.seed != first.config.seed) {
         notes.push(
             "the shards drew their inputs from different seeds (no --seed or --start-at): together they are a run like one process's, not the same inputs"
@@ -419,7 +422,9 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
         .with_context(|| format!("--out {}: cannot create it", out.display()))?;
     let start = UNIX_EPOCH + Duration::from_secs_f64(t0.max(0.0));
     let mut dir = RunDir::create(out, start)?;
-    let mut measured: Vec<(IntervalRow, Hists)> = Vec::new();
+    // The measured rows, and every measured histogram merged per (kind, service) as it goes.
+    let mut measured: Vec<IntervalRow> = Vec::new();
+    let mut acc: Acc = BTreeMap::new();
     for i in 0..len {
         let rows: Vec<(&Part, &IntervalRow)> = parts
             .iter()
@@ -436,7 +441,13 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
         let (row, hists) = merge_interval(&rows, &names, t0)?;
         dir.append(&row, &hists)?;
         if phase == Phase::Measure {
-            measured.push((row.clone(), hists));
+            for (k, s, h) in &hists {
+                acc.entry((k.clone(), *s))
+                    .or_insert_with(new_hist)
+                    .add(h)
+                    .map_err(|err| anyhow::anyhow!("merging histograms: {err:?}"))?;
+            }
+            measured.push(row.clone());
         }
         result.intervals.push(row);
     }
@@ -452,7 +463,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
     result.events.sort_by(|a, b| a.t_s.total_cmp(&b.t_s));
     if !measured.is_empty() {
         let truncated = len < parts.iter().map(|p| p.r.intervals.len()).max().unwrap_or(0);
-        let mut summary = merge_summary(&parts, &measured, &names, len);
+        let mut summary = merge_summary(&parts, &measured, &acc, &names, len);
         server_figures(
             &mut result,
             &mut summary,
@@ -516,6 +527,8 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
 }
 
 type Hists = Vec<(String, bool, Histogram<u64>)>;
+/// Histograms by (kind, service time).
+type Acc = BTreeMap<(String, bool), Histogram<u64>>;
 
 fn new_hist() -> Histogram<u64> {
     crate::metrics::new_histogram()
@@ -549,7 +562,7 @@ fn merge_interval(
                 .iter_mut()
                 .find(|(k, s, _)| *k == e.kind && *s == e.service)
             {
-                h.add(&e.hist)
+                h.add(&e.decode().with_context(|| p.dir.display().to_string())?)
                     .map_err(|err| anyhow::anyhow!("merging histograms: {err:?}"))?;
             }
         }
@@ -649,25 +662,20 @@ fn merge_interval(
 /// interval), latency from every measured histogram, CPU and top errors from the shards.
 fn merge_summary(
     parts: &[Part],
-    measured: &[(IntervalRow, Hists)],
+    measured: &[IntervalRow],
+    all: &Acc,
     names: &[String],
     len: usize,
 ) -> Summary {
     let truncated = parts.iter().any(|p| p.r.intervals.len() > len);
     let secs: f64 = measured
         .iter()
-        .map(|(r, _)| r.end_s - r.start_s)
+        .map(|r| r.end_s - r.start_s)
         .sum::<f64>()
         .max(1e-9);
-    let mut all = BTreeMap::<(String, bool), Histogram<u64>>::new();
-    for (_, hists) in measured {
-        for (k, s, h) in hists {
-            let _ = all.entry((k.clone(), *s)).or_insert_with(new_hist).add(h);
-        }
-    }
     let over = |service: bool| -> Histogram<u64> {
         let mut h = new_hist();
-        for ((_, s), k) in &all {
+        for ((_, s), k) in all {
             if *s == service {
                 let _ = h.add(k);
             }
@@ -688,9 +696,9 @@ fn merge_summary(
             })
             .sum()
     };
-    let transactions: u64 = measured.iter().map(|(r, _)| r.transactions).sum();
+    let transactions: u64 = measured.iter().map(|r| r.transactions).sum();
     let mut errors_by_class: BTreeMap<String, u64> = BTreeMap::new();
-    for (r, _) in measured {
+    for r in measured {
         for (c, v) in &r.errors_by_class {
             *errors_by_class.entry(c.clone()).or_default() += v;
         }
@@ -706,7 +714,7 @@ fn merge_summary(
             let of = |f: &dyn Fn(&KindRow) -> u64| -> u64 {
                 measured
                     .iter()
-                    .filter_map(|(r, _)| r.kinds.iter().find(|k| k.name == *name))
+                    .filter_map(|r| r.kinds.iter().find(|k| k.name == *name))
                     .map(f)
                     .sum()
             };
@@ -735,7 +743,7 @@ fn merge_summary(
     let client_cpu_s = if truncated {
         measured
             .iter()
-            .map(|(r, _)| r.client_cpu_pct / 100.0 * (r.end_s - r.start_s))
+            .map(|r| r.client_cpu_pct / 100.0 * (r.end_s - r.start_s))
             .sum::<f64>()
             * parts.iter().map(|p| p.r.client.cpus as f64).sum::<f64>()
     } else {
@@ -763,7 +771,7 @@ fn merge_summary(
     }
     top_errors.sort_by_key(|e| std::cmp::Reverse(e.count));
     top_errors.truncate(5);
-    let errors: u64 = measured.iter().map(|(r, _)| r.errors).sum();
+    let errors: u64 = measured.iter().map(|r| r.errors).sum();
     Summary {
         duration_s: secs,
         transactions,
@@ -772,7 +780,7 @@ fn merge_summary(
         qps: stmts.total() as f64 / secs,
         stmts,
         errors,
-        unexpected_errors: measured.iter().map(|(r, _)| r.unexpected_errors).sum(),
+        unexpected_errors: measured.iter().map(|r| r.unexpected_errors).sum(),
         errors_by_class,
         retries: kinds.iter().map(|k| k.retries).sum(),
         reconnects: count(&|r| r.reconn_ps),

@@ -380,41 +380,54 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
         "workload",
     );
 
-    // Bad --shard and --start-at input against the real server: each one line, exit 2.
-    let bad = |args: &[&str], env: &[(&str, &str)], want: &str| {
-        let mut c = home.cmd();
-        let url = if args[0] == "tpcc" { &s.url } else { &oltp_url };
-        c.args(["--url", url, "run"]).args(args);
-        for (k, v) in env {
-            c.env(k, v);
-        }
-        let o = c.output().unwrap();
-        // Flags clap refuses print its `error:` line, the others txbench's `Error:` line.
-        let (_, err) = text(&o);
-        assert_eq!(o.status.code(), Some(2), "{err}");
-        assert!(!err.contains("panicked"), "{err}");
-        let line = err
-            .lines()
-            .find(|l| l.starts_with("Error: ") || l.starts_with("error: "))
-            .unwrap_or_else(|| panic!("no error line: {err}"));
-        assert!(line.contains(want), "{line}");
-    };
-    bad(
+    // Bad --shard input against the real server: each one line, exit 2.
+    assert_run_refused(
+        &home,
+        &s.url,
         &["tpcc", "--threads", "8", "--shard", "1/4"],
         &[],
         "4 shards for 3 warehouse(s)",
     );
-    bad(
+    assert_run_refused(
+        &home,
+        &s.url,
         &["tpcc", "--threads", "8", "--shard", "0/3"],
         &[],
         "K counts from 1 to 3",
     );
-    bad(
+    assert_run_refused(
+        &home,
+        &s.url,
         &["tpcc", "--threads", "8", "--shard", "1/0"],
         &[],
         "at least 1 shard",
     );
-    bad(
+}
+
+/// The oltp side, on a server of its own (it runs beside the TPC-C test): bad --shard and
+/// --start-at input, a shard interrupted mid-run, and a sharded sweep merged level by level.
+#[test]
+fn oltp_shards_interrupted_swept_and_refused() {
+    let home = Home::new();
+    let s = home.start("oshards", &[]);
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "prepare",
+            "oltp_point_select",
+            "--table-size",
+            "1000",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let far = (now_s() + 2 * 86_400).to_string();
+    assert_run_refused(
+        &home,
+        &s.url,
         &[
             "oltp_point_select",
             "--table-size",
@@ -427,18 +440,23 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
         &[],
         "3 shards for 2 thread(s)",
     );
-    bad(
+    assert_run_refused(
+        &home,
+        &s.url,
         &["oltp_point_select", "--table-size", "1000"],
         &[("TXBENCH_SHARDS", "3")],
         "JOB_COMPLETION_INDEX is not",
     );
-    bad(
+    assert_run_refused(
+        &home,
+        &s.url,
         &["oltp_point_select", "--table-size", "1000"],
         &[("TXBENCH_SHARDS", "3"), ("JOB_COMPLETION_INDEX", "3")],
         "JOB_COMPLETION_INDEX=3",
     );
-    let far = (now_s() + 2 * 86_400).to_string();
-    bad(
+    assert_run_refused(
+        &home,
+        &s.url,
         &[
             "oltp_point_select",
             "--table-size",
@@ -449,7 +467,9 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
         &[],
         "more than a day",
     );
-    bad(
+    assert_run_refused(
+        &home,
+        &s.url,
         &["oltp_point_select", "--start-at", "soon"],
         &[],
         "RFC 3339",
@@ -460,7 +480,7 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
         .cmd()
         .args([
             "--url",
-            &oltp_url,
+            &s.url,
             "run",
             "oltp_point_select",
             "--table-size",
@@ -486,7 +506,7 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
         "--threads",
         "3",
         "--time",
-        "12",
+        "8",
         "--report-interval",
         "1",
         "--start-at",
@@ -494,9 +514,9 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
     ];
     let idirs: Vec<PathBuf> = (0..3).map(|i| home.path().join(format!("i{i}"))).collect();
     let children: Vec<Child> = (0..3)
-        .map(|i| spawn_shard(&home, &oltp_url, i, 3, &run, &idirs[i as usize]))
+        .map(|i| spawn_shard(&home, &s.url, i, 3, &run, &idirs[i as usize]))
         .collect();
-    std::thread::sleep(Duration::from_secs(8));
+    std::thread::sleep(Duration::from_secs(6));
     // SAFETY: signalling a child we spawned.
     unsafe { libc::kill(children[1].id() as i32, libc::SIGINT) };
     let codes: Vec<Option<i32>> = children
@@ -552,7 +572,7 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
     ];
     let sdirs: Vec<PathBuf> = (0..2).map(|i| home.path().join(format!("w{i}"))).collect();
     let children: Vec<Child> = (0..2)
-        .map(|i| spawn_shard(&home, &oltp_url, i, 2, &run, &sdirs[i as usize]))
+        .map(|i| spawn_shard(&home, &s.url, i, 2, &run, &sdirs[i as usize]))
         .collect();
     for c in children {
         let o = c.wait_with_output().unwrap();
@@ -581,6 +601,25 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
         assert_eq!(r["intervals"][0]["threads"], threads);
         assert!(r["merged"]["start_spread_s"].as_f64().unwrap() < 0.25);
     }
+}
+
+/// `txbench run ARGS` with `env` is refused with exit 2 and an error line containing `want`
+/// (clap's `error:` for flags it parses, txbench's `Error:` for the rest), without a panic.
+fn assert_run_refused(home: &Home, url: &str, args: &[&str], env: &[(&str, &str)], want: &str) {
+    let mut c = home.cmd();
+    c.args(["--url", url, "run"]).args(args);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let o = c.output().unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("Error: ") || l.starts_with("error: "))
+        .unwrap_or_else(|| panic!("no error line: {err}"));
+    assert!(line.contains(want), "{line}");
 }
 
 /// The Indexed Job manifest, parsed back, carries every field the Job needs; bad input is

@@ -466,10 +466,6 @@ fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
 /// Per kind, response time at percentiles from 0 to 99.999, from the measured intervals of
 /// latency.hlog (nothing if the file is missing: an old or copied run still renders).
 fn spectrum(dir: &Path, r: &RunResult) -> Result<Vec<Series>> {
-    // A log that does not decode leaves the chart out rather than the report.
-    let Ok(Some(log)) = crate::results::read_hlog(dir) else {
-        return Ok(Vec::new());
-    };
     let measured: Vec<f64> = r
         .intervals
         .iter()
@@ -477,18 +473,24 @@ fn spectrum(dir: &Path, r: &RunResult) -> Result<Vec<Series>> {
         .map(|i| i.start_s)
         .collect();
     let mut merged: BTreeMap<String, hdrhistogram::Histogram<u64>> = BTreeMap::new();
-    for e in log {
+    let read = crate::results::read_hlog(dir, |e| {
         if e.service || !measured.iter().any(|m| (m - e.start_s).abs() < 1e-3) {
-            continue;
+            return Ok(());
         }
+        let h = e.decode()?;
         match merged.get_mut(&e.kind) {
             Some(m) => {
-                let _ = m.add(&e.hist);
+                let _ = m.add(&h);
             }
             None => {
-                merged.insert(e.kind, e.hist);
+                merged.insert(e.kind, h);
             }
         }
+        Ok(())
+    });
+    // A log that does not decode leaves the chart out rather than the report.
+    if !matches!(read, Ok(true)) {
+        return Ok(Vec::new());
     }
     Ok(merged
         .into_iter()

@@ -716,31 +716,39 @@ impl RunDir {
     }
 }
 
-/// One histogram of a run's latency.hlog.
+/// One histogram of a run's latency.hlog, still encoded (a decoded one takes 188 KiB: a
+/// merge of hours of many shards decodes each when it is needed).
 #[derive(Debug, Clone)]
-pub struct HlogEntry {
+pub struct HlogRecord {
     /// The interval's start, seconds since the run started (its row's `start_s`).
     pub start_s: f64,
     /// The transaction kind.
     pub kind: String,
     /// Service time (else response time).
     pub service: bool,
-    /// Microseconds.
-    pub hist: Histogram<u64>,
+    /// The histogram, V2 deflate encoding (microseconds).
+    pub encoded: Vec<u8>,
 }
 
-/// Every histogram of `dir`/latency.hlog, in file order; a missing file is None (an old or
-/// copied run), an entry that does not decode an error naming the file.
-pub fn read_hlog(dir: &Path) -> Result<Option<Vec<HlogEntry>>> {
+impl HlogRecord {
+    /// The histogram.
+    pub fn decode(&self) -> Result<Histogram<u64>> {
+        hdrhistogram::serialization::Deserializer::new()
+            .deserialize::<u64, _>(&mut &self.encoded[..])
+            .map_err(|e| anyhow::anyhow!("a latency.hlog histogram does not decode: {e:?}"))
+    }
+}
+
+/// Calls `each` with every histogram of `dir`/latency.hlog, in file order. False when there
+/// is no such file (an old or copied run); an entry that does not parse is an error naming
+/// the file.
+pub fn read_hlog(dir: &Path, mut each: impl FnMut(HlogRecord) -> Result<()>) -> Result<bool> {
     use base64::Engine as _;
-    use hdrhistogram::serialization::Deserializer;
     use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
     let path = dir.join("latency.hlog");
     let Ok(log) = fs::read(&path) else {
-        return Ok(None);
+        return Ok(false);
     };
-    let mut de = Deserializer::new();
-    let mut out = Vec::new();
     for item in IntervalLogIterator::new(&log) {
         let entry = item.map_err(|e| anyhow::anyhow!("{}: {e:?}", path.display()))?;
         let LogEntry::Interval(iv) = entry else {
@@ -752,20 +760,17 @@ pub fn read_hlog(dir: &Path) -> Result<Option<Vec<HlogEntry>>> {
             Some((k, "service")) => (k, true),
             _ => continue,
         };
-        let bytes = base64::engine::general_purpose::STANDARD
+        let encoded = base64::engine::general_purpose::STANDARD
             .decode(iv.encoded_histogram())
             .with_context(|| format!("{}: a histogram is not base64", path.display()))?;
-        let hist = de.deserialize::<u64, _>(&mut &bytes[..]).map_err(|e| {
-            anyhow::anyhow!("{}: a histogram does not decode: {e:?}", path.display())
-        })?;
-        out.push(HlogEntry {
+        each(HlogRecord {
             start_s: iv.start_timestamp().as_secs_f64(),
             kind: kind.to_string(),
             service,
-            hist,
-        });
+            encoded,
+        })?;
     }
-    Ok(Some(out))
+    Ok(true)
 }
 
 /// Writes `value` as pretty JSON to `path` through a temporary file renamed over it, so a
