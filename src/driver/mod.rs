@@ -16,7 +16,7 @@ use crate::workload::{Workload, rand::worker_rng};
 use anyhow::{Result, bail};
 use mysql::prelude::Queryable;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::{Arc, Barrier, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Stack size of a worker thread: workers keep little on the stack, and 1,000 of them
@@ -107,6 +107,9 @@ impl Part {
 
 struct Shared {
     stop: AtomicBool,
+    /// Where virtual users wait out keying and think times: woken when the run stops, so a
+    /// paced terminal sleeps its whole pause instead of polling the stop flag.
+    pausing: (Mutex<()>, Condvar),
     /// A virtual user that crashed (a bug): the run cannot be trusted.
     crashed: Mutex<Option<String>>,
     /// Transactions still allowed (with --events); i64::MAX during warm-up or without it.
@@ -116,6 +119,15 @@ struct Shared {
     recorders: Vec<Mutex<Recorder>>,
     /// How many targets.
     targets: usize,
+}
+
+impl Shared {
+    /// Stops the run: every virtual user ends after its transaction, pausing ones at once.
+    fn halt(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _g = self.pausing.0.lock().unwrap_or_else(|p| p.into_inner());
+        self.pausing.1.notify_all();
+    }
 }
 
 /// Runs `workload` as `cfg` says, writing results into `out`. Returns the final result
@@ -135,6 +147,7 @@ pub fn run(
     let nt = targets.urls.len().max(1);
     let shared = Arc::new(Shared {
         stop: AtomicBool::new(false),
+        pausing: (Mutex::new(()), Condvar::new()),
         crashed: Mutex::new(None),
         remaining: AtomicI64::new(i64::MAX),
         startup_error: Mutex::new(None),
@@ -208,7 +221,7 @@ pub fn run(
                         slot.get_or_insert(format!(
                             "virtual user {user} crashed (a txbench bug): {msg}"
                         ));
-                        shared.stop.store(true, Ordering::SeqCst);
+                        shared.halt();
                     }
                 }
             })
@@ -419,7 +432,7 @@ pub fn run(
             if !stopped_early {
                 targets::sample_and_wait(&samplers, Duration::from_secs(2));
             }
-            shared.stop.store(true, Ordering::SeqCst);
+            shared.halt();
             stop_flag.store(true, Ordering::SeqCst);
             let left = join_within(std::mem::take(&mut handles), END_JOIN_LIMIT);
             if left > 0 {
@@ -634,7 +647,7 @@ pub fn run(
             break;
         }
     }
-    shared.stop.store(true, Ordering::SeqCst);
+    shared.halt();
     stop_flag.store(true, Ordering::SeqCst);
     drop(go_tx);
     drop(pacer);
@@ -767,7 +780,7 @@ fn worker_loop(
         // Exactly --events transactions start: once the budget is spent it stays spent.
         if shared.remaining.fetch_sub(1, Ordering::Relaxed) <= 0 {
             if cfg.events.is_some() {
-                shared.stop.store(true, Ordering::Relaxed);
+                shared.halt();
             }
             break;
         }
@@ -828,18 +841,28 @@ fn worker_loop(
     }
 }
 
-/// Sleeps `d` in short steps so a stop is noticed; false when the run stopped meanwhile.
+/// Waits `d` unless the run stops first (then false). A stop wakes the wait: a thousand
+/// paced terminals sleep without polling.
 fn pause(shared: &Shared, d: Duration) -> bool {
+    if d.is_zero() {
+        return !shared.stop.load(Ordering::Relaxed);
+    }
     let end = Instant::now() + d;
+    let (lock, cv) = &shared.pausing;
+    let mut g = lock.lock().unwrap_or_else(|p| p.into_inner());
     loop {
-        if shared.stop.load(Ordering::Relaxed) {
+        // Checked under the lock `halt` takes to notify: a stop is never missed.
+        if shared.stop.load(Ordering::SeqCst) {
             return false;
         }
         let now = Instant::now();
         if now >= end {
             return true;
         }
-        std::thread::sleep((end - now).min(Duration::from_millis(100)));
+        g = cv
+            .wait_timeout(g, end - now)
+            .unwrap_or_else(|p| p.into_inner())
+            .0;
     }
 }
 
@@ -1008,6 +1031,35 @@ mod tests {
         assert!(saturation(5.0, 10.0, 1).is_none());
         assert!(saturation(0.0, 0.0, 2).is_none());
         assert_eq!(cpu_pct(1.0, 2.0, 4), 12.5);
+    }
+
+    fn shared() -> Arc<Shared> {
+        Arc::new(Shared {
+            stop: AtomicBool::new(false),
+            pausing: (Mutex::new(()), Condvar::new()),
+            crashed: Mutex::new(None),
+            remaining: AtomicI64::new(i64::MAX),
+            startup_error: Mutex::new(None),
+            recorders: Vec::new(),
+            targets: 1,
+        })
+    }
+
+    #[test]
+    fn a_stop_wakes_a_pausing_virtual_user() {
+        let s = shared();
+        assert!(pause(&s, Duration::from_millis(20)));
+        assert!(pause(&s, Duration::ZERO));
+        let waiting = s.clone();
+        let t = Instant::now();
+        let h = std::thread::spawn(move || pause(&waiting, Duration::from_secs(600)));
+        std::thread::sleep(Duration::from_millis(50));
+        s.halt();
+        assert!(!h.join().unwrap());
+        // Woken by the stop, not by the end of its 10 minutes.
+        assert!(t.elapsed() < Duration::from_secs(300));
+        assert!(!pause(&s, Duration::ZERO));
+        assert!(!pause(&s, Duration::from_secs(600)));
     }
 
     #[test]
