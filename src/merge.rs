@@ -363,6 +363,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
             host: {
                 let mut hosts: Vec<String> =
                     parts.iter().map(|p| p.r.client.host.clone()).collect();
+                hosts.sort();
                 hosts.dedup();
                 hosts.join(", ")
             },
@@ -558,12 +559,45 @@ fn merge_interval(
             .map(Vec::as_slice)
             .unwrap_or_default()
         {
-            if let Some((_, _, h)) = hists
+            let h = e.decode().with_context(|| p.dir.display().to_string())?;
+            // Every completed transaction has its response time in the log: a log that holds
+            // fewer (or more) than the row counts would merge percentiles of other samples.
+            let completed = row
+                .kinds
+                .iter()
+                .find(|k| k.name == e.kind)
+                .map_or(0, |k| k.completed);
+            if !e.service && h.len() != completed {
+                bail!(
+                    "merge: {}: latency.hlog holds {} {} response times for the interval at {:.1} s, its intervals {}: the log and the result disagree",
+                    p.dir.display(),
+                    h.len(),
+                    e.kind,
+                    row.start_s,
+                    completed
+                );
+            }
+            if let Some((_, _, m)) = hists
                 .iter_mut()
                 .find(|(k, s, _)| *k == e.kind && *s == e.service)
             {
-                h.add(&e.decode().with_context(|| p.dir.display().to_string())?)
+                m.add(&h)
                     .map_err(|err| anyhow::anyhow!("merging histograms: {err:?}"))?;
+            }
+        }
+        for k in &row.kinds {
+            let logged = p
+                .hists
+                .get(&ms_key(row.start_s))
+                .is_some_and(|v| v.iter().any(|e| e.kind == k.name && !e.service));
+            if k.completed > 0 && !logged {
+                bail!(
+                    "merge: {}: latency.hlog has no {} response times for the interval at {:.1} s ({} completed): the log is incomplete",
+                    p.dir.display(),
+                    k.name,
+                    row.start_s,
+                    k.completed
+                );
             }
         }
     }

@@ -25,7 +25,7 @@ fn spawn_shard(home: &Home, url: &str, index: u32, count: u32, args: &[&str], ou
         .env("TXBENCH_SHARDS", count.to_string())
         .args(["--url", url, "run"])
         .args(args)
-        .args(["-q", "--out"])
+        .arg("--out")
         .arg(out)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
@@ -105,7 +105,7 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
     let before = sum_d_next_o_id(&s);
 
     // Three shards started together, as an Indexed Job's pods would be.
-    let at = (now_s() + 4).to_string();
+    let at = (now_s() + 6).to_string();
     let run = [
         "tpcc",
         "--threads",
@@ -278,6 +278,28 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
     );
     let o = merge(&home, &dirs, &merged);
     assert!(assert_one_line_error(&o, 1).contains("holds a run already"));
+    // A shard whose latency.hlog lost its last interval's histograms (a copy cut short).
+    let cut = home.path().join("s1cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::copy(dirs[0].join("result.json"), cut.join("result.json")).unwrap();
+    let last = shards[0]["intervals"].as_array().unwrap().last().unwrap()["start_s"]
+        .as_f64()
+        .unwrap();
+    let log: String = std::fs::read_to_string(dirs[0].join("latency.hlog"))
+        .unwrap()
+        .lines()
+        .filter(|l| {
+            !l.starts_with("Tag=")
+                || (l.split(',').nth(1).unwrap().parse::<f64>().unwrap() - last).abs() > 1e-3
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(cut.join("latency.hlog"), log).unwrap();
+    refused(
+        &[cut.clone(), dirs[1].clone(), dirs[2].clone()],
+        "x6",
+        "the log is incomplete",
+    );
     // A run that was not a shard.
     let single = home.path().join("single");
     let o = home
@@ -498,7 +520,7 @@ fn oltp_shards_interrupted_swept_and_refused() {
     assert!(text(&o).1.contains("s ago: starting now"), "{:?}", text(&o));
 
     // A shard interrupted mid-run: the merge is interrupted and covers what every shard ran.
-    let at = (now_s() + 3).to_string();
+    let at = (now_s() + 6).to_string();
     let run = [
         "oltp_point_select",
         "--table-size",
@@ -516,7 +538,7 @@ fn oltp_shards_interrupted_swept_and_refused() {
     let children: Vec<Child> = (0..3)
         .map(|i| spawn_shard(&home, &s.url, i, 3, &run, &idirs[i as usize]))
         .collect();
-    std::thread::sleep(Duration::from_secs(6));
+    std::thread::sleep(Duration::from_secs(9));
     // SAFETY: signalling a child we spawned.
     unsafe { libc::kill(children[1].id() as i32, libc::SIGINT) };
     let codes: Vec<Option<i32>> = children
@@ -556,7 +578,7 @@ fn oltp_shards_interrupted_swept_and_refused() {
     assert_eq!(m["summary"]["transactions"].as_u64().unwrap(), expect);
 
     // A sharded sweep: level by level, each level's shards started together.
-    let at = (now_s() + 3).to_string();
+    let at = (now_s() + 6).to_string();
     let run = [
         "oltp_point_select",
         "--table-size",
@@ -574,10 +596,14 @@ fn oltp_shards_interrupted_swept_and_refused() {
     let children: Vec<Child> = (0..2)
         .map(|i| spawn_shard(&home, &s.url, i, 2, &run, &sdirs[i as usize]))
         .collect();
-    for c in children {
-        let o = c.wait_with_output().unwrap();
-        assert!(o.status.success(), "{:?}", text(&o));
-    }
+    let logs: Vec<String> = children
+        .into_iter()
+        .map(|c| {
+            let o = c.wait_with_output().unwrap();
+            assert!(o.status.success(), "{:?}", text(&o));
+            text(&o).1
+        })
+        .collect();
     let smerged = home.path().join("smerged");
     let o = home
         .cmd()
@@ -599,7 +625,12 @@ fn oltp_shards_interrupted_swept_and_refused() {
         let r = result_json(&smerged.join(l["dir"].as_str().unwrap()));
         assert_schema_valid(&r);
         assert_eq!(r["intervals"][0]["threads"], threads);
-        assert!(r["merged"]["start_spread_s"].as_f64().unwrap() < 0.25);
+        assert!(
+            r["merged"]["start_spread_s"].as_f64().unwrap() < 0.25,
+            "{threads} threads: {} {:?}",
+            r["merged"],
+            logs
+        );
     }
 }
 
