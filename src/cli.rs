@@ -239,7 +239,8 @@ pub struct DriverArgs {
     pub shard: Option<crate::shard::Shard>,
     /// Start at TIME, in the database server's clock, once every connection is open: RFC 3339
     /// (2026-11-24T18:00:00Z) or seconds since the epoch. Shards given the same time start
-    /// together; a sweep's level L starts (L-1) x (warm-up + time + 10 s) later.
+    /// together; a sweep's level L starts (L-1) x (warm-up + time + 10 s, + 80 s with
+    /// TPC-C's --delivery deferred) later.
     #[arg(long, global = true, value_name = "TIME", value_parser = crate::shard::parse_start_at)]
     pub start_at: Option<std::time::SystemTime>,
 }

@@ -24,8 +24,8 @@ pub type Scorer<'a> = &'a dyn Fn(&Summary, &[&RunResult]) -> (Option<WorkloadRep
 pub enum Merged {
     /// One run.
     Run(Box<RunResult>),
-    /// A sweep, and its merged levels.
-    Sweep(Box<Sweep>, Vec<RunResult>),
+    /// A sweep, its merged levels, and why it ends before its last level (if it does).
+    Sweep(Box<Sweep>, Vec<RunResult>, Vec<String>),
 }
 
 /// The files of the sampling shard copied beside the merged result.
@@ -114,6 +114,7 @@ fn merge_sweeps(dirs: &[PathBuf], stored: &[Stored], out: &Path, score: Scorer) 
         runs: Vec::new(),
     };
     let mut runs = Vec::new();
+    let mut stopped = Vec::new();
     for &threads in &first.levels {
         let level_dirs: Option<Vec<PathBuf>> = sweeps
             .iter()
@@ -131,10 +132,23 @@ fn merge_sweeps(dirs: &[PathBuf], stored: &[Stored], out: &Path, score: Scorer) 
             break;
         };
         let name = format!("t{threads:05}");
-        let r = merge_runs(&level_dirs, &out.join(&name), score)
-            .with_context(|| format!("the level of {threads} threads"))?;
-        merged.runs.push(SweepLevel::of(&r, &name));
-        runs.push(r);
+        match merge_runs(&level_dirs, &out.join(&name), score) {
+            Ok(r) => {
+                merged.runs.push(SweepLevel::of(&r, &name));
+                runs.push(r);
+            }
+            // The levels merged so far stand; the sweep ends before this one.
+            Err(e) if !runs.is_empty() => {
+                let _ = std::fs::remove_dir_all(out.join(&name));
+                merged.status = RunStatus::Interrupted;
+                stopped.push(format!(
+                    "the level of {threads} threads is not merged, nor any after it: {}",
+                    crate::error::one_line(&e)
+                ));
+                break;
+            }
+            Err(e) => return Err(e.context(format!("the level of {threads} threads"))),
+        }
     }
     if sweeps.iter().any(|s| s.status != RunStatus::Completed)
         && merged.status == RunStatus::Completed
@@ -145,7 +159,7 @@ fn merge_sweeps(dirs: &[PathBuf], stored: &[Stored], out: &Path, score: Scorer) 
         bail!("merge: no level was run by every shard: nothing to merge");
     }
     merged.write(out)?;
-    Ok(Merged::Sweep(Box::new(merged), runs))
+    Ok(Merged::Sweep(Box::new(merged), runs, stopped))
 }
 
 /// A shard as merge reads it.
@@ -370,6 +384,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
             cpus: parts.iter().map(|p| p.r.client.cpus).sum(),
         },
         intervals: Vec::new(),
+        events: Vec::new(),
         summary: None,
         workload_report: None,
         stability: None,
@@ -439,7 +454,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
                 p.r.shard.as_ref().map_or(0, |s| s.index)
             );
         }
-        let (row, hists) = merge_interval(&rows, &names, t0)?;
+        let (row, hists) = merge_interval(&rows, &names, t0, interval)?;
         dir.append(&row, &hists)?;
         if phase == Phase::Measure {
             for (k, s, h) in &hists {
@@ -474,9 +489,15 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
             spread,
             &mut notes,
         )?;
-        let (report, more) = score(&summary, &parts.iter().map(|p| &p.r).collect::<Vec<_>>());
-        notes.extend(more);
-        result.workload_report = report;
+        if truncated {
+            if first.workload_report.is_some() {
+                notes.push("no workload scorecard: the shards' input counts cover their whole runs, longer than the merge".into());
+            }
+        } else {
+            let (report, more) = score(&summary, &parts.iter().map(|p| &p.r).collect::<Vec<_>>());
+            notes.extend(more);
+            result.workload_report = report;
+        }
         result.summary = Some(summary);
         result.stability = crate::stats::Stability::of(
             &result.intervals,
@@ -541,8 +562,27 @@ fn merge_interval(
     rows: &[(&Part, &IntervalRow)],
     names: &[String],
     t0: f64,
+    interval: f64,
 ) -> Result<(IntervalRow, Hists)> {
-    let n = rows.len() as f64;
+    // Rows are taken by position: each must start where the others do (a shard whose loop
+    // skipped a boundary would otherwise be summed with the next interval of the others).
+    let starts: Vec<f64> = rows
+        .iter()
+        .map(|(p, r)| p.abs_start - t0 + r.start_s)
+        .collect();
+    let lo = starts.iter().cloned().fold(f64::INFINITY, f64::min);
+    if let Some(((p, r), s)) = rows
+        .iter()
+        .zip(&starts)
+        .find(|(_, s)| **s - lo > interval / 2.0)
+    {
+        bail!(
+            "merge: shard {}'s interval at {:.1} s starts {:.2} s after the others' (more than half the {interval} s interval): the shards' intervals do not line up",
+            p.r.shard.as_ref().map_or(0, |s| s.index),
+            r.start_s,
+            s - lo
+        );
+    }
     let mut hists: Hists = names
         .iter()
         .flat_map(|k| {
@@ -553,6 +593,7 @@ fn merge_interval(
         })
         .collect();
     for (p, row) in rows {
+        let mut logged: BTreeMap<(String, bool), u64> = BTreeMap::new();
         for e in p
             .hists
             .get(&ms_key(row.start_s))
@@ -560,23 +601,7 @@ fn merge_interval(
             .unwrap_or_default()
         {
             let h = e.decode().with_context(|| p.dir.display().to_string())?;
-            // Every completed transaction has its response time in the log: a log that holds
-            // fewer (or more) than the row counts would merge percentiles of other samples.
-            let completed = row
-                .kinds
-                .iter()
-                .find(|k| k.name == e.kind)
-                .map_or(0, |k| k.completed);
-            if !e.service && h.len() != completed {
-                bail!(
-                    "merge: {}: latency.hlog holds {} {} response times for the interval at {:.1} s, its intervals {}: the log and the result disagree",
-                    p.dir.display(),
-                    h.len(),
-                    e.kind,
-                    row.start_s,
-                    completed
-                );
-            }
+            *logged.entry((e.kind.clone(), e.service)).or_default() += h.len();
             if let Some((_, _, m)) = hists
                 .iter_mut()
                 .find(|(k, s, _)| *k == e.kind && *s == e.service)
@@ -585,19 +610,21 @@ fn merge_interval(
                     .map_err(|err| anyhow::anyhow!("merging histograms: {err:?}"))?;
             }
         }
+        // Every completed transaction has one response and one service time in the log: a log
+        // cut short, or appended twice, would merge the percentiles of other samples.
         for k in &row.kinds {
-            let logged = p
-                .hists
-                .get(&ms_key(row.start_s))
-                .is_some_and(|v| v.iter().any(|e| e.kind == k.name && !e.service));
-            if k.completed > 0 && !logged {
-                bail!(
-                    "merge: {}: latency.hlog has no {} response times for the interval at {:.1} s ({} completed): the log is incomplete",
-                    p.dir.display(),
-                    k.name,
-                    row.start_s,
-                    k.completed
-                );
+            for service in [false, true] {
+                let n = logged.get(&(k.name.clone(), service)).copied().unwrap_or(0);
+                if n != k.completed {
+                    bail!(
+                        "merge: {}: latency.hlog holds {n} {} {} times for the interval at {:.1} s, which counts {} completed: the log is incomplete or repeated",
+                        p.dir.display(),
+                        k.name,
+                        if service { "service" } else { "response" },
+                        row.start_s,
+                        k.completed
+                    );
+                }
             }
         }
     }
@@ -656,16 +683,16 @@ fn merge_interval(
         .sum();
     let row = IntervalRow {
         phase: rows[0].1.phase,
+        // From the first shard's start to the last one's end: with --events shards end when
+        // their part is done, and the interval lasts until the last one did.
         start_s: rows
             .iter()
             .map(|(p, r)| p.abs_start - t0 + r.start_s)
-            .sum::<f64>()
-            / n,
+            .fold(f64::INFINITY, f64::min),
         end_s: rows
             .iter()
             .map(|(p, r)| p.abs_start - t0 + r.end_s)
-            .sum::<f64>()
-            / n,
+            .fold(f64::NEG_INFINITY, f64::max),
         threads: rows.iter().map(|(_, r)| r.threads).sum(),
         transactions: sumu(&|r| r.transactions),
         tps: sum(&|r| r.tps),
@@ -702,11 +729,12 @@ fn merge_summary(
     len: usize,
 ) -> Summary {
     let truncated = parts.iter().any(|p| p.r.intervals.len() > len);
-    let secs: f64 = measured
-        .iter()
-        .map(|r| r.end_s - r.start_s)
-        .sum::<f64>()
-        .max(1e-9);
+    // The measured phase from its first start to its last end (merged rows may overlap by the
+    // shards' start spread).
+    let secs: f64 = match (measured.first(), measured.last()) {
+        (Some(a), Some(b)) => (b.end_s - a.start_s).max(1e-9),
+        _ => 1e-9,
+    };
     let over = |service: bool| -> Histogram<u64> {
         let mut h = new_hist();
         for ((_, s), k) in all {
@@ -882,8 +910,19 @@ fn server_figures(
         s.sample_ms_max = o.sample_ms_max;
         s.not_recorded = o.not_recorded.clone();
     }
-    if truncated {
-        notes.push("the server's counts are not cross-checked: they cover the sampling shard's whole measured phase, longer than the merge".into());
+    let skip = if truncated {
+        Some("they cover the sampling shard's whole measured phase, longer than the merge")
+    } else if result.config.targets.len() > 1 {
+        Some("shard 1 sampled only the first target, and the virtual users were dealt over several")
+    } else if result.config.events.is_some() {
+        Some("with --events the shards end when their part is done, not with the sampling shard")
+    } else {
+        None
+    };
+    if let Some(why) = skip {
+        notes.push(format!(
+            "the server's counts are not divided per transaction nor cross-checked: {why}"
+        ));
         // Per-transaction figures over a different span would mislead too.
         s.per_transaction.clear();
         s.per_new_order.clear();

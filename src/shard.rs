@@ -92,29 +92,24 @@ impl Shard {
             .collect())
     }
 
-    /// TPC-C: the warehouses split into N contiguous ranges, each shard running every terminal
-    /// whose home warehouse (user g's is g mod `warehouses` + 1) is in its range, so shards
-    /// share no home warehouse. More shards than warehouses, or a shard left without a
-    /// terminal, is an error.
+    /// TPC-C: the home warehouses in use (user g's is g mod `warehouses` + 1, so the first
+    /// min(threads, warehouses)) split into N contiguous ranges, each shard running every
+    /// terminal whose home warehouse is in its range, so shards share no home warehouse. More
+    /// shards than home warehouses in use is an error.
     pub fn users_by_warehouse(&self, threads: u32, warehouses: u32) -> Result<Vec<u32>, String> {
-        if self.count > warehouses {
+        let homes = threads.min(warehouses);
+        if self.count > homes {
             return Err(format!(
-                "{} shards for {warehouses} warehouse(s): each shard needs a home warehouse of its own",
+                "{} shards for {homes} home warehouse(s) ({threads} thread(s) on {warehouses} warehouse(s)): each shard needs a home warehouse of its own",
                 self.count
             ));
         }
-        let users: Vec<u32> = (0..threads)
+        Ok((0..threads)
             .filter(|g| {
-                u64::from(g % warehouses) * u64::from(self.count) / u64::from(warehouses)
+                u64::from(g % warehouses) * u64::from(self.count) / u64::from(homes)
                     == u64::from(self.index - 1)
             })
-            .collect();
-        if users.is_empty() {
-            return Err(format!(
-                "shard {self} has no terminal: {threads} thread(s) over {warehouses} warehouse(s) leave its warehouses without one (use at least as many threads as warehouses)"
-            ));
-        }
-        Ok(users)
+            .collect())
     }
 
     /// This shard's part of `total` (transactions for --events), in proportion to the users
@@ -280,14 +275,21 @@ mod tests {
         assert!(
             s.users_by_warehouse(40, 3)
                 .unwrap_err()
-                .contains("4 shards for 3 warehouse")
+                .contains("4 shards for 3 home warehouse")
         );
-        // 2 threads on 4 warehouses: warehouses 3 and 4 have no terminal.
-        let s = Shard { index: 2, count: 2 };
+        // 300 threads on 1,000 warehouses use homes 1..300: each shard gets 100 of them.
+        for k in 1..=3 {
+            let users = Shard { index: k, count: 3 }
+                .users_by_warehouse(300, 1000)
+                .unwrap();
+            assert_eq!(users.len(), 100, "shard {k}");
+            assert!(users.iter().all(|g| g / 100 == k - 1));
+        }
+        let s = Shard { index: 2, count: 3 };
         assert!(
             s.users_by_warehouse(2, 4)
                 .unwrap_err()
-                .contains("no terminal")
+                .contains("3 shards for 2 home warehouse")
         );
     }
 

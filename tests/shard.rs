@@ -300,6 +300,82 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
         "x6",
         "the log is incomplete",
     );
+    // A copy of shard 2 edited two ways: INVALID (the merge is INVALID and names it), and
+    // claiming to be one of 4 shards (not a shard of this run).
+    let edited = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| -> PathBuf {
+        let d = home.path().join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::copy(dirs[1].join("latency.hlog"), d.join("latency.hlog")).unwrap();
+        let mut r = shards[1].clone();
+        edit(&mut r);
+        std::fs::write(d.join("result.json"), serde_json::to_vec(&r).unwrap()).unwrap();
+        d
+    };
+    let invalid = edited("s2invalid", &|r| {
+        r["validity"] = serde_json::json!({"valid": false, "reasons": ["a reason of its own"]});
+    });
+    let o = merge(
+        &home,
+        &[dirs[0].clone(), invalid.clone(), dirs[2].clone()],
+        &home.path().join("minvalid"),
+    );
+    let line = assert_one_line_error(&o, 3);
+    assert!(line.contains("shard 2 ("), "{line}");
+    assert!(line.contains("a reason of its own"), "{line}");
+    assert!(text(&o).0.contains("INVALID"), "{:?}", text(&o));
+    assert_eq!(
+        result_json(&home.path().join("minvalid"))["validity"]["valid"],
+        false
+    );
+    // Shard 2's intervals after the first start 1.5 s late (its loop skipped a boundary):
+    // summed by position with the others' they would mix two intervals.
+    let late = edited("s2late", &|r| {
+        for row in r["intervals"].as_array_mut().unwrap().iter_mut().skip(1) {
+            let s = row["start_s"].as_f64().unwrap();
+            row["start_s"] = serde_json::json!(s + 1.5);
+        }
+    });
+    refused(
+        &[dirs[0].clone(), late.clone(), dirs[2].clone()],
+        "x8",
+        "do not line up",
+    );
+    // Shard 2's latency.hlog appended twice: its percentiles would weigh double.
+    let twice = edited("s2twice", &|_| {});
+    let log = std::fs::read_to_string(twice.join("latency.hlog")).unwrap();
+    let tags: String = log
+        .lines()
+        .filter(|l| l.starts_with("Tag="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(twice.join("latency.hlog"), format!("{log}{tags}")).unwrap();
+    refused(
+        &[dirs[0].clone(), twice.clone(), dirs[2].clone()],
+        "x9",
+        "incomplete or repeated",
+    );
+    // An event of shard 1's appears once in the merge, labelled with its shard.
+    let d = home.path().join("s1event");
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::copy(dirs[0].join("latency.hlog"), d.join("latency.hlog")).unwrap();
+    let mut r = shards[0].clone();
+    r["events"] = serde_json::json!([{"t_s": 1.5, "what": "a replica fell behind"}]);
+    std::fs::write(d.join("result.json"), serde_json::to_vec(&r).unwrap()).unwrap();
+    let o = merge(
+        &home,
+        &[d, dirs[1].clone(), dirs[2].clone()],
+        &home.path().join("mevent"),
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    let events = result_json(&home.path().join("mevent"))["events"].clone();
+    assert_eq!(events.as_array().unwrap().len(), 1, "{events}");
+    assert_eq!(events[0]["what"], "shard 1: a replica fell behind");
+    let four = edited("s2of4", &|r| r["shard"]["count"] = serde_json::json!(4));
+    refused(
+        &[dirs[0].clone(), four.clone(), dirs[2].clone()],
+        "x7",
+        "is shard 2/4 but",
+    );
     // A run that was not a shard.
     let single = home.path().join("single");
     let o = home
@@ -408,7 +484,7 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
         &s.url,
         &["tpcc", "--threads", "8", "--shard", "1/4"],
         &[],
-        "4 shards for 3 warehouse(s)",
+        "4 shards for 3 home warehouse(s)",
     );
     assert_run_refused(
         &home,
@@ -706,13 +782,15 @@ fn the_kubernetes_job_manifest() {
     assert_eq!(spec["completionMode"], "Indexed");
     assert_eq!(spec["completions"], 3);
     assert_eq!(spec["parallelism"], 3);
-    assert_eq!(spec["backoffLimit"], 0);
+    assert_eq!(spec["backoffLimitPerIndex"], 0);
+    assert_eq!(spec["maxFailedIndexes"], 3);
     let pod = &spec["template"]["spec"];
     assert_eq!(pod["restartPolicy"], "Never");
     let c = &pod["containers"][0];
     assert_eq!(c["image"], "registry.example/txbench:1");
     assert_eq!(c["command"], serde_json::json!(["txbench"]));
-    assert_eq!(c["resources"]["limits"]["cpu"], "4");
+    assert_eq!(c["resources"]["requests"]["cpu"], "4");
+    assert!(c["resources"].get("limits").is_none());
     let args: Vec<String> = c["args"]
         .as_array()
         .unwrap()

@@ -37,7 +37,10 @@ pub fn merge(out: &Output, shards: &[PathBuf], dir: &Path) -> Result<i32> {
                 r.validity.reasons.clone()
             }
         }
-        Merged::Sweep(s, runs) => {
+        Merged::Sweep(s, runs, stopped) => {
+            for line in stopped {
+                out.note(line);
+            }
             if out.json {
                 let mut v = serde_json::to_value(s)?;
                 v["type"] = json!("sweep");

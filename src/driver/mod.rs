@@ -162,6 +162,23 @@ pub fn run(
     let (go_tx, go_rx) =
         crossbeam_channel::bounded::<Option<crossbeam_channel::Receiver<Instant>>>(n);
 
+    // Connections opened long before a far start would sit idle past wait_timeout or a
+    // proxy's idle limit: open them in the last minute.
+    if let Some(at) = part.start_at
+        && let Ok(ahead) = at.duration_since(SystemTime::now())
+        && ahead > CONNECT_AHEAD
+    {
+        display.note(&format!(
+            "waiting until a minute before the start at {} to connect",
+            crate::shard::rfc3339(at)
+        ));
+        while !INTERRUPTED.load(Ordering::SeqCst) {
+            match (at - CONNECT_AHEAD).duration_since(SystemTime::now()) {
+                Ok(left) => std::thread::sleep(left.min(Duration::from_millis(200))),
+                Err(_) => break,
+            }
+        }
+    }
     let mut handles = Vec::with_capacity(n);
     for (id, &user) in part.users.iter().enumerate() {
         let shared = shared.clone();
@@ -314,7 +331,12 @@ pub fn run(
             pacer::Pacer::start(
                 rate,
                 cfg.rate_dist,
-                cfg.seed,
+                // Each shard its own arrivals: the same seed would put N shards' arrivals at
+                // the same instants (independent Poisson streams add up to one).
+                cfg.seed
+                    ^ part.shard.as_ref().map_or(0, |s| {
+                        u64::from(s.index).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                    }),
                 t0,
                 pacer::queue_capacity(rate),
                 stop_flag.clone(),
@@ -671,6 +693,9 @@ pub fn run(
     }
     Ok(result)
 }
+
+/// How long before --start-at the virtual users connect.
+const CONNECT_AHEAD: Duration = Duration::from_secs(60);
 
 /// How long the end of a run waits for the transactions in flight (a lock wait ends within
 /// innodb_lock_wait_timeout, 50 s by default).

@@ -81,13 +81,19 @@ fn io_reason(kind: std::io::ErrorKind, desc: &str) -> String {
 /// taken as made at the trip's middle (so known to within half the round trip).
 pub fn clock_offset(conn: &mut mysql::Conn) -> Result<(f64, f64)> {
     let mut best: Option<(f64, f64)> = None;
+    // In UTC: UNIX_TIMESTAMP(datetime) reads its argument in the session's time zone, which
+    // a daylight-saving change makes ambiguous for an hour.
+    conn.query_drop("SET SESSION time_zone = '+00:00'")
+        .context("reading the server's clock")?;
     for _ in 0..5 {
         let before = crate::shard::unix_s(std::time::SystemTime::now());
-        let server: Option<f64> = conn
-            .query_first("SELECT CAST(UNIX_TIMESTAMP(NOW(6)) AS DOUBLE)")
+        let server: Option<String> = conn
+            .query_first("SELECT UNIX_TIMESTAMP(NOW(6))")
             .context("reading the server's clock")?;
         let after = crate::shard::unix_s(std::time::SystemTime::now());
-        let server = server.context("reading the server's clock: no row")?;
+        let server: f64 = server
+            .and_then(|s| s.parse().ok())
+            .context("reading the server's clock: no number")?;
         let rtt = (after - before).max(0.0);
         let offset = server - (before + after) / 2.0;
         if best.is_none_or(|(_, r)| rtt < r) {

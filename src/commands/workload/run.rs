@@ -337,7 +337,14 @@ fn run_level(
     // A sweep's levels each start a slot after the previous one, so the shards of every
     // level start together.
     let start_at = d.start_at.map(|t| {
-        let slot = Duration::from_secs_f64(d.warmup + d.time) + LEVEL_GAP;
+        // Deferred deliveries drain for up to 80 s after a level.
+        let drain = match sel {
+            Selected::Tpcc(a) if a.delivery == tpcc::run::DeliveryMode::Deferred => {
+                Duration::from_secs(80)
+            }
+            _ => Duration::ZERO,
+        };
+        let slot = Duration::from_secs_f64(d.warmup + d.time) + LEVEL_GAP + drain;
         t + slot * level.map_or(0, |(i, _)| i as u32 - 1)
     });
     let mut start_note = None;
