@@ -8,7 +8,8 @@ use crate::metrics::LatencyStats;
 use crate::metrics::server::{ServerRow, ServerSummary, cross_checks};
 use crate::results::{
     Client, HlogRecord, IntervalRow, KindRow, KindSummary, MergeRecord, MergedShard, Phase, RunDir,
-    RunResult, RunStatus, Stored, Summary, Sweep, SweepLevel, Validity, WorkloadReport, read_hlog,
+    RunResult, RunStatus, ShardRecord, Stored, Summary, Sweep, SweepLevel, Validity,
+    WorkloadReport, read_hlog,
 };
 use anyhow::{Context, Result, bail};
 use hdrhistogram::Histogram;
@@ -166,6 +167,8 @@ fn merge_sweeps(dirs: &[PathBuf], stored: &[Stored], out: &Path, score: Scorer) 
 struct Part {
     dir: PathBuf,
     r: RunResult,
+    /// Its shard record (`r.shard`, which every part has).
+    shard: ShardRecord,
     /// Its histograms, still encoded, by interval start (ms).
     hists: BTreeMap<i64, Vec<HlogRecord>>,
     /// Its start in the server's clock, seconds since the epoch.
@@ -210,13 +213,13 @@ fn load_parts(dirs: &[PathBuf]) -> Result<Vec<Part>> {
     let mut parts: Vec<Part> = Vec::new();
     for d in dirs {
         let r = RunResult::load(d)?;
-        let Some(s) = &r.shard else {
+        let Some(shard) = r.shard.clone() else {
             bail!(
                 "merge: {} is not a shard (its run had no --shard): nothing to merge it with",
                 d.display()
             );
         };
-        let abs_start = s.start_unix_s + s.clock_offset_s;
+        let abs_start = shard.start_unix_s + shard.clock_offset_s;
         let mut hists: BTreeMap<i64, Vec<HlogRecord>> = BTreeMap::new();
         let found = read_hlog(d, |e| {
             hists.entry(ms_key(e.start_s)).or_default().push(e);
@@ -231,41 +234,36 @@ fn load_parts(dirs: &[PathBuf]) -> Result<Vec<Part>> {
         parts.push(Part {
             dir: d.clone(),
             r,
+            shard,
             hists,
             abs_start,
         });
     }
-    let shard = |p: &Part| {
-        p.r.shard
-            .as_ref()
-            .map(|s| (s.index, s.count))
-            .unwrap_or((0, 0))
-    };
-    let (_, n) = shard(&parts[0]);
+    let n = parts[0].shard.count;
     for p in &parts[1..] {
-        let (k, c) = shard(p);
+        let (k, c) = (p.shard.index, p.shard.count);
         if c != n {
             bail!(
                 "merge: {} is shard {k}/{c} but {} is shard {}/{n}: not shards of one run",
                 p.dir.display(),
                 parts[0].dir.display(),
-                shard(&parts[0]).0
+                parts[0].shard.index
             );
         }
     }
-    parts.sort_by_key(|p| shard(p).0);
+    parts.sort_by_key(|p| p.shard.index);
     for w in parts.windows(2) {
-        if shard(&w[0]).0 == shard(&w[1]).0 {
+        if w[0].shard.index == w[1].shard.index {
             bail!(
                 "merge: shard {}/{n} given twice ({} and {})",
-                shard(&w[0]).0,
+                w[0].shard.index,
                 w[0].dir.display(),
                 w[1].dir.display()
             );
         }
     }
     let missing: Vec<String> = (1..=n)
-        .filter(|k| !parts.iter().any(|p| shard(p).0 == *k))
+        .filter(|k| !parts.iter().any(|p| p.shard.index == *k))
         .map(|k| k.to_string())
         .collect();
     if !missing.is_empty() {
@@ -279,7 +277,7 @@ fn load_parts(dirs: &[PathBuf]) -> Result<Vec<Part>> {
         if p.r.config.workload != parts[0].r.config.workload {
             bail!(
                 "merge: shard {} ({}) ran the workload {}, shard 1 ({}) {}: not shards of one run",
-                shard(p).0,
+                p.shard.index,
                 p.dir.display(),
                 p.r.config.workload,
                 parts[0].dir.display(),
@@ -290,7 +288,7 @@ fn load_parts(dirs: &[PathBuf]) -> Result<Vec<Part>> {
         if c != base {
             bail!(
                 "merge: shard {} ({}) ran with {} of shard 1 ({}): shards of one run have the same workload and options",
-                shard(p).0,
+                p.shard.index,
                 p.dir.display(),
                 first_difference(&base, &c),
                 parts[0].dir.display()
@@ -299,7 +297,7 @@ fn load_parts(dirs: &[PathBuf]) -> Result<Vec<Part>> {
         if p.r.kinds != parts[0].r.kinds {
             bail!(
                 "merge: shard {} ({}) has transaction kinds {:?}, shard 1 {:?}",
-                shard(p).0,
+                p.shard.index,
                 p.dir.display(),
                 p.r.kinds,
                 parts[0].r.kinds
@@ -324,7 +322,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
         let late = parts
             .iter()
             .max_by(|a, b| a.abs_start.total_cmp(&b.abs_start))
-            .map(|p| p.r.shard.as_ref().map_or(0, |s| s.index))
+            .map(|p| p.shard.index)
             .unwrap_or(0);
         bail!(
             "merge: shard {late} started {spread:.2} s after the first, more than half the {interval} s interval: their intervals do not line up (start the shards together with --start-at)"
@@ -336,7 +334,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
     // interrupted, aborted or died ends the merge where it ended.
     let mut len = parts.iter().map(|p| p.r.intervals.len()).max().unwrap_or(0);
     for p in &parts {
-        let s = p.r.shard.as_ref().map_or(0, |s| s.index);
+        let s = p.shard.index;
         let st = if p.r.status == RunStatus::Running {
             RunStatus::Interrupted
         } else {
@@ -421,14 +419,14 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
         shards: parts
             .iter()
             .map(|p| MergedShard {
-                index: p.r.shard.as_ref().map_or(0, |s| s.index),
+                index: p.shard.index,
                 dir: p.dir.display().to_string(),
                 host: p.r.client.host.clone(),
-                threads: p.r.shard.as_ref().map_or(0, |s| s.users.len() as u32),
+                threads: p.shard.users.len() as u32,
                 status: p.r.status,
                 valid: p.r.validity.valid,
                 start_s: p.abs_start - t0,
-                clock_offset_s: p.r.shard.as_ref().map_or(0.0, |s| s.clock_offset_s),
+                clock_offset_s: p.shard.clock_offset_s,
             })
             .collect(),
         start_spread_s: spread,
@@ -451,7 +449,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
             bail!(
                 "merge: interval {} of shard {} is not in the same phase as shard 1's",
                 i + 1,
-                p.r.shard.as_ref().map_or(0, |s| s.index)
+                p.shard.index
             );
         }
         let (row, hists) = merge_interval(&rows, &names, t0, interval)?;
@@ -468,7 +466,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
         result.intervals.push(row);
     }
     for p in &parts {
-        let k = p.r.shard.as_ref().map_or(0, |s| s.index);
+        let k = p.shard.index;
         for e in &p.r.events {
             result.events.push(crate::results::Event {
                 t_s: e.t_s + p.abs_start - t0,
@@ -479,7 +477,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
     result.events.sort_by(|a, b| a.t_s.total_cmp(&b.t_s));
     if !measured.is_empty() {
         let truncated = len < parts.iter().map(|p| p.r.intervals.len()).max().unwrap_or(0);
-        let mut summary = merge_summary(&parts, &measured, &acc, &names, len);
+        let mut summary = merge_summary(&parts, &measured, &acc, &names, len, truncated);
         server_figures(
             &mut result,
             &mut summary,
@@ -507,7 +505,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
     }
     // The verdict: every shard's reasons, by shard, and the merge's own.
     for p in &parts {
-        let k = p.r.shard.as_ref().map_or(0, |s| s.index);
+        let k = p.shard.index;
         if !p.r.validity.valid {
             result.validity.valid = false;
             for reason in &p.r.validity.reasons {
@@ -556,6 +554,31 @@ fn new_hist() -> Histogram<u64> {
     crate::metrics::new_histogram()
 }
 
+/// One histogram of those of `hists` that are of service time (or of response time).
+fn combined<'a>(
+    hists: impl Iterator<Item = (bool, &'a Histogram<u64>)>,
+    service: bool,
+) -> Histogram<u64> {
+    let mut h = new_hist();
+    for (s, k) in hists {
+        if s == service {
+            let _ = h.add(k);
+        }
+    }
+    h
+}
+
+/// Failures by class, summed over `rows`.
+fn classes<'a>(rows: impl Iterator<Item = &'a IntervalRow>) -> BTreeMap<String, u64> {
+    let mut by_class: BTreeMap<String, u64> = BTreeMap::new();
+    for r in rows {
+        for (c, v) in &r.errors_by_class {
+            *by_class.entry(c.clone()).or_default() += v;
+        }
+    }
+    by_class
+}
+
 /// One merged interval: the shards' rows at the same place, counts summed, rates summed (each
 /// is its shard's count over its own interval), percentiles from the merged histograms.
 fn merge_interval(
@@ -578,7 +601,7 @@ fn merge_interval(
     {
         bail!(
             "merge: shard {}'s interval at {:.1} s starts {:.2} s after the others' (more than half the {interval} s interval): the shards' intervals do not line up",
-            p.r.shard.as_ref().map_or(0, |s| s.index),
+            p.shard.index,
             r.start_s,
             s - lo
         );
@@ -628,25 +651,11 @@ fn merge_interval(
             }
         }
     }
-    let all = |service: bool| -> Histogram<u64> {
-        let mut h = new_hist();
-        for (_, s, k) in &hists {
-            if *s == service {
-                let _ = h.add(k);
-            }
-        }
-        h
-    };
-    let resp = LatencyStats::of(&all(false));
-    let serv = LatencyStats::of(&all(true));
+    let resp = LatencyStats::of(&combined(hists.iter().map(|(_, s, h)| (*s, h)), false));
+    let serv = LatencyStats::of(&combined(hists.iter().map(|(_, s, h)| (*s, h)), true));
     let sum = |f: &dyn Fn(&IntervalRow) -> f64| rows.iter().map(|(_, r)| f(r)).sum::<f64>();
     let sumu = |f: &dyn Fn(&IntervalRow) -> u64| rows.iter().map(|(_, r)| f(r)).sum::<u64>();
-    let mut by_class: BTreeMap<String, u64> = BTreeMap::new();
-    for (_, r) in rows {
-        for (c, v) in &r.errors_by_class {
-            *by_class.entry(c.clone()).or_default() += v;
-        }
-    }
+    let by_class = classes(rows.iter().map(|(_, r)| *r));
     let kinds = names
         .iter()
         .map(|name| {
@@ -727,23 +736,15 @@ fn merge_summary(
     all: &Acc,
     names: &[String],
     len: usize,
+    truncated: bool,
 ) -> Summary {
-    let truncated = parts.iter().any(|p| p.r.intervals.len() > len);
     // The measured phase from its first start to its last end (merged rows may overlap by the
     // shards' start spread).
     let secs: f64 = match (measured.first(), measured.last()) {
         (Some(a), Some(b)) => (b.end_s - a.start_s).max(1e-9),
         _ => 1e-9,
     };
-    let over = |service: bool| -> Histogram<u64> {
-        let mut h = new_hist();
-        for ((_, s), k) in all {
-            if *s == service {
-                let _ = h.add(k);
-            }
-        }
-        h
-    };
+    let over = |service: bool| combined(all.iter().map(|((_, s), h)| (*s, h)), service);
     // Statement counts per shard: its rates times its own interval's length.
     let count = |f: &dyn Fn(&IntervalRow) -> f64| -> u64 {
         parts
@@ -759,12 +760,7 @@ fn merge_summary(
             .sum()
     };
     let transactions: u64 = measured.iter().map(|r| r.transactions).sum();
-    let mut errors_by_class: BTreeMap<String, u64> = BTreeMap::new();
-    for r in measured {
-        for (c, v) in &r.errors_by_class {
-            *errors_by_class.entry(c.clone()).or_default() += v;
-        }
-    }
+    let errors_by_class = classes(measured.iter());
     let stmts = crate::metrics::StmtCounts {
         reads: count(&|r| r.reads_ps),
         writes: count(&|r| r.writes_ps),
@@ -870,11 +866,10 @@ fn server_figures(
     spread: f64,
     notes: &mut Vec<String>,
 ) -> Result<()> {
-    let Some(p) = parts.iter().find(|p| {
-        p.r.shard
-            .as_ref()
-            .is_some_and(|s| s.server_measured.is_some())
-    }) else {
+    let Some((p, m)) = parts
+        .iter()
+        .find_map(|p| Some((p, p.shard.server_measured.as_ref()?)))
+    else {
         if result.config.server_metrics {
             notes.push("no shard recorded the server's counters over its measured phase: the merged run has no server figures".into());
         }
@@ -887,12 +882,7 @@ fn server_figures(
                 .with_context(|| format!("copying {} into {}", from.display(), out.display()))?;
         }
     }
-    let Some(shard) = p.r.shard.as_ref() else {
-        return Ok(());
-    };
-    let Some(m) = shard.server_measured.as_ref() else {
-        return Ok(());
-    };
+    let shard = &p.shard;
     let rows = std::fs::read_to_string(p.dir.join("server.csv"))
         .map(|t| ServerRow::parse_csv(&t))
         .unwrap_or_default();

@@ -507,21 +507,7 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
 #[test]
 fn oltp_shards_interrupted_swept_and_refused() {
     let home = Home::new();
-    let s = home.start("oshards", &[]);
-    let out = home
-        .cmd()
-        .args([
-            "--url",
-            &s.url,
-            "prepare",
-            "oltp_point_select",
-            "--table-size",
-            "1000",
-            "-q",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{:?}", text(&out));
+    let s = point_select_server(&home, "oshards");
     let far = (now_s() + 2 * 86_400).to_string();
     assert_run_refused(
         &home,

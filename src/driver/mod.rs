@@ -172,12 +172,7 @@ pub fn run(
             "waiting until a minute before the start at {} to connect",
             crate::shard::rfc3339(at)
         ));
-        while !INTERRUPTED.load(Ordering::SeqCst) {
-            match (at - CONNECT_AHEAD).duration_since(SystemTime::now()) {
-                Ok(left) => std::thread::sleep(left.min(Duration::from_millis(200))),
-                Err(_) => break,
-            }
-        }
+        sleep_until(at - CONNECT_AHEAD);
     }
     let mut handles = Vec::with_capacity(n);
     for (id, &user) in part.users.iter().enumerate() {
@@ -277,12 +272,7 @@ pub fn run(
             "{n} virtual user(s) connected; starting at {}",
             crate::shard::rfc3339(at)
         ));
-        while !INTERRUPTED.load(Ordering::SeqCst) {
-            let Ok(left) = at.duration_since(SystemTime::now()) else {
-                break;
-            };
-            std::thread::sleep(left.min(Duration::from_millis(50)));
-        }
+        sleep_until(at);
     }
 
     let t0 = Instant::now();
@@ -692,6 +682,16 @@ pub fn run(
         out.write_result(&result)?;
     }
     Ok(result)
+}
+
+/// Sleeps until `at` (this client's clock), or until Ctrl-C, in steps of at most 50 ms.
+fn sleep_until(at: SystemTime) {
+    while !INTERRUPTED.load(Ordering::SeqCst) {
+        let Ok(left) = at.duration_since(SystemTime::now()) else {
+            break;
+        };
+        std::thread::sleep(left.min(Duration::from_millis(50)));
+    }
 }
 
 /// How long before --start-at the virtual users connect.
