@@ -585,6 +585,10 @@ pub enum ServerCommand {
         /// Start an N-node MariaDB Galera cluster on loopback (NAME, NAME-g2…).
         #[arg(long, value_name = "N")]
         galera: Option<u32>,
+        /// The server: mariadb (MariaDB or MySQL, the default) or postgres (Debian's
+        /// postgresql package), for a new sandbox.
+        #[arg(long, value_name = "ENGINE", value_parser = ["mariadb", "mysql", "postgres", "postgresql"])]
+        engine: Option<String>,
     },
     /// Stop a server: SQL shutdown, then SIGTERM, then SIGKILL.
     Stop {

@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod config;
 pub mod driver;
+pub mod engine;
 pub mod error;
 pub mod experiment;
 pub mod findings;
@@ -19,7 +20,6 @@ pub mod sampler;
 pub mod server;
 pub mod shard;
 pub mod stats;
-pub mod target;
 pub mod topology;
 pub mod workload;
 

@@ -1,6 +1,6 @@
 //! The server pre-flight: version and the settings that decide what a benchmark measures.
 //!
-//! A plain data type, filled by [`crate::target::preflight`] and stored with every run, so
+//! A plain data type, filled by [`crate::engine::preflight`] and stored with every run, so
 //! results and reports can show it without talking to a server.
 
 use serde::{Deserialize, Serialize};
@@ -29,6 +29,28 @@ pub const VARIABLES: &[&str] = &[
     "character_set_server",
 ];
 
+/// PostgreSQL settings recorded in every pre-flight (pg_settings names; sizes stored in
+/// bytes, times in their unit as `setting unit`), and `version` from `version()`.
+pub const PG_SETTINGS: &[&str] = &[
+    "server_version",
+    "shared_buffers",
+    "effective_cache_size",
+    "work_mem",
+    "max_wal_size",
+    "checkpoint_timeout",
+    "checkpoint_completion_target",
+    "synchronous_commit",
+    "fsync",
+    "full_page_writes",
+    "wal_level",
+    "wal_compression",
+    "default_transaction_isolation",
+    "max_connections",
+    "huge_pages",
+    "autovacuum",
+    "jit",
+];
+
 /// What `server start` prints and every run records about its server.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Preflight {
@@ -50,9 +72,18 @@ impl Preflight {
         self.variables.get(name).map(String::as_str).unwrap_or("?")
     }
 
-    /// `MariaDB 10.11.19-…` or `MySQL 8.0.36`.
+    /// True for a PostgreSQL server's pre-flight.
+    pub fn is_postgres(&self) -> bool {
+        self.variables.contains_key("server_version")
+    }
+
+    /// `MariaDB 10.11.19-…`, `MySQL 8.0.36` or `PostgreSQL 15.18 (…)`.
     pub fn server(&self) -> String {
         let version = self.var("version");
+        if self.is_postgres() {
+            // version(): "PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu, …"
+            return version.split(" on ").next().unwrap_or(version).to_string();
+        }
         let product = if version.to_ascii_lowercase().contains("mariadb") {
             "MariaDB"
         } else {
@@ -65,6 +96,7 @@ impl Preflight {
     pub fn isolation(&self) -> &str {
         self.variables
             .get("transaction_isolation")
+            .or_else(|| self.variables.get("default_transaction_isolation"))
             .or_else(|| self.variables.get("tx_isolation"))
             .map(String::as_str)
             .unwrap_or("?")
@@ -72,30 +104,11 @@ impl Preflight {
 
     /// The pre-flight as aligned `label  value` lines.
     pub fn lines(&self) -> Vec<(String, String)> {
-        let bytes = |name: &str| match self.var(name).parse::<u64>() {
-            Ok(b) => human_bytes(b),
-            Err(_) => "?".to_string(),
+        let mut lines = if self.is_postgres() {
+            self.postgres_lines()
+        } else {
+            self.mysql_lines()
         };
-        let mut durability = format!(
-            "innodb_flush_log_at_trx_commit={} innodb_doublewrite={} log_bin={}",
-            self.var("innodb_flush_log_at_trx_commit"),
-            self.var("innodb_doublewrite"),
-            self.var("log_bin"),
-        );
-        if self.var("log_bin") == "ON" {
-            durability.push_str(&format!(" sync_binlog={}", self.var("sync_binlog")));
-        }
-        let mut lines = vec![
-            ("server".into(), self.server()),
-            ("buffer pool".into(), bytes("innodb_buffer_pool_size")),
-            ("redo log".into(), bytes("innodb_log_file_size")),
-            ("durability".into(), durability),
-            ("isolation".into(), self.isolation().to_string()),
-            (
-                "max_connections".into(),
-                self.var("max_connections").to_string(),
-            ),
-        ];
         for (k, v) in &self.topology {
             lines.push((
                 if k == "role" {
@@ -107,6 +120,67 @@ impl Preflight {
             ));
         }
         lines
+    }
+
+    fn bytes(&self, name: &str) -> String {
+        match self.var(name).parse::<u64>() {
+            Ok(b) => human_bytes(b),
+            Err(_) => "?".to_string(),
+        }
+    }
+
+    fn postgres_lines(&self) -> Vec<(String, String)> {
+        vec![
+            ("server".into(), self.server()),
+            ("shared_buffers".into(), self.bytes("shared_buffers")),
+            (
+                "wal".into(),
+                format!(
+                    "max_wal_size={} checkpoint_timeout={} wal_level={}",
+                    self.bytes("max_wal_size"),
+                    self.var("checkpoint_timeout"),
+                    self.var("wal_level")
+                ),
+            ),
+            (
+                "durability".into(),
+                format!(
+                    "fsync={} synchronous_commit={} full_page_writes={}",
+                    self.var("fsync"),
+                    self.var("synchronous_commit"),
+                    self.var("full_page_writes")
+                ),
+            ),
+            ("isolation".into(), self.isolation().to_string()),
+            (
+                "max_connections".into(),
+                self.var("max_connections").to_string(),
+            ),
+        ]
+    }
+
+    fn mysql_lines(&self) -> Vec<(String, String)> {
+        let bytes = |name: &str| self.bytes(name);
+        let mut durability = format!(
+            "innodb_flush_log_at_trx_commit={} innodb_doublewrite={} log_bin={}",
+            self.var("innodb_flush_log_at_trx_commit"),
+            self.var("innodb_doublewrite"),
+            self.var("log_bin"),
+        );
+        if self.var("log_bin") == "ON" {
+            durability.push_str(&format!(" sync_binlog={}", self.var("sync_binlog")));
+        }
+        vec![
+            ("server".into(), self.server()),
+            ("buffer pool".into(), bytes("innodb_buffer_pool_size")),
+            ("redo log".into(), bytes("innodb_log_file_size")),
+            ("durability".into(), durability),
+            ("isolation".into(), self.isolation().to_string()),
+            (
+                "max_connections".into(),
+                self.var("max_connections").to_string(),
+            ),
+        ]
     }
 
     /// The pre-flight as a text block, one setting a line.
@@ -171,6 +245,45 @@ mod tests {
             !text.contains("sync_binlog"),
             "only shown with a binlog: {text}"
         );
+    }
+
+    #[test]
+    fn a_postgres_preflight_shows_its_own_settings() {
+        let mut p = Preflight::default();
+        for (k, v) in [
+            (
+                "version",
+                "PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu, compiled by gcc",
+            ),
+            ("server_version", "15.18 (Debian 15.18-0+deb12u1)"),
+            ("shared_buffers", "6442450944"),
+            ("max_wal_size", "8589934592"),
+            ("checkpoint_timeout", "15min"),
+            ("wal_level", "replica"),
+            ("fsync", "on"),
+            ("synchronous_commit", "on"),
+            ("full_page_writes", "on"),
+            ("default_transaction_isolation", "read committed"),
+            ("max_connections", "2000"),
+        ] {
+            p.variables.insert(k.into(), v.into());
+        }
+        let text = p.render();
+        assert!(
+            text.contains("server           PostgreSQL 15.18 (Debian 15.18-0+deb12u1)\n"),
+            "{text}"
+        );
+        assert!(text.contains("shared_buffers   6.0 GiB"), "{text}");
+        assert!(
+            text.contains("max_wal_size=8.0 GiB checkpoint_timeout=15min wal_level=replica"),
+            "{text}"
+        );
+        assert!(
+            text.contains("fsync=on synchronous_commit=on full_page_writes=on"),
+            "{text}"
+        );
+        assert!(text.contains("read committed"), "{text}");
+        assert!(!text.contains("innodb"), "{text}");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! primary, and reached with the primary's user and password at the address they report
 //! (`report_host` / `report_port`, which txbench's sandboxes set).
 
-use crate::target::{self, TargetUrl};
+use crate::engine::{self, TargetUrl};
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
@@ -235,7 +235,7 @@ pub fn verify_replicas(
             differing: Vec::new(),
             problem: None,
         };
-        let mut rc = match target::connect(&replica_url(url, r)) {
+        let mut rc = match engine::mysql::connect(&replica_url(url, r)) {
             Ok(c) => c,
             Err(e) => {
                 check.problem = Some(format!("{e:#}"));
@@ -271,7 +271,7 @@ pub fn verify_replicas(
                     break;
                 }
                 Err(e) => {
-                    check.problem = Some(target::error_message(&e));
+                    check.problem = Some(engine::mysql::error_message(&e));
                     break;
                 }
             }
@@ -371,7 +371,7 @@ pub fn describe(conn: &mut mysql::Conn, url: &TargetUrl) -> BTreeMap<String, Str
         let described: Vec<String> = list
             .iter()
             .map(|r| {
-                let state = target::connect(&replica_url(url, r))
+                let state = engine::mysql::connect(&replica_url(url, r))
                     .ok()
                     .and_then(|mut c| replica_status(&mut c).ok().flatten());
                 match state {

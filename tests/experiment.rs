@@ -503,7 +503,7 @@ fn a_snapshot_restores_the_data_directory_as_it_was() {
     )
     .unwrap();
     let url = started.record.url();
-    txbench::target::connect(&url)
+    txbench::engine::mysql::connect(&url)
         .unwrap()
         .query_drop("DELETE FROM sbtest1 WHERE id > 10")
         .unwrap();
@@ -517,7 +517,7 @@ fn a_snapshot_restores_the_data_directory_as_it_was() {
         },
     )
     .unwrap();
-    let n: u64 = txbench::target::connect(&url)
+    let n: u64 = txbench::engine::mysql::connect(&url)
         .unwrap()
         .query_first("SELECT COUNT(*) FROM sbtest1")
         .unwrap()

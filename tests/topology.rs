@@ -31,7 +31,7 @@ fn wait_until_measuring(dir: &std::path::Path) {
 }
 
 fn conn_to(url: &str) -> mysql::Conn {
-    txbench::target::connect(&txbench::target::TargetUrl::parse(url).unwrap()).unwrap()
+    txbench::engine::mysql::connect(&txbench::engine::TargetUrl::parse(url).unwrap()).unwrap()
 }
 
 #[test]

@@ -4,12 +4,12 @@
 //! (its output in the cell's `run.log`), experiment.json rewritten after every step.
 
 use super::{Output, print_json};
+use crate::engine::{self, TargetUrl};
 use crate::error::{EXIT_INTERRUPTED, EXIT_OK, Failure};
 use crate::experiment::plan::{self, Plan, Reset, Variant};
 use crate::experiment::{self, CellStatus, Experiment, Prepared, builtin};
 use crate::results::RunStatus;
 use crate::server::{self, StateDir, cluster, snapshot};
-use crate::target::{self, TargetUrl};
 use anyhow::{Context, Result, bail};
 use mysql::prelude::Queryable;
 use std::path::{Path, PathBuf};
@@ -532,7 +532,7 @@ impl Runner<'_> {
             }
             let targets = self.start(e, &variant, &workload)?;
             let reported =
-                target::connect(&targets[0]).and_then(|mut c| verify_settings(&mut c, &v));
+                engine::mysql::connect(&targets[0]).and_then(|mut c| verify_settings(&mut c, &v));
             let reported = match reported {
                 Ok(r) => r,
                 Err(err) => {

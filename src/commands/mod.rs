@@ -6,8 +6,8 @@ pub mod shards;
 pub mod workload;
 
 use crate::cli::ServerCommand;
+use crate::engine::{self, TargetUrl};
 use crate::server::{self, StateDir, cnf::Setting};
-use crate::target::{self, TargetUrl};
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -112,8 +112,8 @@ pub fn resolve_target(out: &Output, url: Option<&str>) -> Result<TargetUrl> {
 /// `txbench info`.
 pub fn info(out: &Output, url: Option<&str>) -> Result<i32> {
     let url = resolve_target(out, url)?;
-    let mut conn = target::connect(&url)?;
-    let pf = target::preflight(&mut conn)?;
+    let mut conn = engine::connect(&url)?;
+    let pf = engine::preflight(&mut conn)?;
     if out.json {
         print_json(&json!({"url": url.to_string(), "preflight": pf}));
     } else {
@@ -138,8 +138,20 @@ pub fn server(out: &Output, cmd: ServerCommand) -> Result<i32> {
             replicas,
             semisync,
             galera,
+            engine,
         } => {
             let name = server_name.or(name).unwrap_or_else(|| "default".into());
+            let engine = engine.map(|e| match e.as_str() {
+                "postgres" | "postgresql" => engine::Engine::Postgres,
+                _ => engine::Engine::Mysql,
+            });
+            if engine == Some(engine::Engine::Postgres)
+                && (replicas.is_some() || galera.is_some() || numa_node.is_some())
+            {
+                anyhow::bail!(
+                    "--engine postgres: --replicas, --galera and --numa-node are MariaDB sandboxes' (PostgreSQL's standbys are not built)"
+                );
+            }
             let cpus = cpus
                 .map(|c| server::placement::parse_cpus(&c, "--cpus"))
                 .transpose()?;
@@ -155,6 +167,7 @@ pub fn server(out: &Output, cmd: ServerCommand) -> Result<i32> {
                 binary,
                 cpus,
                 numa_node,
+                engine,
                 ..Default::default()
             };
             let request = server::cluster::Request {
@@ -357,8 +370,11 @@ fn topology_now(s: &server::Server) -> std::collections::BTreeMap<String, String
         return Default::default();
     }
     let url = s.record.url();
-    match target::connect(&url) {
-        Ok(mut c) => crate::topology::describe(&mut c, &url),
+    match engine::connect(&url) {
+        Ok(mut c) => c
+            .as_mysql()
+            .map(|c| crate::topology::describe(c, &url))
+            .unwrap_or_default(),
         Err(_) => Default::default(),
     }
 }

@@ -125,7 +125,7 @@ pub fn k8s_job(out: &Output, url: Option<&str>, job: &K8sJobCmd) -> Result<i32> 
             .into());
         }
         (Some(u), None) => {
-            let parsed = crate::target::TargetUrl::parse(u)
+            let parsed = crate::engine::TargetUrl::parse(u)
                 .map_err(|e| Failure::Usage(format!("--url: {e}")))?;
             if parsed.password.is_some() {
                 return Err(Failure::Usage(format!(

@@ -6,15 +6,15 @@ pub mod pacer;
 mod targets;
 
 use crate::config::RunConfig;
+use crate::engine::{self, TargetUrl};
 use crate::metrics::{Recorder, StmtCounts};
 use crate::results::{
     Client, IntervalRow, Phase, RunDir, RunResult, RunStatus, SCHEMA_VERSION, Summary, Tool,
     Validity,
 };
-use crate::target::{self, TargetUrl};
 use crate::workload::{Workload, rand::worker_rng};
 use anyhow::{Result, bail};
-use mysql::prelude::Queryable;
+
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
@@ -50,8 +50,8 @@ pub trait Display {
 }
 
 /// Opens a worker connection with the run's session settings.
-pub fn connect_session(url: &TargetUrl, cfg: &RunConfig) -> Result<mysql::Conn> {
-    let mut conn = target::connect(url)?;
+pub fn connect_session(url: &TargetUrl, cfg: &RunConfig) -> Result<crate::engine::Conn> {
+    let mut conn = engine::connect(url)?;
     if let Some(iso) = cfg.isolation {
         conn.query_drop(format!(
             "SET SESSION TRANSACTION ISOLATION LEVEL {}",
@@ -779,7 +779,7 @@ fn worker_loop(
     current: &mut usize,
     shared: &Shared,
     worker: &mut dyn crate::workload::Worker,
-    conn: &mut mysql::Conn,
+    conn: &mut crate::engine::Conn,
     schedule: Option<crossbeam_channel::Receiver<Instant>>,
     names: &[String],
 ) {
@@ -816,9 +816,9 @@ fn worker_loop(
             match worker.execute(conn, kind, retries > 0, &mut stmts) {
                 Ok(outcome) => break Ok(outcome),
                 Err(e) => {
-                    let class = target::classify(&e);
+                    let class = engine::classify(&e);
                     if class.disconnects() {
-                        break Err((class, target::error_message(&e)));
+                        break Err((class, engine::error_message(&e)));
                     }
                     // A lock-wait timeout rolls back only the statement: end the transaction.
                     let _ = conn.query_drop("ROLLBACK");
@@ -830,7 +830,7 @@ fn worker_loop(
                         retries += 1;
                         continue;
                     }
-                    break Err((class, target::error_message(&e)));
+                    break Err((class, engine::error_message(&e)));
                 }
             }
         };
@@ -901,7 +901,7 @@ fn reconnect(
     id: usize,
     shared: &Shared,
     worker: &mut dyn crate::workload::Worker,
-    conn: &mut mysql::Conn,
+    conn: &mut crate::engine::Conn,
 ) -> bool {
     let mut backoff = Duration::from_millis(50);
     while !shared.stop.load(Ordering::Relaxed) {

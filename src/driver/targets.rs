@@ -129,7 +129,7 @@ fn judge(down: &mut [bool], reasons: &[Option<String>], targets: &Targets, t_s: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::TargetUrl;
+    use crate::engine::TargetUrl;
 
     fn targets(n: usize) -> Targets {
         Targets {

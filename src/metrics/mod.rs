@@ -107,11 +107,14 @@ pub enum ErrorClass {
     /// Galera: the node is not in a Primary component or not yet synced (1047, "WSREP has
     /// not yet prepared node for application use"): the virtual user moves to another target.
     NodeNotReady,
+    /// PostgreSQL's serialization failure (40001, REPEATABLE READ and SERIALIZABLE): the
+    /// transaction saw a conflicting concurrent change. Retried, as pgbench's --max-tries does.
+    Serialization,
 }
 
 impl ErrorClass {
     /// All classes, in column order.
-    pub const ALL: [ErrorClass; 9] = [
+    pub const ALL: [ErrorClass; 10] = [
         ErrorClass::Deadlock,
         ErrorClass::LockWaitTimeout,
         ErrorClass::DuplicateKey,
@@ -121,6 +124,7 @@ impl ErrorClass {
         ErrorClass::Data,
         ErrorClass::Certification,
         ErrorClass::NodeNotReady,
+        ErrorClass::Serialization,
     ];
     /// Its column index.
     pub fn index(self) -> usize {
@@ -130,7 +134,10 @@ impl ErrorClass {
     pub fn retryable(self) -> bool {
         matches!(
             self,
-            ErrorClass::Deadlock | ErrorClass::LockWaitTimeout | ErrorClass::Certification
+            ErrorClass::Deadlock
+                | ErrorClass::LockWaitTimeout
+                | ErrorClass::Certification
+                | ErrorClass::Serialization
         )
     }
     /// Errors that mean the connection is gone.
@@ -160,6 +167,7 @@ impl ErrorClass {
             ErrorClass::Data => "data",
             ErrorClass::Certification => "certification",
             ErrorClass::NodeNotReady => "node_not_ready",
+            ErrorClass::Serialization => "serialization",
         }
     }
 }

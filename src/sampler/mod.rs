@@ -9,10 +9,10 @@
 
 pub mod host;
 
+use crate::engine::{self, TargetUrl};
 use crate::metrics::server::{Delta, RawSample, ServerRow};
 use crate::metrics::waits;
 use crate::results::{Event, Phase};
-use crate::target::{self, TargetUrl};
 use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -351,12 +351,12 @@ impl Worker {
     }
 
     fn connect(&self) -> Result<mysql::Conn, (String, bool)> {
-        let opts = mysql::OptsBuilder::from_opts(target::opts(&self.opts.url))
+        let opts = mysql::OptsBuilder::from_opts(engine::mysql::opts(&self.opts.url))
             .read_timeout(Some(UNRESPONSIVE_LIMIT))
             .write_timeout(Some(UNRESPONSIVE_LIMIT));
         mysql::Conn::new(opts).map_err(|e| {
             let timeout = is_timeout(&e);
-            (target::error_message(&e), timeout)
+            (engine::mysql::error_message(&e), timeout)
         })
     }
 
@@ -435,7 +435,7 @@ impl Worker {
                     self.innodb_sql = None;
                     self.not_recorded(format!(
                         "INFORMATION_SCHEMA.INNODB_METRICS is not recorded ({}): page splits and the other InnoDB counters are missing",
-                        target::error_message(&e)
+                        engine::mysql::error_message(&e)
                     ));
                 }
             }
@@ -462,7 +462,7 @@ impl Worker {
                     self.read_waits = false;
                     self.not_recorded(format!(
                         "performance_schema waits are not recorded ({})",
-                        target::error_message(&e)
+                        engine::mysql::error_message(&e)
                     ));
                 }
             }
@@ -476,7 +476,7 @@ impl Worker {
                         .insert(name.clone(), v.flatten().unwrap_or(0.0));
                 }
                 Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
-                Err(e) => failed.push((name.clone(), target::error_message(&e))),
+                Err(e) => failed.push((name.clone(), engine::mysql::error_message(&e))),
             }
         }
         for (name, why) in failed {
@@ -516,7 +516,7 @@ impl Worker {
         for (addr, conn) in &mut self.replicas {
             if conn.is_none() {
                 let url = crate::topology::replica_url(&self.opts.url, addr);
-                let opts = mysql::OptsBuilder::from_opts(target::opts(&url))
+                let opts = mysql::OptsBuilder::from_opts(engine::mysql::opts(&url))
                     .read_timeout(Some(Duration::from_secs(2)))
                     .tcp_connect_timeout(Some(Duration::from_secs(1)));
                 *conn = mysql::Conn::new(opts).ok();
@@ -597,7 +597,7 @@ impl Worker {
             Err(e) => {
                 self.not_recorded(format!(
                     "cannot ask the server for its pid file ({}): its process and the disk are not recorded",
-                    target::error_message(&e)
+                    engine::mysql::error_message(&e)
                 ));
                 return;
             }
@@ -652,7 +652,7 @@ impl Worker {
             ),
             Err(e) => self.not_recorded(format!(
                 "performance_schema waits are not recorded ({})",
-                target::error_message(&e)
+                engine::mysql::error_message(&e)
             )),
         }
     }
@@ -846,7 +846,7 @@ fn is_timeout(e: &mysql::Error) -> bool {
 }
 
 fn is_lost(e: &mysql::Error) -> bool {
-    target::classify(e).disconnects()
+    engine::mysql::classify(e).disconnects()
 }
 
 #[cfg(test)]

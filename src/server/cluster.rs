@@ -7,8 +7,8 @@
 //! needs are rendered last into its my.cnf.
 
 use super::{ServerRecord, StartOptions, Started, StateDir};
+use crate::engine;
 use crate::server::cnf::Setting;
-use crate::target;
 use anyhow::{Context, Result, bail};
 use mysql::prelude::Queryable;
 use serde::{Deserialize, Serialize};
@@ -362,7 +362,7 @@ fn member_options(opts: &StartOptions, name: &str) -> StartOptions {
 /// Points a replica at its primary (when it is not already) and waits until both
 /// replication threads run.
 fn attach(replica: &ServerRecord, primary: &ServerRecord) -> Result<()> {
-    let mut conn = target::connect(&replica.socket_url())?;
+    let mut conn = engine::mysql::connect(&replica.socket_url())?;
     let status = crate::topology::replica_status(&mut conn)?;
     let port: Option<u16> = conn
         .query_first::<mysql::Row, _>("SHOW SLAVE STATUS")?
@@ -484,7 +484,7 @@ fn wait_synced(record: &ServerRecord, size: usize) -> Result<()> {
     let t = Instant::now();
     let mut last = None;
     while t.elapsed() < JOIN_TIMEOUT {
-        if let Ok(mut c) = target::connect(&record.socket_url())
+        if let Ok(mut c) = engine::mysql::connect(&record.socket_url())
             && let Ok(Some(g)) = crate::topology::galera_state(&mut c)
         {
             if g.ready && g.cluster_size as usize >= size && g.status == "Primary" {
@@ -510,7 +510,7 @@ fn wait_synced(record: &ServerRecord, size: usize) -> Result<()> {
 /// a sandbox's): what `check` expects to find, even when one has died.
 pub fn sandbox_replicas(
     home: &StateDir,
-    url: &crate::target::TargetUrl,
+    url: &crate::engine::TargetUrl,
 ) -> Vec<crate::topology::ReplicaAddr> {
     if !crate::sampler::is_local(url) {
         return Vec::new();

@@ -25,6 +25,18 @@ pub enum Flavor {
     MariaDb,
     /// Oracle MySQL (`mysqld --initialize-insecure`).
     MySql,
+    /// PostgreSQL (`postgres`, `initdb`; postgresql.conf from `engine/postgres/sandbox.rs`).
+    Postgres,
+}
+
+impl Flavor {
+    /// The engine this server speaks.
+    pub fn engine(self) -> crate::engine::Engine {
+        match self {
+            Flavor::MariaDb | Flavor::MySql => crate::engine::Engine::Mysql,
+            Flavor::Postgres => crate::engine::Engine::Postgres,
+        }
+    }
 }
 
 /// One `--set key=value`.

@@ -1,5 +1,7 @@
-//! Throw-away local servers ("sandboxes"): MariaDB or MySQL from the machine's packages,
-//! each in its own directory under the state directory, on 127.0.0.1 and a unix socket.
+//! Throw-away local servers ("sandboxes"): MariaDB or MySQL, or PostgreSQL
+//! (`--engine postgres`, its specifics in `engine/postgres/sandbox.rs`), from the machine's
+//! packages, each in its own directory under the state directory, on 127.0.0.1 and a unix
+//! socket.
 //!
 //! Layout of `$TXBENCH_HOME/servers/NAME/`: `server.json` (our marker and record),
 //! `my.cnf` (the final generated configuration), `data/`, `error.log`, `mysqld.pid`,
@@ -12,10 +14,12 @@ pub mod placement;
 pub mod process;
 pub mod snapshot;
 
+use crate::engine::{self, Engine, TargetUrl};
 use crate::preflight::Preflight;
-use crate::target::{self, TargetUrl};
 use anyhow::{Context, Result, bail};
 use cnf::{CnfInputs, Flavor, Setting};
+#[cfg(feature = "postgres")]
+use engine::postgres::sandbox as pg;
 use mysql::prelude::Queryable;
 use serde::{Deserialize, Serialize};
 use std::fs;
@@ -115,6 +119,10 @@ pub struct ServerRecord {
     /// Its place in a topology (primary, replica, Galera node).
     #[serde(default)]
     pub role: cluster::Role,
+    /// A PostgreSQL data directory outside the sandbox (root's: the `postgres` user runs
+    /// the server and must reach it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_dir: Option<PathBuf>,
 }
 
 impl ServerRecord {
@@ -137,18 +145,29 @@ impl ServerRecord {
             cpus: None,
             numa_node: None,
             role: cluster::Role::Standalone,
+            data_dir: None,
         }
+    }
+    /// The engine the server speaks.
+    pub fn engine(&self) -> Engine {
+        self.flavor.engine()
     }
     fn path(dir: &Path) -> PathBuf {
         dir.join("server.json")
     }
-    /// The generated my.cnf.
+    /// The generated my.cnf, or postgresql.conf (in the data directory, where the
+    /// `postgres` user can read it; a copy is kept in the sandbox directory).
     pub fn cnf(&self) -> PathBuf {
-        self.dir.join("my.cnf")
+        match self.engine() {
+            Engine::Mysql => self.dir.join("my.cnf"),
+            Engine::Postgres => self.datadir().join("postgresql.conf"),
+        }
     }
     /// The data directory.
     pub fn datadir(&self) -> PathBuf {
-        self.dir.join("data")
+        self.data_dir
+            .clone()
+            .unwrap_or_else(|| self.dir.join("data"))
     }
     /// The server's error log.
     pub fn error_log(&self) -> PathBuf {
@@ -156,7 +175,10 @@ impl ServerRecord {
     }
     /// The pid file the server writes.
     pub fn pid_file(&self) -> PathBuf {
-        self.dir.join("mysqld.pid")
+        match self.engine() {
+            Engine::Mysql => self.dir.join("mysqld.pid"),
+            Engine::Postgres => self.datadir().join("postmaster.pid"),
+        }
     }
     /// The server's private temporary directory.
     pub fn tmpdir(&self) -> PathBuf {
@@ -169,14 +191,26 @@ impl ServerRecord {
     /// nothing to redact).
     pub fn url(&self) -> TargetUrl {
         TargetUrl {
-            engine: target::Engine::Mysql,
-            scheme: "mysql".into(),
+            engine: self.engine(),
+            scheme: self.engine().name().into(),
             user: BENCH_USER.into(),
             password: None,
             host: "127.0.0.1".into(),
             port: self.port,
             database: BENCH_DB.into(),
             socket: None,
+        }
+    }
+    /// The socket's administrator URL: MySQL's benchmark user (it has every privilege), or
+    /// PostgreSQL's `postgres` superuser (which exists before txbench's role does).
+    pub fn admin_url(&self) -> TargetUrl {
+        match self.engine() {
+            Engine::Mysql => self.socket_url(),
+            Engine::Postgres => TargetUrl {
+                user: "postgres".into(),
+                database: "postgres".into(),
+                ..self.socket_url()
+            },
         }
     }
     /// The same account through the unix socket (for management).
@@ -332,6 +366,8 @@ pub struct StartOptions {
     pub role: Option<cluster::Role>,
     /// Start a new Galera cluster from this node (`--wsrep-new-cluster`).
     pub galera_new_cluster: bool,
+    /// `--engine`: MariaDB/MySQL (the default for a new sandbox) or PostgreSQL.
+    pub engine: Option<Engine>,
 }
 
 impl StartOptions {
@@ -369,11 +405,38 @@ pub struct Started {
 pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
     validate_name(&opts.name)?;
     let dir = home.server_dir(&opts.name);
+    let existing_engine = ServerRecord::load(&dir).ok().map(|r| r.engine());
+    if let (Some(want), Some(has)) = (opts.engine, existing_engine)
+        && want != has
+    {
+        bail!(
+            "--engine {}: server '{}' is a {} sandbox (choose another name for a {} one)",
+            want.name(),
+            opts.name,
+            has.product(),
+            want.product()
+        );
+    }
+    let engine = opts.engine.or(existing_engine).unwrap_or_default();
+    #[cfg(feature = "postgres")]
+    if engine == Engine::Postgres {
+        for set in &opts.sets {
+            if let Some(m) = pg::managed(&set.key) {
+                bail!("--set {}: {m}", set.key);
+            }
+        }
+    }
     let user_config = match &opts.config {
         Some(path) => {
             let text = fs::read_to_string(path)
                 .with_context(|| format!("--config {}: cannot read it", path.display()))?;
-            cnf::check_user_config(path, &text)?;
+            match engine {
+                Engine::Mysql => cnf::check_user_config(path, &text)?,
+                #[cfg(feature = "postgres")]
+                Engine::Postgres => pg::check_user_config(path, &text)?,
+                #[cfg(not(feature = "postgres"))]
+                Engine::Postgres => bail!("this txbench was built without PostgreSQL"),
+            }
             Some((path.clone(), text))
         }
         None => None,
@@ -413,7 +476,8 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
                         opts.name
                     );
                 }
-                let preflight = with_conn(&server.record.socket_url(), target::preflight)?;
+                let mut conn = engine::connect(&server.record.socket_url())?;
+                let preflight = engine::preflight(&mut conn)?;
                 return Ok(Started {
                     record: server.record,
                     pid,
@@ -445,14 +509,43 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
             rec
         }
         None => {
-            let (binary, flavor, binary_version) = match &opts.binary {
-                Some(b) => binary::check(b)?,
-                None => find_server_binary(&search_dirs())?,
+            let (binary, flavor, binary_version) = match (engine, &opts.binary) {
+                (Engine::Mysql, Some(b)) => binary::check(b)?,
+                (Engine::Mysql, None) => find_server_binary(&search_dirs())?,
+                #[cfg(feature = "postgres")]
+                (Engine::Postgres, b) => {
+                    let (binary, version) = match b {
+                        Some(b) => (b.clone(), pg::version_of(b)?),
+                        None => pg::find_server(&search_dirs())?,
+                    };
+                    (binary, Flavor::Postgres, version)
+                }
+                #[cfg(not(feature = "postgres"))]
+                (Engine::Postgres, _) => bail!("this txbench was built without PostgreSQL"),
             };
+            #[cfg(feature = "postgres")]
+            if engine == Engine::Postgres {
+                // Before anything is created: without a postgres user, root cannot run it.
+                pg::run_as()?;
+            }
             fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            #[cfg(feature = "postgres")]
+            let data_dir = match engine {
+                Engine::Postgres => pg::data_dir(&dir, &opts.name),
+                Engine::Mysql => None,
+            };
+            #[cfg(not(feature = "postgres"))]
+            let data_dir = None;
+            let socket = match (engine, &data_dir) {
+                // PostgreSQL's socket directory: its data directory (the postgres user's).
+                (Engine::Postgres, Some(d)) => d.clone(),
+                (Engine::Postgres, None) => postgres_socket_dir(&dir),
+                (Engine::Mysql, _) => cnf::socket_path(&dir),
+            };
             let rec = ServerRecord {
                 name: opts.name.clone(),
-                socket: cnf::socket_path(&dir),
+                socket,
+                data_dir,
                 dir,
                 binary,
                 flavor,
@@ -531,7 +624,50 @@ fn free_port() -> Result<u16> {
     Ok(l.local_addr()?.port())
 }
 
+/// A non-root PostgreSQL sandbox's socket directory: its data directory when the socket
+/// path fits `sun_path`, else a short directory in /tmp derived from the sandbox's.
+fn postgres_socket_dir(dir: &Path) -> PathBuf {
+    let data = dir.join("data");
+    if data.join(".s.PGSQL.65535").as_os_str().len() < 100 {
+        return data;
+    }
+    cnf::socket_path(dir).with_extension("pg")
+}
+
+#[cfg(feature = "postgres")]
+fn write_postgres_conf(record: &ServerRecord) -> Result<()> {
+    let owner = pg::run_as()?;
+    if !record.socket.starts_with(record.datadir()) {
+        pg::make_data_dir(&record.socket, owner)?;
+    }
+    let user_config = record
+        .user_config
+        .as_ref()
+        .map(|(p, t)| (p.as_path(), t.as_str()));
+    let text = pg::render(&pg::ConfInputs {
+        name: &record.name,
+        socket_dir: &record.socket,
+        port: record.port,
+        mem_bytes: cnf::mem_total() / record.role.members(),
+        user_config,
+        sets: &record.sets,
+    });
+    // The one the server reads (in its data directory), and the copy kept with the sandbox.
+    fs::write(record.cnf(), &text)
+        .with_context(|| format!("writing {}", record.cnf().display()))?;
+    if let Some((uid, gid)) = owner {
+        std::os::unix::fs::chown(record.cnf(), Some(uid), Some(gid))
+            .with_context(|| format!("giving {} to the postgres user", record.cnf().display()))?;
+    }
+    let kept = record.dir.join("postgresql.conf");
+    fs::write(&kept, &text).with_context(|| format!("writing {}", kept.display()))
+}
+
 fn write_cnf(record: &ServerRecord) -> Result<()> {
+    if record.engine() == Engine::Postgres {
+        #[cfg(feature = "postgres")]
+        return write_postgres_conf(record);
+    }
     fs::create_dir_all(record.tmpdir())
         .with_context(|| format!("creating {}", record.tmpdir().display()))?;
     let user_config = record
@@ -577,6 +713,16 @@ fn bootstrap(record: &ServerRecord) -> Result<()> {
     let log = record.error_log();
     let offset = file_len(&log);
     let mut cmd = match record.flavor {
+        #[cfg(feature = "postgres")]
+        Flavor::Postgres => {
+            let owner = pg::run_as()?;
+            pg::make_data_dir(&datadir, owner)?;
+            let mut c = pg::initdb(&record.binary, &datadir)?;
+            pg::as_owner(&mut c, owner);
+            c
+        }
+        #[cfg(not(feature = "postgres"))]
+        Flavor::Postgres => bail!("this txbench was built without PostgreSQL"),
         Flavor::MariaDb => {
             let Some(install) = find_program(&["mariadb-install-db", "mysql_install_db"]) else {
                 bail!("mariadb-install-db not found on PATH: {INSTALL_HINT}");
@@ -620,6 +766,19 @@ fn start_once(
     record: &mut ServerRecord,
     galera_new_cluster: bool,
 ) -> std::result::Result<Started, StartError> {
+    let postgres = record.engine() == Engine::Postgres;
+    let needs_bootstrap = if postgres {
+        !record.datadir().join("PG_VERSION").is_file()
+    } else {
+        !record.datadir().join("mysql").is_dir()
+    };
+    let mut bootstrap_seconds = 0.0;
+    // initdb wants an empty directory: PostgreSQL's configuration is written into the new one.
+    if postgres && needs_bootstrap {
+        let t = Instant::now();
+        bootstrap(record)?;
+        bootstrap_seconds = t.elapsed().as_secs_f64();
+    }
     write_cnf(record)?;
     let mut notes = Vec::new();
     // The exact build, for the pre-flight (a rebuilt binary at the same path differs).
@@ -648,14 +807,15 @@ fn start_once(
         }
         None => None,
     };
-    let mut bootstrap_seconds = 0.0;
-    if !record.datadir().join("mysql").is_dir() {
+    if !postgres && needs_bootstrap {
         let t = Instant::now();
         bootstrap(record)?;
         bootstrap_seconds = t.elapsed().as_secs_f64();
     }
-    fs::write(record.init_sql(), init_sql())
-        .with_context(|| format!("writing {}", record.init_sql().display()))?;
+    if !postgres {
+        fs::write(record.init_sql(), init_sql())
+            .with_context(|| format!("writing {}", record.init_sql().display()))?;
+    }
     let log = record.error_log();
     let offset = file_len(&log);
     let out = open_append(&log)?;
@@ -675,8 +835,19 @@ fn start_once(
         if let Some(cpus) = &record.cpus {
             placement::pin_command(&mut cmd, cpus);
         }
-        cmd.arg(format!("--defaults-file={}", record.cnf().display()))
-            .arg(format!("--init-file={}", record.init_sql().display()));
+        if postgres {
+            #[cfg(feature = "postgres")]
+            {
+                cmd.arg("-D")
+                    .arg(record.datadir())
+                    .arg("-c")
+                    .arg(pg::config_arg(&record.cnf()));
+                pg::as_owner(&mut cmd, pg::run_as()?);
+            }
+        } else {
+            cmd.arg(format!("--defaults-file={}", record.cnf().display()))
+                .arg(format!("--init-file={}", record.init_sql().display()));
+        }
         if galera_new_cluster {
             cmd.arg("--wsrep-new-cluster");
         }
@@ -705,11 +876,17 @@ fn start_once(
             }
             return Err(StartError::Other(err));
         }
-        if record.socket.exists()
-            && let Ok(mut conn) = target::connect(&socket_url)
+        if socket_file(record).exists()
+            && let Ok(mut conn) = engine::connect(&record.admin_url())
         {
             let start_seconds = t.elapsed().as_secs_f64();
-            let preflight = target::preflight(&mut conn)?;
+            #[cfg(feature = "postgres")]
+            if postgres {
+                drop(conn);
+                pg::create_bench_db(&record.admin_url(), BENCH_USER, BENCH_DB)?;
+                conn = engine::connect(&socket_url)?;
+            }
+            let preflight = engine::preflight(&mut conn)?;
             return Ok(Started {
                 record: record.clone(),
                 pid,
@@ -782,10 +959,10 @@ pub fn inspect(record: ServerRecord) -> Server {
         .ok()
         .and_then(|s| s.trim().parse::<i32>().ok());
     let pid = pid_from_file.or(record.pid);
-    let live = pid.filter(|p| process::alive(*p) && process::runs_with_cnf(*p, &record.cnf()));
+    let live = pid.filter(|p| process::alive(*p) && runs_with_cnf(*p, &record));
     let state = match live {
         Some(pid) => {
-            if target::connect(&record.socket_url()).is_ok() {
+            if engine::connect(&record.admin_url()).is_ok() {
                 State::Running { pid }
             } else {
                 State::NotResponding { pid }
@@ -875,9 +1052,16 @@ pub fn stop(home: &StateDir, name: &str, rm: bool) -> Result<Stopped> {
     let method = match server.state.pid() {
         None => StopMethod::NotRunning,
         Some(pid) => {
-            let asked = target::connect(&record.socket_url())
-                .and_then(|mut c| c.query_drop("SHUTDOWN").map_err(anyhow::Error::from))
-                .is_ok();
+            let asked = match record.engine() {
+                Engine::Mysql => engine::mysql::connect(&record.socket_url())
+                    .and_then(|mut c| c.query_drop("SHUTDOWN").map_err(anyhow::Error::from))
+                    .is_ok(),
+                // SIGINT is PostgreSQL's fast shutdown: sessions end, a checkpoint, exit.
+                Engine::Postgres => {
+                    process::signal(pid, libc::SIGINT);
+                    true
+                }
+            };
             if asked && process::wait_exit(pid, SHUTDOWN_TIMEOUT) {
                 StopMethod::Shutdown
             } else {
@@ -902,6 +1086,12 @@ pub fn stop(home: &StateDir, name: &str, rm: bool) -> Result<Stopped> {
             .with_context(|| format!("removing {}", record.dir.display()))?;
         if !record.socket.starts_with(&record.dir) {
             let _ = fs::remove_file(&record.socket);
+        }
+        if let Some(data) = &record.data_dir {
+            fs::remove_dir_all(data).with_context(|| format!("removing {}", data.display()))?;
+        }
+        if record.engine() == Engine::Postgres && !record.socket.starts_with(record.datadir()) {
+            let _ = fs::remove_dir_all(&record.socket);
         }
     } else {
         record.save()?;
@@ -947,9 +1137,22 @@ pub fn default_target(home: &StateDir) -> Result<(TargetUrl, Option<String>)> {
     Ok((url, note))
 }
 
-fn with_conn<T>(url: &TargetUrl, f: impl FnOnce(&mut mysql::Conn) -> Result<T>) -> Result<T> {
-    let mut conn = target::connect(url)?;
-    f(&mut conn)
+/// The socket the server listens on: MySQL's socket file, PostgreSQL's `.s.PGSQL.PORT`.
+fn socket_file(record: &ServerRecord) -> PathBuf {
+    match record.engine() {
+        Engine::Mysql => record.socket.clone(),
+        Engine::Postgres => record.socket.join(format!(".s.PGSQL.{}", record.port)),
+    }
+}
+
+/// Whether process `pid` is this sandbox's server (its command line names our configuration).
+fn runs_with_cnf(pid: i32, record: &ServerRecord) -> bool {
+    match record.engine() {
+        Engine::Mysql => process::runs_with_cnf(pid, &record.cnf()),
+        Engine::Postgres => {
+            process::runs_with_arg(pid, &format!("config_file={}", record.cnf().display()))
+        }
+    }
 }
 
 #[cfg(test)]

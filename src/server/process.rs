@@ -33,11 +33,15 @@ pub fn alive(pid: i32) -> bool {
 /// True when `pid` runs with `--defaults-file=<cnf>`: the pid really is our server and not
 /// an unrelated process that reused the number of a dead one.
 pub fn runs_with_cnf(pid: i32, cnf: &Path) -> bool {
+    runs_with_arg(pid, &format!("--defaults-file={}", cnf.display()))
+}
+
+/// True when process `pid` was started with the argument `arg`.
+pub fn runs_with_arg(pid: i32, arg: &str) -> bool {
     let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
         return false;
     };
-    let want = format!("--defaults-file={}", cnf.display());
-    cmdline.split(|b| *b == 0).any(|arg| arg == want.as_bytes())
+    cmdline.split(|b| *b == 0).any(|a| a == arg.as_bytes())
 }
 
 /// Sends `signal` to `pid`; a process that is already gone is not an error.

@@ -2,9 +2,9 @@
 //! usually a connection), each thread taking the next unit until none are left or one failed;
 //! and the encoder of generated rows for LOAD DATA, CSV files and multi-row INSERTs.
 
-use anyhow::{Context, Result, anyhow, bail};
-use mysql::Conn;
-use mysql::prelude::Queryable;
+use crate::engine::Conn;
+use anyhow::{Context, Result, anyhow};
+
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -276,37 +276,23 @@ where
 {
     let loaded = Arc::new(AtomicU64::new(0));
     let counter = loaded.clone();
-    let mut fill = Some(fill);
-    conn.set_local_infile_handler(Some(mysql::LocalInfileHandler::new(move |_, out| {
-        // The server asks once per statement.
-        let Some(mut fill) = fill.take() else {
-            return Ok(());
-        };
-        let mut rows = Rows::new(Format::Tsv);
-        loop {
-            let more = fill(&mut rows);
-            out.write_all(&rows.buf)?;
-            counter.fetch_add(rows.count as u64, Ordering::Relaxed);
-            rows.clear();
-            if !more {
-                return Ok(());
-            }
-        }
-    })));
-    let r = conn.query_drop(format!(
-        "LOAD DATA LOCAL INFILE '{table}' INTO TABLE {table} CHARACTER SET latin1 ({})",
-        columns.join(",")
-    ));
-    conn.set_local_infile_handler(None);
-    if let Err(e) = r {
-        if let mysql::Error::MySqlError(me) = &e
-            && (me.code == 1148 || me.code == 3948 || me.code == 4166)
-        {
-            bail!(
-                "LOAD DATA LOCAL INFILE is disabled on the server (local_infile=OFF): use --load-method insert, or SET GLOBAL local_infile = ON"
-            );
-        }
-        return Err(e).with_context(|| format!("loading {what}"));
+    let mut fill = fill;
+    let mut rows = Rows::new(Format::Tsv);
+    // One chunk of tab-separated rows at a time (MySQL's LOAD DATA and PostgreSQL's COPY
+    // text format read the same escapes: \N, \t, \\).
+    let chunk = move |out: &mut dyn std::io::Write| -> std::io::Result<bool> {
+        let more = fill(&mut rows);
+        out.write_all(&rows.buf)?;
+        counter.fetch_add(rows.count as u64, Ordering::Relaxed);
+        rows.clear();
+        Ok(more)
+    };
+    match conn {
+        #[cfg(feature = "mysql")]
+        Conn::Mysql(c) => crate::engine::mysql::load_local(c, table, columns, what, chunk)?,
+        #[cfg(feature = "postgres")]
+        Conn::Postgres(c) => crate::engine::postgres::workloads::copy_in(c, table, columns, chunk)
+            .with_context(|| format!("loading {what}"))?,
     }
     Ok(loaded.load(Ordering::Relaxed))
 }

@@ -1,9 +1,8 @@
 //! `txbench_meta`: what a database holds (workload, options, load progress, TPC-C's load-time
 //! C values), so later commands can check and honour how the data was prepared.
 
+use crate::engine::Conn;
 use anyhow::{Context, Result, bail};
-use mysql::Conn;
-use mysql::prelude::Queryable;
 
 /// The table name.
 pub const TABLE: &str = "txbench_meta";

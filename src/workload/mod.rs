@@ -81,7 +81,10 @@ pub trait Workload: Send + Sync {
 /// One virtual user's transactions on its own connection.
 pub trait Worker: Send {
     /// Prepares statements on a new connection (at the start and after every reconnect).
-    fn on_connect(&mut self, conn: &mut mysql::Conn) -> std::result::Result<(), mysql::Error>;
+    fn on_connect(
+        &mut self,
+        conn: &mut crate::engine::Conn,
+    ) -> std::result::Result<(), crate::engine::Error>;
     /// Picks the kind of the next transaction (workloads of one kind keep the default).
     fn next_kind(&mut self) -> usize {
         0
@@ -94,9 +97,9 @@ pub trait Worker: Send {
     /// set, it repeats the previous inputs after a deadlock or lock-wait timeout.
     fn execute(
         &mut self,
-        conn: &mut mysql::Conn,
+        conn: &mut crate::engine::Conn,
         kind: usize,
         retry: bool,
         stmts: &mut StmtCounts,
-    ) -> std::result::Result<Outcome, mysql::Error>;
+    ) -> std::result::Result<Outcome, crate::engine::Error>;
 }

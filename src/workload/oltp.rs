@@ -7,8 +7,8 @@ use super::rand::{Distribution, IdDist, WorkerRng, fill_template, uniform};
 use super::{Worker, Workload};
 use crate::metrics::{Outcome, StmtCounts};
 use anyhow::{Context, Result, bail};
-use mysql::prelude::Queryable;
-use mysql::{Conn, Statement};
+
+use crate::engine::{Conn, Stmt as Statement};
 use serde::{Deserialize, Serialize};
 
 /// 10 groups of 11 digits, 119 characters (sysbench's `c`).
@@ -487,7 +487,7 @@ struct OltpWorker {
 
 impl OltpWorker {
     /// Table `t`'s statement, prepared now if `on_connect` did not.
-    fn stmt(&mut self, conn: &mut Conn, t: usize, sql: Sql) -> mysql::Result<Statement> {
+    fn stmt(&mut self, conn: &mut Conn, t: usize, sql: Sql) -> crate::engine::Result<Statement> {
         let slot = &mut self.tables[t][sql as usize];
         if let Some(st) = slot {
             return Ok(st.clone());
@@ -505,7 +505,12 @@ impl OltpWorker {
         self.dist.sample(&mut self.rng, 1, self.o.table_size)
     }
 
-    fn point_selects(&mut self, conn: &mut Conn, n: u32, s: &mut StmtCounts) -> mysql::Result<()> {
+    fn point_selects(
+        &mut self,
+        conn: &mut Conn,
+        n: u32,
+        s: &mut StmtCounts,
+    ) -> crate::engine::Result<()> {
         let t = self.table();
         for _ in 0..n {
             let id = self.id();
@@ -516,7 +521,7 @@ impl OltpWorker {
         Ok(())
     }
 
-    fn ranges(&mut self, conn: &mut Conn, s: &mut StmtCounts) -> mysql::Result<()> {
+    fn ranges(&mut self, conn: &mut Conn, s: &mut StmtCounts) -> crate::engine::Result<()> {
         let counts = [
             self.o.simple_ranges,
             self.o.sum_ranges,
@@ -537,7 +542,7 @@ impl OltpWorker {
         Ok(())
     }
 
-    fn index_updates(&mut self, conn: &mut Conn, s: &mut StmtCounts) -> mysql::Result<()> {
+    fn index_updates(&mut self, conn: &mut Conn, s: &mut StmtCounts) -> crate::engine::Result<()> {
         let t = self.table();
         for _ in 0..self.o.index_updates {
             let id = self.id();
@@ -548,7 +553,11 @@ impl OltpWorker {
         Ok(())
     }
 
-    fn non_index_updates(&mut self, conn: &mut Conn, s: &mut StmtCounts) -> mysql::Result<()> {
+    fn non_index_updates(
+        &mut self,
+        conn: &mut Conn,
+        s: &mut StmtCounts,
+    ) -> crate::engine::Result<()> {
         let t = self.table();
         for _ in 0..self.o.non_index_updates {
             fill_template(&mut self.rng, C_TEMPLATE, &mut self.c);
@@ -560,7 +569,7 @@ impl OltpWorker {
         Ok(())
     }
 
-    fn delete_inserts(&mut self, conn: &mut Conn, s: &mut StmtCounts) -> mysql::Result<()> {
+    fn delete_inserts(&mut self, conn: &mut Conn, s: &mut StmtCounts) -> crate::engine::Result<()> {
         let t = self.table();
         for _ in 0..self.o.delete_inserts {
             let id = self.id();
@@ -581,8 +590,8 @@ impl OltpWorker {
         &mut self,
         conn: &mut Conn,
         s: &mut StmtCounts,
-        body: impl FnOnce(&mut Self, &mut Conn, &mut StmtCounts) -> mysql::Result<()>,
-    ) -> mysql::Result<()> {
+        body: impl FnOnce(&mut Self, &mut Conn, &mut StmtCounts) -> crate::engine::Result<()>,
+    ) -> crate::engine::Result<()> {
         if !self.o.skip_trx {
             conn.query_drop("BEGIN")?;
             s.other += 1;
@@ -597,7 +606,7 @@ impl OltpWorker {
 }
 
 impl Worker for OltpWorker {
-    fn on_connect(&mut self, conn: &mut Conn) -> mysql::Result<()> {
+    fn on_connect(&mut self, conn: &mut Conn) -> crate::engine::Result<()> {
         // Statements belong to a connection: a new one starts with none.
         self.tables = vec![Default::default(); self.o.tables as usize];
         for t in 0..self.tables.len() {
@@ -615,7 +624,7 @@ impl Worker for OltpWorker {
         _kind: usize,
         _retry: bool,
         s: &mut StmtCounts,
-    ) -> mysql::Result<Outcome> {
+    ) -> crate::engine::Result<Outcome> {
         match self.kind {
             OltpKind::ReadWrite => self.in_trx(conn, s, |w, conn, s| {
                 w.point_selects(conn, w.o.point_selects, s)?;

@@ -13,8 +13,8 @@ use super::rand::{WorkerRng, uniform};
 use super::{Condition, Worker, Workload, meta};
 use crate::metrics::{ErrorClass, Outcome, StmtCounts};
 use anyhow::{Context, Result, bail};
-use mysql::prelude::Queryable;
-use mysql::{Conn, Statement};
+
+use crate::engine::{Conn, Stmt as Statement};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -676,7 +676,7 @@ struct Stmts {
 }
 
 impl Stmts {
-    fn prepare(conn: &mut Conn, key: HistoryKey, variant: Variant) -> mysql::Result<Stmts> {
+    fn prepare(conn: &mut Conn, key: HistoryKey, variant: Variant) -> crate::engine::Result<Stmts> {
         let (id_col, id_val) = if key == HistoryKey::Client {
             ("id, ", "?, ")
         } else {
@@ -735,7 +735,7 @@ impl TpcbWorker {
 }
 
 impl Worker for TpcbWorker {
-    fn on_connect(&mut self, conn: &mut Conn) -> mysql::Result<()> {
+    fn on_connect(&mut self, conn: &mut Conn) -> crate::engine::Result<()> {
         self.stmts = Some(Stmts::prepare(conn, self.key, self.variant)?);
         Ok(())
     }
@@ -746,7 +746,7 @@ impl Worker for TpcbWorker {
         _kind: usize,
         retry: bool,
         s: &mut StmtCounts,
-    ) -> mysql::Result<Outcome> {
+    ) -> crate::engine::Result<Outcome> {
         if !retry {
             self.draw();
         }
@@ -762,11 +762,11 @@ impl Worker for TpcbWorker {
         };
         // Every statement must find or change its row (as TPC-C's clause 2.3.6 asks); an
         // update by a delta of 0 changes nothing, legitimately, and its SELECT still checks.
-        let changed = |conn: &mut Conn, what: &str, key: i64| -> mysql::Result<()> {
+        let changed = |conn: &mut Conn, what: &str, key: i64| -> crate::engine::Result<()> {
             let n = conn.affected_rows();
             let want = u64::from(delta != 0);
             if n < want {
-                return Err(crate::target::data_error(format!(
+                return Err(crate::engine::data_error(format!(
                     "TPC-B: {what} ({key}) changed {n} row(s), {want} expected"
                 )));
             }
@@ -774,7 +774,7 @@ impl Worker for TpcbWorker {
         };
         let found = |b: Option<i32>| {
             b.map(|_| ()).ok_or_else(|| {
-                crate::target::data_error(format!(
+                crate::engine::data_error(format!(
                     "TPC-B: SELECT pgbench_accounts (aid {aid}) found no row"
                 ))
             })
@@ -807,7 +807,7 @@ impl Worker for TpcbWorker {
             conn.exec_drop(insert, (tid, bid, aid, delta))?;
         }
         if conn.affected_rows() < 1 {
-            return Err(crate::target::data_error(
+            return Err(crate::engine::data_error(
                 "TPC-B: INSERT pgbench_history inserted 0 rows, 1 expected".into(),
             ));
         }
@@ -823,7 +823,7 @@ impl Worker for TpcbWorker {
             }
             Err(e) => {
                 if matches!(
-                    crate::target::classify(&e),
+                    crate::engine::classify(&e),
                     ErrorClass::LostConnection | ErrorClass::ServerShutdown
                 ) {
                     self.counters.in_doubt.fetch_add(1, Ordering::Relaxed);

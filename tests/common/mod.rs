@@ -115,8 +115,8 @@ pub fn assert_one_line_error(out: &std::process::Output, code: i32) -> String {
 impl Server {
     /// A direct connection to the sandbox (for setting up stalls, locks, kills).
     pub fn conn(&self) -> mysql::Conn {
-        let url = txbench::target::TargetUrl::parse(&self.url).expect("url");
-        txbench::target::connect(&url).expect("connect")
+        let url = txbench::engine::TargetUrl::parse(&self.url).expect("url");
+        txbench::engine::mysql::connect(&url).expect("connect")
     }
 }
 

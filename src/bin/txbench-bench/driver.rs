@@ -22,7 +22,7 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
             "100000",
         ],
     ))?;
-    let mut conn = txbench::target::connect(&url)?;
+    let mut conn = txbench::engine::mysql::connect(&url)?;
     use mysql::prelude::Queryable;
     conn.query_drop("DROP DATABASE IF EXISTS sbprep")?;
     conn.query_drop("CREATE DATABASE sbprep")?;

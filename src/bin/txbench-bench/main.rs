@@ -9,8 +9,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
+use txbench::engine::TargetUrl;
 use txbench::server::{self, StartOptions, StateDir, cnf::Setting};
-use txbench::target::TargetUrl;
 
 mod driver;
 mod sampling;

@@ -66,7 +66,7 @@ fn one_run(bin: &Path, url: &str, args: &[&str], config: Config, secs: u32) -> R
 
 /// The sandbox's monitor counters (`on`), or none of them.
 fn monitors(url: &TargetUrl, on: bool) -> Result<()> {
-    let mut c = txbench::target::connect(url)?;
+    let mut c = txbench::engine::mysql::connect(url)?;
     c.query_drop("SET GLOBAL innodb_monitor_disable = 'all'")?;
     if on {
         for m in txbench::server::cnf::INNODB_MONITORS {

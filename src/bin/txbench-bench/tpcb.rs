@@ -143,7 +143,7 @@ pub(super) fn tpcb(home: &StateDir) -> Result<()> {
 
     // Client CPU per transaction: TPC-B (autoinc) against oltp_write_only, same server,
     // alternating level by level.
-    let mut conn = txbench::target::connect(&url)?;
+    let mut conn = txbench::engine::mysql::connect(&url)?;
     let u = url.to_string();
     measure(txbench_cmd(&bin, &u, &["cleanup", "tpcb", "-q"]))?;
     measure(txbench_cmd(

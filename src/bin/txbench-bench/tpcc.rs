@@ -10,7 +10,7 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
     let bin = txbench_bin()?;
     let url = bench_server(home, "bench-tpcc", "4G")?;
     let url_s = url.to_string();
-    let mut conn = txbench::target::connect(&url)?;
+    let mut conn = txbench::engine::mysql::connect(&url)?;
     let loaders = txbench_cpus().to_string();
 
     println!(
@@ -57,7 +57,7 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
         ..url.clone()
     };
     let t = Instant::now();
-    let mut c = txbench::target::connect(&csv_url)?;
+    let mut c = txbench::engine::mysql::connect(&csv_url)?;
     for stmt in &create {
         c.query_drop(stmt.trim_end_matches(';'))?;
     }
@@ -66,7 +66,7 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
         .map(|l| l.trim_end_matches(';').to_string())
         .collect();
     txbench::workload::loader::parallel_units(
-        &|| txbench::target::connect(&csv_url),
+        &|| txbench::engine::mysql::connect(&csv_url),
         txbench_cpus() as u32,
         &loads,
         &|c, stmt| c.query_drop(stmt).map_err(anyhow::Error::from),

@@ -4,8 +4,8 @@ use super::*;
 
 use super::{Output, resolve_target};
 use crate::cli::{TpccArgs, WorkloadCmd};
+use crate::engine;
 use crate::error::EXIT_OK;
-use crate::target;
 use crate::workload::Condition;
 use crate::workload::oltp;
 use crate::workload::tpcb;
@@ -18,7 +18,7 @@ use std::time::Instant;
 pub fn check(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> {
     let sel = select(&cmd.workload)?;
     let target = resolve_target(out, url)?;
-    let mut conn = target::connect(&target)?;
+    let mut conn = engine::connect(&target)?;
     let code = check_workload(out, &mut conn, &sel)?;
     check_replicas(out, &mut conn, &target)?;
     Ok(code)
@@ -29,10 +29,17 @@ pub(super) const REPLICA_CATCH_UP: std::time::Duration = std::time::Duration::fr
 
 /// Every replica of the primary at `url` caught up and holds the same tables (CHECKSUM
 /// TABLE): printed; an error names the replicas that did not.
-fn check_replicas(out: &Output, conn: &mut mysql::Conn, url: &target::TargetUrl) -> Result<()> {
+fn check_replicas(
+    out: &Output,
+    conn: &mut crate::engine::Conn,
+    url: &engine::TargetUrl,
+) -> Result<()> {
     let expected = crate::server::StateDir::from_env()
         .map(|home| crate::server::cluster::sandbox_replicas(&home, url))
         .unwrap_or_default();
+    let Some(conn) = conn.as_mysql() else {
+        return Ok(());
+    };
     let checks = crate::topology::verify_replicas(conn, url, &expected, REPLICA_CATCH_UP)?;
     if checks.is_empty() {
         return Ok(());
@@ -87,11 +94,14 @@ pub(super) fn describe_replica(c: &crate::topology::ReplicaCheck) -> String {
 /// `at_start`: the replicas the primary had when the run began (one that died since fails).
 pub(super) fn replicas_after_run(
     result: &mut crate::results::RunResult,
-    url: &target::TargetUrl,
+    url: &engine::TargetUrl,
     at_start: &[crate::topology::ReplicaAddr],
 ) -> Result<()> {
-    let mut conn = target::connect(url)?;
-    for c in crate::topology::verify_replicas(&mut conn, url, at_start, REPLICA_CATCH_UP)? {
+    let mut conn = engine::connect(url)?;
+    let Some(conn) = conn.as_mysql() else {
+        return Ok(());
+    };
+    for c in crate::topology::verify_replicas(conn, url, at_start, REPLICA_CATCH_UP)? {
         if c.ok() {
             result
                 .notes
@@ -108,7 +118,7 @@ pub(super) fn replicas_after_run(
     Ok(())
 }
 
-fn check_workload(out: &Output, conn: &mut mysql::Conn, sel: &Selected) -> Result<i32> {
+fn check_workload(out: &Output, conn: &mut crate::engine::Conn, sel: &Selected) -> Result<i32> {
     match sel {
         Selected::Tpcc(a) => check_tpcc(out, conn, a),
         Selected::Tpcb(a) => {
@@ -151,7 +161,7 @@ fn check_workload(out: &Output, conn: &mut mysql::Conn, sel: &Selected) -> Resul
     }
 }
 
-fn check_tpcc(out: &Output, conn: &mut mysql::Conn, a: &TpccArgs) -> Result<i32> {
+fn check_tpcc(out: &Output, conn: &mut crate::engine::Conn, a: &TpccArgs) -> Result<i32> {
     let state = tpcc::ready(conn, a.warehouses)?;
     let t = Instant::now();
     let results = tpcc::check::run(conn, state.null_dates, state.initial)?;

@@ -5,8 +5,8 @@ use super::*;
 
 use super::{Output, resolve_target};
 use crate::cli::{PrepareCmd, TpcbArgs, TpccArgs, WorkloadCmd};
+use crate::engine;
 use crate::error::EXIT_OK;
-use crate::target;
 use crate::workload::loader::Prepared;
 use crate::workload::oltp;
 use crate::workload::tpcb::{self, TpcbOptions};
@@ -38,7 +38,7 @@ pub fn prepare(out: &Output, url: Option<&str>, cmd: &PrepareCmd) -> Result<i32>
         o.table_size
     ));
     let t = Instant::now();
-    let connect = || target::connect(&target);
+    let connect = || engine::connect(&target);
     oltp::prepare(&connect, o, sel.name(), threads, &|n| {
         if let Some(pb) = &pb {
             pb.inc(n)
@@ -110,7 +110,7 @@ fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> 
         o.null_dates.name(),
         a.load_method.name()
     ));
-    let connect = || target::connect(&target);
+    let connect = || engine::connect(&target);
     let units = |done: usize, all: usize| {
         if let Some(pb) = &pb {
             pb.set_message(format!("{done}/{all} units (items, warehouses) done"));
@@ -223,7 +223,7 @@ fn prepare_tpcb(out: &Output, url: Option<&str>, a: &TpcbArgs, threads: u32) -> 
         }
     };
     let t = Instant::now();
-    let connect = || target::connect(&target);
+    let connect = || engine::connect(&target);
     let done = tpcb::prepare(
         &connect,
         &o,
@@ -253,7 +253,7 @@ fn prepare_tpcb(out: &Output, url: Option<&str>, a: &TpcbArgs, threads: u32) -> 
 pub fn cleanup(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> {
     let sel = select(&cmd.workload)?;
     let target = resolve_target(out, url)?;
-    let mut conn = target::connect(&target)?;
+    let mut conn = engine::connect(&target)?;
     let what = match &sel {
         Selected::Tpcc(_) => {
             tpcc::cleanup(&mut conn)?;

@@ -9,10 +9,10 @@ use crate::commands::resolve_targets;
 use crate::config::RunConfig;
 use crate::config::ThreadLevels;
 use crate::driver;
+use crate::engine::{self, TargetUrl};
 use crate::error::{EXIT_INTERRUPTED, EXIT_OK, Failure};
 use crate::report::text;
 use crate::results::{IntervalRow, RunDir, RunStatus, SCHEMA_VERSION, Sweep, SweepLevel};
-use crate::target::{self, TargetUrl};
 use crate::workload::oltp::{self, Oltp};
 use crate::workload::tpcb;
 use crate::workload::tpcc;
@@ -359,11 +359,17 @@ fn run_level(
         .or_else(|| shard.and(d.start_at).map(crate::shard::Shard::seed_from))
         .unwrap_or_else(clock_seed);
     let target = targets[0].clone();
-    let mut conn = target::connect(&target)?;
-    let mut preflight = target::preflight(&mut conn)?;
+    let mut conn = engine::connect(&target)?;
+    let mut preflight = engine::preflight(&mut conn)?;
     placement_facts(&mut conn, &target, &mut preflight);
-    preflight.topology = crate::topology::describe(&mut conn, &target);
-    let replicas_at_start = crate::topology::replicas(&mut conn);
+    // Replication topologies are MySQL's (PostgreSQL's standbys are not yet followed).
+    let replicas_at_start = match conn.as_mysql() {
+        Some(c) => {
+            preflight.topology = crate::topology::describe(c, &target);
+            crate::topology::replicas(c)
+        }
+        None => Vec::new(),
+    };
     let mut tpcc_run: Option<Arc<tpcc::run::Tpcc>> = None;
     let mut tpcb_run: Option<Arc<tpcb::Tpcb>> = None;
     let mut workload_options = serde_json::Value::Null;
@@ -404,7 +410,7 @@ fn run_level(
             t.threads = threads;
             if a.delivery == tpcc::run::DeliveryMode::Deferred {
                 let url = target.clone();
-                t.start_deferred(Arc::new(move || target::connect(&url)))?;
+                t.start_deferred(Arc::new(move || engine::connect(&url)))?;
             }
             let t = Arc::new(t);
             tpcc_run = Some(t.clone());
@@ -438,7 +444,7 @@ fn run_level(
     };
     // The server's clock: --start-at is in it, and merge aligns shards by it.
     let clock = if shard.is_some() || start_at.is_some() {
-        Some(target::clock_offset(&mut conn)?)
+        Some(engine::clock_offset(&mut conn)?)
     } else {
         None
     };
@@ -536,7 +542,7 @@ fn run_level(
     let tpcb_recorded = tpcb_run
         .as_ref()
         .filter(|_| !frozen)
-        .map(|t| target::connect(&target).and_then(|mut c| t.record(&mut c)));
+        .map(|t| engine::connect(&target).and_then(|mut c| t.record(&mut c)));
     let mut result = result?;
     if let Some(t) = &tpcc_run {
         // Deferred deliveries queued before the end still run (up to 80 s), then the
@@ -560,7 +566,7 @@ fn run_level(
             && !frozen
             && result.status != RunStatus::Interrupted
         {
-            let mut conn = target::connect(&target)?;
+            let mut conn = engine::connect(&target)?;
             let conditions = tpcc::check::run(&mut conn, t.null_dates, false)?;
             check_after_run(
                 &mut result,
@@ -589,7 +595,7 @@ fn run_level(
             && a.check
             && result.status != RunStatus::Interrupted
         {
-            let mut conn = target::connect(&target)?;
+            let mut conn = engine::connect(&target)?;
             let state = tpcb::ready(&mut conn, None)?;
             let conditions = tpcb::check(&mut conn, &state)?;
             check_after_run(
@@ -698,8 +704,11 @@ fn shard_part(
 fn other_targets_ready(sel: &Selected, targets: &[TargetUrl]) -> Result<driver::Targets> {
     let (first, others) = (&targets[0], &targets[1..]);
     let galera = |t: &TargetUrl| -> Result<bool> {
-        let mut c = target::connect(t)?;
-        Ok(crate::topology::galera_state(&mut c)?.is_some())
+        let mut c = engine::connect(t)?;
+        Ok(match c.as_mysql() {
+            Some(c) => crate::topology::galera_state(c)?.is_some(),
+            None => false,
+        })
     };
     let mut out = driver::Targets {
         urls: targets.to_vec(),
@@ -709,9 +718,11 @@ fn other_targets_ready(sel: &Selected, targets: &[TargetUrl]) -> Result<driver::
     if others.is_empty() {
         return Ok(out);
     }
-    let shape = |conn: &mut mysql::Conn| -> Result<String> {
+    let shape = |conn: &mut crate::engine::Conn| -> Result<String> {
         // A Galera node may still be applying the load: read after it (causal reads).
-        let _ = mysql::prelude::Queryable::query_drop(conn, "SET SESSION wsrep_sync_wait = 1");
+        if let Some(c) = conn.as_mysql() {
+            let _ = mysql::prelude::Queryable::query_drop(c, "SET SESSION wsrep_sync_wait = 1");
+        }
         Ok(match sel {
             Selected::Tpcc(a) => {
                 let st = tpcc::ready(conn, a.warehouses)?;
@@ -739,19 +750,20 @@ fn other_targets_ready(sel: &Selected, targets: &[TargetUrl]) -> Result<driver::
             }
         })
     };
-    let mut c = target::connect(first)?;
+    let mut c = engine::connect(first)?;
     let want = shape(&mut c)?;
-    let cluster = crate::topology::cluster_uuid(&mut c);
+    let cluster = c.as_mysql().and_then(crate::topology::cluster_uuid);
     let mut shared = cluster.is_some();
     for t in others {
-        let mut c = target::connect(t)?;
+        let mut c = engine::connect(t)?;
         let has = shape(&mut c).with_context(|| format!("target {t}"))?;
         if has != want {
             anyhow::bail!(
                 "target {t} holds {has}, the first target {want}: every target needs the same data"
             );
         }
-        shared &= cluster.is_some() && crate::topology::cluster_uuid(&mut c) == cluster;
+        shared &=
+            cluster.is_some() && c.as_mysql().and_then(crate::topology::cluster_uuid) == cluster;
     }
     out.shared_data = shared;
     Ok(out)
@@ -760,9 +772,12 @@ fn other_targets_ready(sel: &Selected, targets: &[TargetUrl]) -> Result<driver::
 /// The pre-flight's placement facts: the driver's CPUs, and when the server runs on this
 /// host (its pid file names a live process) its CPUs and its binary with the SHA-256, so a
 /// run records which build it measured. What cannot be read is left out.
-fn placement_facts(conn: &mut mysql::Conn, url: &TargetUrl, p: &mut crate::preflight::Preflight) {
+fn placement_facts(
+    conn: &mut crate::engine::Conn,
+    url: &TargetUrl,
+    p: &mut crate::preflight::Preflight,
+) {
     use crate::server::{binary, placement};
-    use mysql::prelude::Queryable;
     p.host.insert(
         "driver_cpus".into(),
         placement::format_list(&placement::host_cpus()),
@@ -771,7 +786,13 @@ fn placement_facts(conn: &mut mysql::Conn, url: &TargetUrl, p: &mut crate::prefl
         return;
     }
     let Ok(Some((pid_file, datadir))) =
-        conn.query_first::<(String, String), _>("SELECT @@pid_file, @@datadir")
+        conn.query_first::<(String, String)>(match conn.engine() {
+            engine::Engine::Mysql => "SELECT @@pid_file, @@datadir",
+            // postmaster.pid in the data directory: its first line is the pid.
+            engine::Engine::Postgres => {
+                "SELECT current_setting('data_directory') || '/postmaster.pid', current_setting('data_directory')"
+            }
+        })
     else {
         return;
     };

@@ -3,9 +3,8 @@
 //! sentinel when the data was prepared with `--null-dates default`.
 
 use super::NullDates;
+use crate::engine::Conn;
 use anyhow::{Context, Result};
-use mysql::Conn;
-use mysql::prelude::Queryable;
 
 pub use crate::workload::Condition;
 
@@ -128,7 +127,7 @@ pub fn run(conn: &mut Conn, nd: NullDates, initial: bool) -> Result<Vec<Conditio
     for (number, description, sql) in conditions(nd) {
         let applies = number != 11 || initial;
         let violations = if applies {
-            conn.query_first::<u64, _>(&sql)
+            conn.query_first::<u64>(&sql)
                 .with_context(|| format!("checking condition {number}"))?
                 .unwrap_or(0)
         } else {

@@ -2,9 +2,8 @@
 //! to ten).
 
 use super::run::{Input, Stmts};
+use crate::engine::Conn;
 use crate::metrics::{Outcome, StmtCounts};
-use mysql::Conn;
-use mysql::prelude::Queryable;
 
 /// 2.7.4.2: the district's oldest undelivered order, locked.
 pub const OLDEST_NEW_ORDER: &str = "SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? \
@@ -35,7 +34,7 @@ pub fn execute(
     st: &mut Stmts,
     i: &Input,
     s: &mut StmtCounts,
-) -> mysql::Result<(Outcome, u32)> {
+) -> crate::engine::Result<(Outcome, u32)> {
     let Input::Delivery { w, carrier } = i else {
         unreachable!("delivery::execute gets Delivery inputs")
     };
@@ -69,7 +68,7 @@ pub fn execute(
                 format!("Delivery: SELECT SUM(ol_amount) ({})", keys())
             })?
             .ok_or_else(|| {
-                crate::target::data_error(format!(
+                crate::engine::data_error(format!(
                     "Delivery: SELECT SUM(ol_amount) ({}) found no order line",
                     keys()
                 ))

@@ -8,6 +8,7 @@
 
 use super::schema::{self, columns};
 use super::{CUSTOMERS, DISTRICTS, FIRST_NEW_ORDER, ITEMS, LoadMethod, NullDates, ORDERS};
+use crate::engine::Conn;
 use crate::workload::loader::{self, Format, Rows};
 use crate::workload::meta;
 use crate::workload::rand::{
@@ -15,8 +16,7 @@ use crate::workload::rand::{
     worker_rng, zip,
 };
 use anyhow::{Context, Result};
-use mysql::Conn;
-use mysql::prelude::Queryable;
+
 use std::io::Write;
 use std::sync::Arc;
 

@@ -127,10 +127,10 @@ impl TpccOptions {
     }
 }
 
+use crate::engine::Conn;
 use crate::workload::{loader, meta, rand::uniform, rand::worker_rng};
 use load::{Population, Unit};
-use mysql::Conn;
-use mysql::prelude::Queryable;
+
 use std::sync::Arc;
 
 /// What txbench_meta says about the TPC-C data in a database.

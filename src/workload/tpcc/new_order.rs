@@ -2,9 +2,9 @@
 //! (as go-tpc does): fewer round trips, the same rows read and locked.
 
 use super::run::{Input, Stmts, dec_cents, parse_cents};
+use crate::engine::Conn;
 use crate::metrics::{Outcome, StmtCounts};
-use mysql::Conn;
-use mysql::prelude::Queryable;
+
 use std::collections::HashMap;
 
 /// 2.4.2.2: customer discount, last name, credit, and the warehouse tax in one read.
@@ -75,7 +75,7 @@ pub fn execute(
     st: &mut Stmts,
     i: &Input,
     s: &mut StmtCounts,
-) -> mysql::Result<Outcome> {
+) -> crate::engine::Result<Outcome> {
     let Input::NewOrder {
         w,
         d,
@@ -135,7 +135,7 @@ pub fn execute(
         .iter()
         .find(|id| **id != unused && !price.contains_key(id))
     {
-        return Err(crate::target::data_error(format!(
+        return Err(crate::engine::data_error(format!(
             "New-Order: SELECT item (i {id}) found no row"
         )));
     }
@@ -158,7 +158,7 @@ pub fn execute(
             .collect();
     }
 
-    let mut values: Vec<mysql::Value> = Vec::with_capacity(valid.len() * 9);
+    let mut values: Vec<crate::engine::Value> = Vec::with_capacity(valid.len() * 9);
     // Per stock row, in `pairs` order: quantity ordered, orders, remote orders (an item can
     // appear on two lines: both count, the quantity is decreased twice).
     let mut per_row: HashMap<(u32, u32), (u32, u32, u32)> = HashMap::new();
@@ -166,7 +166,7 @@ pub fn execute(
     let mut brand_generic = Vec::with_capacity(valid.len());
     for (n, l) in valid.iter().enumerate() {
         let (qty_now, dist, s_data) = stock.get_mut(&(l.supply_w, l.i_id)).ok_or_else(|| {
-            crate::target::data_error(format!(
+            crate::engine::data_error(format!(
                 "New-Order: SELECT stock (w {}, i {}) found no row",
                 l.supply_w, l.i_id
             ))
@@ -208,11 +208,11 @@ pub fn execute(
     if !pairs.is_empty() {
         // The CASE arms in update_stock_sql's order: the new quantity, then the quantity
         // ordered, the orders and the remote orders of each row; then the IN list.
-        let mut params: Vec<mysql::Value> = Vec::with_capacity(pairs.len() * 14);
+        let mut params: Vec<crate::engine::Value> = Vec::with_capacity(pairs.len() * 14);
         for field in 0..4 {
             for &(sw, id) in &pairs {
                 let (ordered, orders, remote) = per_row.get(&(sw, id)).copied().unwrap_or_default();
-                let v: mysql::Value = match field {
+                let v: crate::engine::Value = match field {
                     0 => stock.get(&(sw, id)).map_or(0, |x| x.0).into(),
                     1 => ordered.into(),
                     2 => orders.into(),

@@ -1,9 +1,8 @@
 //! Order-Status (clause 2.6), read-only.
 
 use super::run::{Input, Stmts, customer_id};
+use crate::engine::Conn;
 use crate::metrics::{Outcome, StmtCounts};
-use mysql::Conn;
-use mysql::prelude::Queryable;
 
 /// 2.6.2.2: the customer's balance and name.
 pub const CUSTOMER: &str = "SELECT c_balance, c_first, c_middle, c_last FROM customer \
@@ -21,7 +20,7 @@ pub fn execute(
     st: &mut Stmts,
     i: &Input,
     s: &mut StmtCounts,
-) -> mysql::Result<Outcome> {
+) -> crate::engine::Result<Outcome> {
     let Input::OrderStatus { w, d, by } = i else {
         unreachable!("order_status::execute gets Order-Status inputs")
     };
@@ -29,20 +28,20 @@ pub fn execute(
     conn.query_drop("BEGIN")?;
     s.other += 1;
     let c_id = customer_id(conn, st, w, d, by, s)?;
-    let _customer: mysql::Row = st.found(conn, "os.c", CUSTOMER, (w, d, c_id), || {
+    let _customer: crate::engine::Row = st.found(conn, "os.c", CUSTOMER, (w, d, c_id), || {
         format!("Order-Status: SELECT customer (w {w}, d {d}, c {c_id})")
     })?;
     // O_ENTRY_D is read but not used: Value takes any column type. Every customer has an
     // order from the initial population on (4.3.3.1).
-    let (o_id, _, _): (u32, Option<u32>, mysql::Value) =
+    let (o_id, _, _): (u32, Option<u32>, crate::engine::Value) =
         st.found(conn, "os.o", LAST_ORDER, (w, d, c_id), || {
             format!("Order-Status: SELECT the last order (w {w}, d {d}, c {c_id})")
         })?;
     s.reads += 2;
-    let lines: Vec<mysql::Row> = st.all(conn, "os.l", LINES, (w, d, o_id))?;
+    let lines: Vec<crate::engine::Row> = st.all(conn, "os.l", LINES, (w, d, o_id))?;
     s.reads += 1;
     if lines.is_empty() {
-        return Err(crate::target::data_error(format!(
+        return Err(crate::engine::data_error(format!(
             "Order-Status: SELECT order lines (w {w}, d {d}, o {o_id}) found no row"
         )));
     }

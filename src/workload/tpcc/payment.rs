@@ -1,9 +1,8 @@
 //! Payment (clause 2.5).
 
 use super::run::{Input, Stmts, customer_id, dec_cents};
+use crate::engine::Conn;
 use crate::metrics::{Outcome, StmtCounts};
-use mysql::Conn;
-use mysql::prelude::Queryable;
 
 /// 2.5.2.2: W_YTD + H_AMOUNT.
 pub const WAREHOUSE_YTD: &str = "UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?";
@@ -38,7 +37,7 @@ pub fn execute(
     st: &mut Stmts,
     i: &Input,
     s: &mut StmtCounts,
-) -> mysql::Result<Outcome> {
+) -> crate::engine::Result<Outcome> {
     let Input::Payment {
         w,
         d,
@@ -72,11 +71,11 @@ pub fn execute(
     s.reads += 2;
     // 2.5.2.2: 60 % by last name, the middle one of those sorted by first name.
     let c_id = customer_id(conn, st, c_w, c_d, by, s)?;
-    let row: mysql::Row = st.found(conn, "py.c", CUSTOMER, (c_w, c_d, c_id), || {
+    let row: crate::engine::Row = st.found(conn, "py.c", CUSTOMER, (c_w, c_d, c_id), || {
         format!("Payment: SELECT customer (w {c_w}, d {c_d}, c {c_id})")
     })?;
     s.reads += 1;
-    let credit: String = row.get::<String, _>(10).unwrap_or_default();
+    let credit: String = row.text(10).unwrap_or_default().to_string();
     if credit == "BC" {
         let data: String = st.found(conn, "py.cd", CUSTOMER_DATA, (c_w, c_d, c_id), || {
             format!("Payment: SELECT c_data (w {c_w}, d {c_d}, c {c_id})")

@@ -10,10 +10,9 @@
 
 use super::NullDates;
 use super::run::{CustomerBy, Input, Stmts, dec_cents};
+use crate::engine::Conn;
 use crate::metrics::{Outcome, StmtCounts};
 use anyhow::{Context, Result};
-use mysql::Conn;
-use mysql::prelude::Queryable;
 
 /// The procedures' names.
 pub const NAMES: [&str; 5] = [
@@ -234,7 +233,7 @@ pub fn execute(
     st: &mut Stmts,
     input: &Input,
     s: &mut StmtCounts,
-) -> mysql::Result<(Outcome, u32)> {
+) -> crate::engine::Result<(Outcome, u32)> {
     s.other += 1;
     match input {
         Input::NewOrder {

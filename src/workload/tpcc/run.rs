@@ -7,8 +7,8 @@ use crate::metrics::{Outcome, StmtCounts};
 use crate::results::{Summary, WorkloadReport};
 use crate::workload::rand::{WorkerRng, c_last_for_run, last_name, nurand, uniform, worker_rng};
 use crate::workload::{Worker, Workload};
-use mysql::prelude::Queryable;
-use mysql::{Conn, Statement};
+
+use crate::engine::{Conn, Stmt as Statement};
 use rand::Rng;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -178,7 +178,12 @@ pub struct Stmts {
 
 impl Stmts {
     /// The statement called `key` with text `sql`.
-    pub fn get(&mut self, conn: &mut Conn, key: &str, sql: &str) -> mysql::Result<Statement> {
+    pub fn get(
+        &mut self,
+        conn: &mut Conn,
+        key: &str,
+        sql: &str,
+    ) -> crate::engine::Result<Statement> {
         if let Some(st) = self.map.get(key) {
             return Ok(st.clone());
         }
@@ -188,20 +193,20 @@ impl Stmts {
     }
 
     /// Executes statement `key` and drops its result.
-    pub fn exec<P: Into<mysql::Params>>(
+    pub fn exec<P: crate::engine::Params>(
         &mut self,
         conn: &mut Conn,
         key: &str,
         sql: &str,
         params: P,
-    ) -> mysql::Result<()> {
+    ) -> crate::engine::Result<()> {
         let st = self.get(conn, key, sql)?;
         conn.exec_drop(&st, params)
     }
 
     /// Executes statement `key`, which must change at least `rows` rows (clause 2.3.6): fewer
     /// is a data error naming `what` (the statement and its keys).
-    pub fn change<P: Into<mysql::Params>>(
+    pub fn change<P: crate::engine::Params>(
         &mut self,
         conn: &mut Conn,
         key: &str,
@@ -209,12 +214,12 @@ impl Stmts {
         params: P,
         rows: u64,
         what: impl FnOnce() -> String,
-    ) -> mysql::Result<()> {
+    ) -> crate::engine::Result<()> {
         let st = self.get(conn, key, sql)?;
         conn.exec_drop(&st, params)?;
         let n = conn.affected_rows();
         if n < rows {
-            return Err(crate::target::data_error(format!(
+            return Err(crate::engine::data_error(format!(
                 "{} changed {n} row(s), {rows} expected",
                 what()
             )));
@@ -224,38 +229,38 @@ impl Stmts {
 
     /// Executes statement `key` and returns its first row, which must exist (clause
     /// 2.3.6): none is a data error naming `what`.
-    pub fn found<T: mysql::prelude::FromRow, P: Into<mysql::Params>>(
+    pub fn found<T: crate::engine::FromRow, P: crate::engine::Params>(
         &mut self,
         conn: &mut Conn,
         key: &str,
         sql: &str,
         params: P,
         what: impl FnOnce() -> String,
-    ) -> mysql::Result<T> {
+    ) -> crate::engine::Result<T> {
         self.first(conn, key, sql, params)?
-            .ok_or_else(|| crate::target::data_error(format!("{} found no row", what())))
+            .ok_or_else(|| crate::engine::data_error(format!("{} found no row", what())))
     }
 
     /// Executes statement `key` and returns its first row.
-    pub fn first<T: mysql::prelude::FromRow, P: Into<mysql::Params>>(
+    pub fn first<T: crate::engine::FromRow, P: crate::engine::Params>(
         &mut self,
         conn: &mut Conn,
         key: &str,
         sql: &str,
         params: P,
-    ) -> mysql::Result<Option<T>> {
+    ) -> crate::engine::Result<Option<T>> {
         let st = self.get(conn, key, sql)?;
         conn.exec_first(&st, params)
     }
 
     /// Executes statement `key` and returns all its rows.
-    pub fn all<T: mysql::prelude::FromRow, P: Into<mysql::Params>>(
+    pub fn all<T: crate::engine::FromRow, P: crate::engine::Params>(
         &mut self,
         conn: &mut Conn,
         key: &str,
         sql: &str,
         params: P,
-    ) -> mysql::Result<Vec<T>> {
+    ) -> crate::engine::Result<Vec<T>> {
         let st = self.get(conn, key, sql)?;
         conn.exec(&st, params)
     }
@@ -269,7 +274,7 @@ pub fn customer_id(
     d: u32,
     by: &CustomerBy,
     s: &mut StmtCounts,
-) -> mysql::Result<u32> {
+) -> crate::engine::Result<u32> {
     match by {
         CustomerBy::Id(c) => Ok(*c),
         CustomerBy::Last(name) => {
@@ -285,7 +290,7 @@ pub fn customer_id(
             ids.get(ids.len().saturating_sub(1) / 2)
                 .copied()
                 .ok_or_else(|| {
-                    crate::target::data_error(format!(
+                    crate::engine::data_error(format!(
                         "SELECT customer by last name (w {w}, d {d}, c_last {name}) found no row"
                     ))
                 })
@@ -405,10 +410,10 @@ impl Tpcc {
                                 done = Some(skipped);
                                 break;
                             }
-                            Err(e) if crate::target::classify(&e).retryable() => {
+                            Err(e) if crate::engine::classify(&e).retryable() => {
                                 let _ = conn.query_drop("ROLLBACK");
                             }
-                            Err(e) if crate::target::classify(&e).disconnects() => {
+                            Err(e) if crate::engine::classify(&e).disconnects() => {
                                 match connect() {
                                     Ok(c) => {
                                         conn = c;
@@ -796,7 +801,7 @@ impl TpccWorker {
 }
 
 impl Worker for TpccWorker {
-    fn on_connect(&mut self, _conn: &mut Conn) -> mysql::Result<()> {
+    fn on_connect(&mut self, _conn: &mut Conn) -> crate::engine::Result<()> {
         // Statements belong to a connection.
         self.stmts = Stmts::default();
         Ok(())
@@ -834,7 +839,7 @@ impl Worker for TpccWorker {
         kind: usize,
         retry: bool,
         s: &mut StmtCounts,
-    ) -> mysql::Result<Outcome> {
+    ) -> crate::engine::Result<Outcome> {
         // A retry after a deadlock repeats the same inputs.
         if !retry || self.input.is_none() {
             self.input = Some(self.input(kind));

@@ -3,9 +3,8 @@
 //! precision (HammerDB's `ol_amount INT` truncates amounts and breaks conditions 10 and 12).
 
 use super::{DELIVERY_SENTINEL, NullDates, TpccOptions};
+use crate::engine::Conn;
 use anyhow::{Context, Result, bail};
-use mysql::Conn;
-use mysql::prelude::Queryable;
 
 /// The tables, in load order.
 pub const TABLES: [&str; 9] = [

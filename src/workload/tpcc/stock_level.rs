@@ -1,8 +1,8 @@
 //! Stock-Level (clause 2.8): needs only isolation level 1 (3.4.1), so it runs in autocommit.
 
 use super::run::{Input, Stmts};
+use crate::engine::Conn;
 use crate::metrics::{Outcome, StmtCounts};
-use mysql::Conn;
 
 /// 2.8.2.2: the district's next order id.
 pub const NEXT_ORDER: &str = "SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?";
@@ -17,7 +17,7 @@ pub fn execute(
     st: &mut Stmts,
     i: &Input,
     s: &mut StmtCounts,
-) -> mysql::Result<Outcome> {
+) -> crate::engine::Result<Outcome> {
     let Input::StockLevel { w, d, threshold } = i else {
         unreachable!("stock_level::execute gets Stock-Level inputs")
     };

@@ -1,4 +1,5 @@
-//! Target URLs: `mysql://user:pass@host:port/db`, `mariadb://…`, `?socket=/path`.
+//! Target URLs: `mysql://user:pass@host:port/db`, `mariadb://…`, `?socket=/path`;
+//! `postgres://…` or `postgresql://…`, `?host=/socket/dir` (libpq's spelling).
 //!
 //! The password never leaves this type in text: `Display` and `Debug` redact it, and
 //! [`redact_url`] redacts raw strings, even malformed ones, before they reach a message.
@@ -10,11 +11,48 @@ use std::path::PathBuf;
 pub const REDACTED: &str = "***";
 
 /// The database engine a URL names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {
     /// MySQL or MariaDB (one wire protocol).
+    #[default]
     Mysql,
+    /// PostgreSQL.
+    Postgres,
+}
+
+impl Engine {
+    /// The engine's name as users write it (`--engine`, messages).
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Mysql => "mysql",
+            Engine::Postgres => "postgres",
+        }
+    }
+
+    /// The product, for messages ("MariaDB/MySQL", "PostgreSQL").
+    pub fn product(self) -> &'static str {
+        match self {
+            Engine::Mysql => "MySQL/MariaDB",
+            Engine::Postgres => "PostgreSQL",
+        }
+    }
+
+    /// The port a URL without one means.
+    pub fn default_port(self) -> u16 {
+        match self {
+            Engine::Mysql => 3306,
+            Engine::Postgres => 5432,
+        }
+    }
+
+    /// The user a URL without one means (the server's superuser by convention).
+    pub fn default_user(self) -> &'static str {
+        match self {
+            Engine::Mysql => "root",
+            Engine::Postgres => "postgres",
+        }
+    }
 }
 
 /// A parsed, validated target URL.
@@ -22,7 +60,7 @@ pub enum Engine {
 pub struct TargetUrl {
     /// The engine.
     pub engine: Engine,
-    /// The scheme as written (`mysql` or `mariadb`), kept for display.
+    /// The scheme as written (`mysql`, `mariadb`, `postgres`, `postgresql`), kept for display.
     pub scheme: String,
     /// The user name (default `root`).
     pub user: String,
@@ -34,7 +72,8 @@ pub struct TargetUrl {
     pub port: u16,
     /// The database (default `txbench`).
     pub database: String,
-    /// A unix socket to connect through instead of TCP.
+    /// A unix socket to connect through instead of TCP: MySQL's socket file, or for
+    /// PostgreSQL the directory holding `.s.PGSQL.PORT`.
     pub socket: Option<PathBuf>,
 }
 
@@ -50,7 +89,9 @@ pub enum UrlError {
         reason: String,
     },
     /// A scheme we do not speak.
-    #[error("unsupported scheme '{scheme}' in {url}: use mysql:// or mariadb://")]
+    #[error(
+        "unsupported scheme '{scheme}' in {url}: use mysql://, mariadb://, postgres:// or postgresql://"
+    )]
     Scheme {
         /// The scheme given.
         scheme: String,
@@ -58,10 +99,12 @@ pub enum UrlError {
         url: String,
     },
     /// A query parameter we do not know.
-    #[error("unknown parameter '{param}' in {url}: only ?socket=/path is understood")]
+    #[error("unknown parameter '{param}' in {url}: only {known} is understood")]
     Param {
         /// The parameter name.
         param: String,
+        /// The one the scheme understands.
+        known: &'static str,
         /// The redacted input.
         url: String,
     },
@@ -78,6 +121,7 @@ impl TargetUrl {
         let scheme = parsed.scheme().to_string();
         let engine = match scheme.as_str() {
             "mysql" | "mariadb" => Engine::Mysql,
+            "postgres" | "postgresql" => Engine::Postgres,
             _ => {
                 return Err(UrlError::Scheme { scheme, url: shown });
             }
@@ -95,7 +139,7 @@ impl TargetUrl {
             })
         };
         let user = match parsed.username() {
-            "" => "root".to_string(),
+            "" => engine.default_user().to_string(),
             u => decode(u)?,
         };
         let password = parsed.password().map(decode).transpose()?;
@@ -103,7 +147,7 @@ impl TargetUrl {
             None | Some("") => "127.0.0.1".to_string(),
             Some(h) => h.trim_start_matches('[').trim_end_matches(']').to_string(),
         };
-        let port = parsed.port().unwrap_or(3306);
+        let port = parsed.port().unwrap_or(engine.default_port());
         let database = match parsed.path().trim_start_matches('/') {
             "" => "txbench".to_string(),
             d if d.contains('/') => {
@@ -115,12 +159,20 @@ impl TargetUrl {
             d => decode(d)?,
         };
         let mut socket = None;
+        let known = match engine {
+            Engine::Mysql => "socket",
+            Engine::Postgres => "host",
+        };
         for (k, v) in parsed.query_pairs() {
             match k.as_ref() {
-                "socket" if !v.is_empty() => socket = Some(PathBuf::from(v.as_ref())),
+                k if k == known && !v.is_empty() => socket = Some(PathBuf::from(v.as_ref())),
                 _ => {
                     return Err(UrlError::Param {
                         param: k.into_owned(),
+                        known: match engine {
+                            Engine::Mysql => "?socket=/path",
+                            Engine::Postgres => "?host=/socket/directory",
+                        },
                         url: shown,
                     });
                 }
@@ -153,7 +205,11 @@ impl fmt::Display for TargetUrl {
         };
         write!(f, "@{host}:{}/{}", self.port, self.database)?;
         if let Some(s) = &self.socket {
-            write!(f, "?socket={}", s.display())?;
+            let key = match self.engine {
+                Engine::Mysql => "socket",
+                Engine::Postgres => "host",
+            };
+            write!(f, "?{key}={}", s.display())?;
         }
         Ok(())
     }
@@ -254,11 +310,11 @@ mod tests {
 
     #[test]
     fn refusals_name_the_problem_and_hide_the_password() {
-        let e = TargetUrl::parse("postgres://u:hunter2@h/db").unwrap_err();
+        let e = TargetUrl::parse("oracle://u:hunter2@h/db").unwrap_err();
         assert!(matches!(e, UrlError::Scheme { .. }));
         let msg = e.to_string();
         assert!(
-            msg.contains("'postgres'") && !msg.contains("hunter2"),
+            msg.contains("'oracle'") && !msg.contains("hunter2"),
             "{msg}"
         );
 
@@ -272,6 +328,26 @@ mod tests {
 
         let e = TargetUrl::parse("mysql://u@h/db?sslmode=1").unwrap_err();
         assert!(e.to_string().contains("'sslmode'"));
+    }
+
+    #[test]
+    fn postgres_urls_take_libpq_defaults_and_a_socket_directory() {
+        let u = TargetUrl::parse("postgresql://bench:pw@db:5433/tpcc").unwrap();
+        assert_eq!(u.engine, Engine::Postgres);
+        assert_eq!((u.port, u.user.as_str()), (5433, "bench"));
+        assert_eq!(u.to_string(), "postgresql://bench:***@db:5433/tpcc");
+        let u = TargetUrl::parse("postgres:///txbench?host=/tmp/sandbox").unwrap();
+        assert_eq!((u.port, u.user.as_str()), (5432, "postgres"));
+        assert_eq!(u.socket, Some(PathBuf::from("/tmp/sandbox")));
+        assert_eq!(
+            u.to_string(),
+            "postgres://postgres@127.0.0.1:5432/txbench?host=/tmp/sandbox"
+        );
+        assert_eq!(TargetUrl::parse(&u.to_string()).unwrap(), u);
+        let e = TargetUrl::parse("postgres://u@h/db?socket=/x").unwrap_err();
+        assert!(e.to_string().contains("?host=/socket/directory"), "{e}");
+        let e = TargetUrl::parse("mysql://u@h/db?host=/x").unwrap_err();
+        assert!(e.to_string().contains("?socket=/path"), "{e}");
     }
 
     #[test]

@@ -1,17 +1,12 @@
-//! The database a command talks to: URL, connections, pre-flight.
+//! MySQL and MariaDB: connections (the `mysql` crate, blocking), the pre-flight, the
+//! clock, error classes. Modules that only MySQL has (the sampler's SHOW GLOBAL STATUS,
+//! topologies, Galera) connect through [`connect`] here.
 
-mod url;
-
-pub use self::url::{Engine, REDACTED, TargetUrl, UrlError, redact_url};
-
+use super::{CONNECT_TIMEOUT, DATA_ERROR_STATE, TargetUrl, io_reason};
 use crate::metrics::ErrorClass;
 use crate::preflight::{Preflight, VARIABLES};
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
-use std::time::Duration;
-
-/// How long a TCP connect may take before we call the host unreachable.
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Connection options for a target URL.
 pub fn opts(url: &TargetUrl) -> mysql::Opts {
@@ -63,44 +58,14 @@ fn connect_error(url: &TargetUrl, e: mysql::Error) -> anyhow::Error {
     anyhow::anyhow!("cannot connect to {url}: {why}")
 }
 
-fn io_reason(kind: std::io::ErrorKind, desc: &str) -> String {
-    use std::io::ErrorKind as K;
-    match kind {
-        K::ConnectionRefused => "connection refused (is the server running on that port?)".into(),
-        K::TimedOut | K::WouldBlock => format!(
-            "no answer within {} s (host unreachable?)",
-            CONNECT_TIMEOUT.as_secs()
-        ),
-        K::NotFound => "no such socket file (is the server running?)".into(),
-        _ => desc.to_string(),
-    }
-}
-
-/// The server's clock against this client's: (server minus client, round trip), seconds,
-/// from the shortest of five `SELECT UNIX_TIMESTAMP(NOW(6))` round trips, the server's reading
-/// taken as made at the trip's middle (so known to within half the round trip).
-pub fn clock_offset(conn: &mut mysql::Conn) -> Result<(f64, f64)> {
-    let mut best: Option<(f64, f64)> = None;
-    // In UTC: UNIX_TIMESTAMP(datetime) reads its argument in the session's time zone, which
-    // a daylight-saving change makes ambiguous for an hour.
-    conn.query_drop("SET SESSION time_zone = '+00:00'")
+/// The server's clock, Unix seconds: UTC_TIMESTAMP(6) counted from the epoch, which no
+/// session time zone (or its daylight-saving hour) can shift.
+pub fn server_clock(conn: &mut mysql::Conn) -> Result<f64> {
+    let us: Option<i64> = conn
+        .query_first("SELECT TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))")
         .context("reading the server's clock")?;
-    for _ in 0..5 {
-        let before = crate::shard::unix_s(std::time::SystemTime::now());
-        let server: Option<String> = conn
-            .query_first("SELECT UNIX_TIMESTAMP(NOW(6))")
-            .context("reading the server's clock")?;
-        let after = crate::shard::unix_s(std::time::SystemTime::now());
-        let server: f64 = server
-            .and_then(|s| s.parse().ok())
-            .context("reading the server's clock: no number")?;
-        let rtt = (after - before).max(0.0);
-        let offset = server - (before + after) / 2.0;
-        if best.is_none_or(|(_, r)| rtt < r) {
-            best = Some((offset, rtt));
-        }
-    }
-    Ok(best.unwrap_or((0.0, 0.0)))
+    let us = us.context("reading the server's clock: no number")?;
+    Ok(us as f64 / 1e6)
 }
 
 /// Reads the pre-flight variables of a connected server.
@@ -125,17 +90,41 @@ pub fn preflight(conn: &mut mysql::Conn) -> Result<Preflight> {
     })
 }
 
-/// The SQLSTATE of a data error (TPC-C clause 2.3.6: a row that must exist was not found or
-/// not changed), raised by txbench's client SQL and by its stored procedures (SIGNAL).
-pub const DATA_ERROR_STATE: &str = "TX236";
-
-/// A data error: `what` names the statement and its keys.
-pub fn data_error(what: String) -> mysql::Error {
-    mysql::Error::MySqlError(mysql::MySqlError {
-        state: DATA_ERROR_STATE.into(),
-        code: 1644,
-        message: what,
-    })
+/// Streams rows into `table` with `LOAD DATA LOCAL INFILE` from memory (no temporary file):
+/// `chunk` writes up to a chunk of tab-separated rows and returns false after the last. A
+/// server with local_infile off gets an error that says what to do.
+pub fn load_local(
+    conn: &mut mysql::Conn,
+    table: &str,
+    columns: &[&str],
+    what: &str,
+    chunk: impl FnMut(&mut dyn std::io::Write) -> std::io::Result<bool> + Send + 'static,
+) -> Result<()> {
+    let mut chunk = Some(chunk);
+    conn.set_local_infile_handler(Some(mysql::LocalInfileHandler::new(move |_, out| {
+        // The server asks once per statement.
+        let Some(mut chunk) = chunk.take() else {
+            return Ok(());
+        };
+        while chunk(out)? {}
+        Ok(())
+    })));
+    let r = conn.query_drop(format!(
+        "LOAD DATA LOCAL INFILE '{table}' INTO TABLE {table} CHARACTER SET latin1 ({})",
+        columns.join(",")
+    ));
+    conn.set_local_infile_handler(None);
+    if let Err(e) = r {
+        if let mysql::Error::MySqlError(me) = &e
+            && (me.code == 1148 || me.code == 3948 || me.code == 4166)
+        {
+            anyhow::bail!(
+                "LOAD DATA LOCAL INFILE is disabled on the server (local_infile=OFF): use --load-method insert, or SET GLOBAL local_infile = ON"
+            );
+        }
+        return Err(e).with_context(|| format!("loading {what}"));
+    }
+    Ok(())
 }
 
 /// The driver's class of a database error.
