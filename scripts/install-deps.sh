@@ -15,6 +15,10 @@ have cc || packages+=(gcc libc6-dev)
 [ -f /usr/lib/galera/libgalera_smm.so ] || packages+=(galera-4)
 have mariabackup || packages+=(mariadb-backup)
 have socat || packages+=(socat)
+# PostgreSQL sandboxes (server start --engine postgres): Debian's server lives in
+# /usr/lib/postgresql/VERSION/bin, off PATH; pgbench and psql come with the client package.
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || packages+=(postgresql)
+have pgbench || packages+=(postgresql-client)
 # The text of charts rendered to PNG (report --png).
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || packages+=(fonts-dejavu-core)
 for extra in "$@"; do

@@ -53,10 +53,16 @@ pub trait Display {
 pub fn connect_session(url: &TargetUrl, cfg: &RunConfig) -> Result<crate::engine::Conn> {
     let mut conn = engine::connect(url)?;
     if let Some(iso) = cfg.isolation {
-        conn.query_drop(format!(
-            "SET SESSION TRANSACTION ISOLATION LEVEL {}",
-            iso.sql()
-        ))?;
+        // PostgreSQL takes READ UNCOMMITTED and runs it as READ COMMITTED.
+        conn.query_drop(match conn.engine() {
+            engine::Engine::Mysql => {
+                format!("SET SESSION TRANSACTION ISOLATION LEVEL {}", iso.sql())
+            }
+            engine::Engine::Postgres => format!(
+                "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL {}",
+                iso.sql()
+            ),
+        })?;
     }
     Ok(conn)
 }

@@ -15,7 +15,6 @@ mod url;
 
 #[cfg(feature = "mysql")]
 pub mod mysql;
-#[cfg(feature = "postgres")]
 pub mod postgres;
 
 pub use self::url::{Engine, REDACTED, TargetUrl, UrlError, redact_url};

@@ -38,6 +38,14 @@ impl Engine {
         }
     }
 
+    /// The SQL for the schema tables live in (information_schema's `table_schema`).
+    pub fn schema_sql(self) -> &'static str {
+        match self {
+            Engine::Mysql => "DATABASE()",
+            Engine::Postgres => "current_schema()",
+        }
+    }
+
     /// The port a URL without one means.
     pub fn default_port(self) -> u16 {
         match self {

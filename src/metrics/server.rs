@@ -404,7 +404,11 @@ impl Delta {
 
     /// Redo bytes written.
     pub fn redo_bytes(&self) -> Option<f64> {
-        self.counter(&["innodb_os_log_written", "innodb:log_lsn_current"])
+        self.counter(&[
+            "innodb_os_log_written",
+            "innodb:log_lsn_current",
+            "pg_wal_bytes",
+        ])
     }
 
     /// B-tree page splits.
@@ -511,18 +515,18 @@ pub const COLUMNS: &[Column] = &[
     },
     Column {
         name: "innodb_fsyncs_per_s",
-        doc: "fsyncs InnoDB asked for (Innodb_data_fsyncs) per second",
-        value: |d| d.rate(d.status("innodb_data_fsyncs")),
+        doc: "fsyncs InnoDB asked for (Innodb_data_fsyncs; PostgreSQL: pg_stat_wal.wal_sync) per second",
+        value: |d| d.rate(d.counter(&["innodb_data_fsyncs", "pg_wal_sync"])),
     },
     Column {
         name: "commits_per_s",
-        doc: "COMMIT statements (Com_commit) per second",
-        value: |d| d.rate(d.status("com_commit")),
+        doc: "COMMIT statements (Com_commit; PostgreSQL: pg_stat_database.xact_commit, autocommitted statements included) per second",
+        value: |d| d.rate(d.counter(&["com_commit", "pg_xact_commit"])),
     },
     Column {
         name: "rollbacks_per_s",
-        doc: "ROLLBACK statements (Com_rollback) per second",
-        value: |d| d.rate(d.status("com_rollback")),
+        doc: "ROLLBACK statements (Com_rollback; PostgreSQL: xact_rollback) per second",
+        value: |d| d.rate(d.counter(&["com_rollback", "pg_xact_rollback"])),
     },
     Column {
         name: "questions_per_s",
@@ -554,8 +558,10 @@ pub const COLUMNS: &[Column] = &[
     },
     Column {
         name: "deadlocks_per_s",
-        doc: "deadlocks (Innodb_deadlocks, or INNODB_METRICS lock_deadlocks) per second",
-        value: |d| d.rate(d.counter(&["innodb_deadlocks", "innodb:lock_deadlocks"])),
+        doc: "deadlocks (Innodb_deadlocks, or INNODB_METRICS lock_deadlocks; PostgreSQL: pg_stat_database.deadlocks) per second",
+        value: |d| {
+            d.rate(d.counter(&["innodb_deadlocks", "innodb:lock_deadlocks", "pg_deadlocks"]))
+        },
     },
     Column {
         name: "page_splits_per_s",
@@ -602,13 +608,18 @@ pub const COLUMNS: &[Column] = &[
     },
     Column {
         name: "bp_reads_per_s",
-        doc: "pages read from disk into the buffer pool (Innodb_buffer_pool_reads) per second",
-        value: |d| d.rate(d.status("innodb_buffer_pool_reads")),
+        doc: "pages read from disk into the buffer pool (Innodb_buffer_pool_reads; PostgreSQL: blks_read into shared_buffers) per second",
+        value: |d| d.rate(d.counter(&["innodb_buffer_pool_reads", "pg_blks_read"])),
     },
     Column {
         name: "bp_read_requests_per_s",
-        doc: "logical page reads (Innodb_buffer_pool_read_requests) per second",
-        value: |d| d.rate(d.status("innodb_buffer_pool_read_requests")),
+        doc: "logical page reads (Innodb_buffer_pool_read_requests; PostgreSQL: blks_hit + blks_read) per second",
+        value: |d| {
+            d.rate(
+                d.status("innodb_buffer_pool_read_requests")
+                    .or_else(|| Some(d.status("pg_blks_hit")? + d.status("pg_blks_read")?)),
+            )
+        },
     },
     Column {
         name: "bp_wait_free_per_s",
@@ -617,12 +628,20 @@ pub const COLUMNS: &[Column] = &[
     },
     Column {
         name: "pages_flushed_per_s",
-        doc: "buffer pool pages flushed (Innodb_buffer_pool_pages_flushed) per second",
-        value: |d| d.rate(d.status("innodb_buffer_pool_pages_flushed")),
+        doc: "buffer pool pages flushed (Innodb_buffer_pool_pages_flushed; PostgreSQL: buffers written by checkpoints, the background writer and backends) per second",
+        value: |d| {
+            d.rate(d.status("innodb_buffer_pool_pages_flushed").or_else(|| {
+                Some(
+                    d.status("pg_buffers_checkpoint")?
+                        + d.status("pg_buffers_clean")?
+                        + d.status("pg_buffers_backend")?,
+                )
+            }))
+        },
     },
     Column {
         name: "redo_bytes_per_s",
-        doc: "redo log bytes written per second (Innodb_os_log_written, or the LSN's advance)",
+        doc: "redo log bytes written per second (Innodb_os_log_written, or the LSN's advance; PostgreSQL: pg_stat_wal.wal_bytes)",
         value: |d| d.rate(d.redo_bytes()),
     },
     Column {
@@ -632,13 +651,13 @@ pub const COLUMNS: &[Column] = &[
     },
     Column {
         name: "tmp_disk_tables_per_s",
-        doc: "temporary tables created on disk (Created_tmp_disk_tables) per second",
-        value: |d| d.rate(d.status("created_tmp_disk_tables")),
+        doc: "temporary tables created on disk (Created_tmp_disk_tables; PostgreSQL: temp_files) per second",
+        value: |d| d.rate(d.counter(&["created_tmp_disk_tables", "pg_temp_files"])),
     },
     Column {
         name: "rows_scanned_per_s",
-        doc: "rows read by scans (Handler_read_rnd_next) per second",
-        value: |d| d.rate(d.status("handler_read_rnd_next")),
+        doc: "rows read by scans (Handler_read_rnd_next; PostgreSQL: tup_returned) per second",
+        value: |d| d.rate(d.counter(&["handler_read_rnd_next", "pg_tup_returned"])),
     },
     Column {
         name: "active_transactions",

@@ -108,6 +108,54 @@ pub fn read_process(pid: i32) -> Option<ProcessStat> {
     parse_process(&stat, &status, io.as_deref(), ticks())
 }
 
+/// A PostgreSQL server's figures now: the postmaster with the children it reaped (cutime,
+/// cstime) and every live child (the backends, checkpointer, WAL writer…), summed. RSS
+/// counts shared_buffers once per process that touched it, so it overstates.
+pub fn read_process_tree(pid: i32) -> Option<ProcessStat> {
+    let mut total = read_process(pid)?;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let t = ticks();
+    if let Some((cu, cs)) = stat_fields(&stat).and_then(|f| {
+        Some((
+            f.get(13)?.parse::<f64>().ok()?,
+            f.get(14)?.parse::<f64>().ok()?,
+        ))
+    }) {
+        total.user_s += cu / t;
+        total.sys_s += cs / t;
+    }
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(child) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(format!("/proc/{child}/stat")) else {
+            continue;
+        };
+        let ppid = stat_fields(&text).and_then(|f| f.get(1)?.parse::<i32>().ok());
+        if ppid != Some(pid) {
+            continue;
+        }
+        if let Some(c) = read_process(child) {
+            total.user_s += c.user_s;
+            total.sys_s += c.sys_s;
+            total.rss_bytes += c.rss_bytes;
+            total.read_bytes += c.read_bytes;
+            total.write_bytes += c.write_bytes;
+        }
+    }
+    Some(total)
+}
+
+/// The fields of /proc/PID/stat after the command name (field 3, the state, first).
+fn stat_fields(stat: &str) -> Option<Vec<&str>> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    Some(rest.split_whitespace().collect())
+}
+
 /// The host's CPU figures now.
 pub fn read_host() -> Option<HostStat> {
     parse_host(&std::fs::read_to_string("/proc/stat").ok()?, ticks())
@@ -151,14 +199,18 @@ pub fn device_of(path: &Path) -> Result<(u32, u32), String> {
 pub fn server_pid(pid_file: &Path) -> Result<i32, String> {
     let text = std::fs::read_to_string(pid_file)
         .map_err(|e| format!("cannot read its pid file {}: {e}", pid_file.display()))?;
+    // MySQL's holds the pid; PostgreSQL's postmaster.pid has it on its first line.
     let pid: i32 = text
+        .lines()
+        .next()
+        .unwrap_or("")
         .trim()
         .parse()
         .map_err(|_| format!("its pid file {} holds no pid", pid_file.display()))?;
     let comm = std::fs::read_to_string(format!("/proc/{pid}/comm"))
         .map_err(|_| format!("process {pid} (from {}) is not running", pid_file.display()))?;
     let comm = comm.trim();
-    if !(comm.contains("mysqld") || comm.contains("mariadbd")) {
+    if !(comm.contains("mysqld") || comm.contains("mariadbd") || comm == "postgres") {
         return Err(format!(
             "process {pid} (from {}) is {comm}, not a server",
             pid_file.display()

@@ -276,6 +276,12 @@ struct Worker {
     own_selects: f64,
     /// The primary's replicas (found on the first connection) and a connection to each.
     replicas: Vec<(crate::topology::ReplicaAddr, Option<mysql::Conn>)>,
+    /// The monitor's connection to a PostgreSQL server.
+    #[cfg(feature = "postgres")]
+    pg: Option<engine::postgres::Session>,
+    /// PostgreSQL views this server cannot show (not asked again).
+    #[cfg(feature = "postgres")]
+    pg_skip: Vec<&'static str>,
 }
 
 const INNODB_MARIADB: &str =
@@ -317,6 +323,10 @@ impl Worker {
             prev: None,
             own_selects: 0.0,
             replicas: Vec::new(),
+            #[cfg(feature = "postgres")]
+            pg: None,
+            #[cfg(feature = "postgres")]
+            pg_skip: Vec::new(),
         }
     }
 
@@ -386,8 +396,92 @@ impl Worker {
         }
     }
 
+    /// Reads PostgreSQL's counters ([`engine::postgres::metrics`]); Err(true) when the
+    /// server did not answer in time.
+    #[cfg(feature = "postgres")]
+    fn read_postgres(&mut self) -> Result<RawSample, bool> {
+        use engine::postgres::metrics;
+        if self.pg.is_none() {
+            let mut c = engine::postgres::config(&self.opts.url);
+            c.connect_timeout(UNRESPONSIVE_LIMIT);
+            let client = c
+                .connect(postgres::NoTls)
+                .map_err(|e| e.to_string().contains("timed out"))?;
+            self.pg = Some(engine::postgres::Session::from_client(client));
+        }
+        let mut session = self.pg.take().ok_or(false)?;
+        if !self.discovered && self.opts.metrics {
+            self.discovered = true;
+            self.not_recorded(
+                "PostgreSQL's wait events are not recorded yet (waits.csv stays empty)".into(),
+            );
+            if !is_local(&self.opts.url) {
+                self.not_recorded(format!(
+                    "the server at {} is not on this host: its process CPU, memory and I/O, the host's CPU and the disk are not recorded",
+                    self.opts.url.host
+                ));
+            } else {
+                match metrics::paths(&mut session) {
+                    Ok((pid_file, datadir)) => self.find_local(&pid_file, &datadir),
+                    Err(e) => self.not_recorded(format!(
+                        "cannot ask the server for its data directory ({}): its process and the disk are not recorded",
+                        engine::postgres::error_message(&e)
+                    )),
+                }
+            }
+        }
+        let mut missing = metrics::Missing::default();
+        let status = metrics::read(
+            &mut session,
+            self.opts.metrics,
+            &mut self.pg_skip,
+            &mut missing,
+        )
+        .map_err(|_| false)?;
+        for (view, why) in missing.views {
+            self.not_recorded(format!("{view} is not recorded ({why})"));
+        }
+        let t = self.opts.t0.elapsed().as_secs_f64();
+        let mut raw = RawSample {
+            t,
+            status,
+            ..RawSample::default()
+        };
+        if self.opts.metrics {
+            let mut failed = Vec::new();
+            for (name, sql) in &self.workload_counts {
+                let sql = format!("SELECT ({sql})::float8");
+                match session.client().query_one(sql.as_str(), &[]) {
+                    Ok(row) => {
+                        let v: Option<f64> = row.get(0);
+                        raw.workload.insert(name.clone(), v.unwrap_or(0.0));
+                    }
+                    Err(e) if e.as_db_error().is_none() => return Err(false),
+                    Err(e) => failed.push((name.clone(), engine::postgres::error_message(&e))),
+                }
+            }
+            for (name, why) in failed {
+                self.workload_counts.retain(|(n, _)| *n != name);
+                self.not_recorded(format!(
+                    "the server-side count {name} is not recorded ({why})"
+                ));
+            }
+            if let Some(l) = &self.local {
+                raw.process = host::read_process_tree(l.pid);
+                raw.host = host::read_host();
+                raw.disk = l.device.and_then(host::read_disk);
+            }
+        }
+        self.pg = Some(session);
+        Ok(raw)
+    }
+
     /// Reads everything; Err(true) when the server did not answer in time.
     fn read(&mut self) -> Result<RawSample, bool> {
+        #[cfg(feature = "postgres")]
+        if self.opts.url.engine == engine::Engine::Postgres {
+            return self.read_postgres();
+        }
         if self.conn.is_none() {
             self.conn = Some(self.connect().map_err(|(_, timeout)| timeout)?);
         }
@@ -602,11 +696,17 @@ impl Worker {
                 return;
             }
         };
+        self.find_local(&pid_file, &datadir);
+    }
+
+    /// The server's process (from its pid file) and its data directory's disk, for the
+    /// host figures; what cannot be found is said once.
+    fn find_local(&mut self, pid_file: &str, datadir: &str) {
         let datadir = PathBuf::from(datadir);
         let pid_path = if Path::new(&pid_file).is_absolute() {
             PathBuf::from(&pid_file)
         } else {
-            datadir.join(&pid_file)
+            datadir.join(pid_file)
         };
         let pid = match host::server_pid(&pid_path) {
             Ok(p) => p,

@@ -535,7 +535,7 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
                 Engine::Mysql => None,
             };
             #[cfg(not(feature = "postgres"))]
-            let data_dir = None;
+            let data_dir: Option<PathBuf> = None;
             let socket = match (engine, &data_dir) {
                 // PostgreSQL's socket directory: its data directory (the postgres user's).
                 (Engine::Postgres, Some(d)) => d.clone(),
@@ -880,9 +880,9 @@ fn start_once(
             && let Ok(mut conn) = engine::connect(&record.admin_url())
         {
             let start_seconds = t.elapsed().as_secs_f64();
-            #[cfg(feature = "postgres")]
             if postgres {
                 drop(conn);
+                #[cfg(feature = "postgres")]
                 pg::create_bench_db(&record.admin_url(), BENCH_USER, BENCH_DB)?;
                 conn = engine::connect(&socket_url)?;
             }

@@ -291,7 +291,7 @@ where
         #[cfg(feature = "mysql")]
         Conn::Mysql(c) => crate::engine::mysql::load_local(c, table, columns, what, chunk)?,
         #[cfg(feature = "postgres")]
-        Conn::Postgres(c) => crate::engine::postgres::workloads::copy_in(c, table, columns, chunk)
+        Conn::Postgres(c) => crate::engine::postgres::copy_in(c, table, columns, chunk)
             .with_context(|| format!("loading {what}"))?,
     }
     Ok(loaded.load(Ordering::Relaxed))

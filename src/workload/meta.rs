@@ -1,7 +1,8 @@
 //! `txbench_meta`: what a database holds (workload, options, load progress, TPC-C's load-time
 //! C values), so later commands can check and honour how the data was prepared.
 
-use crate::engine::Conn;
+use crate::engine::postgres::sql as pg;
+use crate::engine::{Conn, Engine};
 use anyhow::{Context, Result, bail};
 
 /// The table name.
@@ -9,16 +10,20 @@ pub const TABLE: &str = "txbench_meta";
 
 /// Creates the table if it is missing.
 pub fn ensure(conn: &mut Conn) -> Result<()> {
-    conn.query_drop(format!(
-        "CREATE TABLE IF NOT EXISTS {TABLE} (name VARCHAR(100) NOT NULL PRIMARY KEY, value TEXT NOT NULL) ENGINE=InnoDB"
-    ))
-    .context("creating txbench_meta")
+    let sql = match conn.engine() {
+        Engine::Mysql => format!(
+            "CREATE TABLE IF NOT EXISTS {TABLE} (name VARCHAR(100) NOT NULL PRIMARY KEY, value TEXT NOT NULL) ENGINE=InnoDB"
+        ),
+        Engine::Postgres => pg::META_DDL.to_string(),
+    };
+    conn.query_drop(sql).context("creating txbench_meta")
 }
 
 /// True when the table exists.
 pub fn exists(conn: &mut Conn) -> Result<bool> {
     let n: Option<u64> = conn.query_first(format!(
-        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = '{TABLE}'"
+        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = {} AND table_name = '{TABLE}'",
+        conn.engine().schema_sql()
     ))?;
     Ok(n.unwrap_or(0) > 0)
 }
@@ -34,25 +39,27 @@ pub fn get(conn: &mut Conn, name: &str) -> Result<Option<String>> {
 /// Sets a value (creating the table if needed).
 pub fn set(conn: &mut Conn, name: &str, value: &str) -> Result<()> {
     ensure(conn)?;
-    conn.exec_drop(
-        format!("REPLACE INTO {TABLE} (name, value) VALUES (?, ?)"),
-        (name, value),
-    )
-    .with_context(|| format!("writing {name} to txbench_meta"))
+    let sql = match conn.engine() {
+        Engine::Mysql => format!("REPLACE INTO {TABLE} (name, value) VALUES (?, ?)"),
+        Engine::Postgres => pg::META_SET.to_string(),
+    };
+    conn.exec_drop(sql, (name, value))
+        .with_context(|| format!("writing {name} to txbench_meta"))
 }
 
 /// Adds `n` to a counter in one statement (two runs against one database lose nothing);
 /// a missing counter starts at 0.
 pub fn add(conn: &mut Conn, name: &str, n: u64) -> Result<()> {
     ensure(conn)?;
-    conn.exec_drop(
-        format!(
+    let sql = match conn.engine() {
+        Engine::Mysql => format!(
             "INSERT INTO {TABLE} (name, value) VALUES (?, ?) \
              ON DUPLICATE KEY UPDATE value = CAST(CAST(value AS UNSIGNED) + ? AS CHAR)"
         ),
-        (name, n.to_string(), n),
-    )
-    .with_context(|| format!("adding to {name} in txbench_meta"))
+        Engine::Postgres => pg::META_ADD.to_string(),
+    };
+    conn.exec_drop(sql, (name, n.to_string(), n))
+        .with_context(|| format!("adding to {name} in txbench_meta"))
 }
 
 /// Every name with `prefix`, with its value.
@@ -61,8 +68,8 @@ pub fn with_prefix(conn: &mut Conn, prefix: &str) -> Result<Vec<(String, String)
         return Ok(Vec::new());
     }
     Ok(conn.exec(
-        format!("SELECT name, value FROM {TABLE} WHERE name LIKE CONCAT(?, '%') ORDER BY name"),
-        (prefix,),
+        format!("SELECT name, value FROM {TABLE} WHERE name LIKE ? ORDER BY name"),
+        (like_prefix(prefix),),
     )?)
 }
 
@@ -70,11 +77,26 @@ pub fn with_prefix(conn: &mut Conn, prefix: &str) -> Result<Vec<(String, String)
 pub fn remove_prefix(conn: &mut Conn, prefix: &str) -> Result<()> {
     if exists(conn)? {
         conn.exec_drop(
-            format!("DELETE FROM {TABLE} WHERE name LIKE CONCAT(?, '%')"),
-            (prefix,),
+            format!("DELETE FROM {TABLE} WHERE name LIKE ?"),
+            (like_prefix(prefix),),
         )?;
     }
     Ok(())
+}
+
+/// A LIKE pattern for names starting with `prefix` (its `%`, `_` and `\` escaped, with the
+/// backslash both engines escape with by default): built here, since PostgreSQL cannot type
+/// a parameter inside CONCAT.
+fn like_prefix(prefix: &str) -> String {
+    let mut p = String::with_capacity(prefix.len() + 2);
+    for c in prefix.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            p.push('\\');
+        }
+        p.push(c);
+    }
+    p.push('%');
+    p
 }
 
 /// The workload the database holds, if txbench prepared one.
@@ -114,6 +136,12 @@ pub fn forget(conn: &mut Conn, workload: &str) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn prefixes_match_only_themselves() {
+        assert_eq!(super::like_prefix("tpcb.loaded."), "tpcb.loaded.%");
+        assert_eq!(super::like_prefix("a_b%"), "a\\_b\\%%");
+    }
+
     #[test]
     fn oltp_scripts_are_one_family() {
         assert_eq!(super::family("oltp_point_select"), "oltp");

@@ -14,7 +14,8 @@ use super::{Condition, Worker, Workload, meta};
 use crate::metrics::{ErrorClass, Outcome, StmtCounts};
 use anyhow::{Context, Result, bail};
 
-use crate::engine::{Conn, Stmt as Statement};
+use crate::engine::postgres::sql as pg;
+use crate::engine::{Conn, Engine, Stmt as Statement};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -131,8 +132,16 @@ impl TpcbOptions {
     }
 }
 
-/// The CREATE TABLE statements.
-pub fn create_statements(o: &TpcbOptions) -> Vec<String> {
+/// The CREATE TABLE statements: pgbench's layout with TPC-B's row sizes on MySQL, pgbench's
+/// own DDL on PostgreSQL (its keys added after the load, as `pgbench -i` does).
+pub fn create_statements(o: &TpcbOptions, engine: Engine) -> Vec<String> {
+    if engine == Engine::Postgres {
+        return pg::tpcb_ddl(match o.history_key {
+            HistoryKey::Autoinc => Some(pg::TPCB_HISTORY_AUTOINC),
+            HistoryKey::None => None,
+            HistoryKey::Client => Some(pg::TPCB_HISTORY_CLIENT),
+        });
+    }
     let (id, key) = match o.history_key {
         HistoryKey::Autoinc => ("id BIGINT NOT NULL AUTO_INCREMENT, ", ", PRIMARY KEY (id)"),
         HistoryKey::None => ("", ""),
@@ -186,7 +195,7 @@ fn done_key(branch: u32) -> String {
 /// The TPC-B state of the database, if it holds TPC-B data prepared by txbench. A database
 /// that holds another workload is an error that names it.
 pub fn state(conn: &mut Conn) -> Result<Option<State>> {
-    if meta::expect(conn, "tpcb")?.is_none() {
+    if meta::expect(conn, "tpcb")?.is_none() && !adopt_pgbench(conn)? {
         return Ok(None);
     }
     let scale = meta_u64(conn, "tpcb.scale")? as u32;
@@ -210,8 +219,61 @@ pub fn state(conn: &mut Conn) -> Result<Option<State>> {
     }))
 }
 
+/// A PostgreSQL database `pgbench -i` prepared (its four tables, no txbench_meta) is taken
+/// as a complete TPC-B load of its scale with pgbench's history (no key); the rows already
+/// in the history count as committed. True when adopted.
+fn adopt_pgbench(conn: &mut Conn) -> Result<bool> {
+    if conn.engine() != Engine::Postgres || meta::exists(conn)? {
+        return Ok(false);
+    }
+    let present: Option<i64> = conn.query_first(format!(
+        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ('{}')",
+        TABLES.join("','")
+    ))?;
+    if present != Some(TABLES.len() as i64) {
+        return Ok(false);
+    }
+    let branches: Option<i64> = conn.query_first("SELECT COUNT(*) FROM pgbench_branches")?;
+    let history: Option<i64> = conn.query_first("SELECT COUNT(*) FROM pgbench_history")?;
+    let scale = branches.unwrap_or(0);
+    if scale == 0 {
+        return Ok(false);
+    }
+    meta::set(conn, "workload", "tpcb")?;
+    meta::set(conn, "tpcb.scale", &scale.to_string())?;
+    meta::set(conn, "tpcb.history_key", HistoryKey::None.name())?;
+    meta::set(
+        conn,
+        "tpcb.history_committed",
+        &history.unwrap_or(0).to_string(),
+    )?;
+    meta::set(conn, "tpcb.in_doubt", "0")?;
+    for b in 1..=scale as u32 {
+        meta::set(conn, &done_key(b), "1")?;
+    }
+    meta::set(conn, "tpcb.adopted_from", "pgbench")?;
+    meta::set(conn, "tpcb.complete", "1")?;
+    Ok(true)
+}
+
 /// Rows per chunk handed to the loader.
 const CHUNK_ROWS: u32 = 2_000;
+
+/// pgbench's primary keys, after the load (what `pgbench -i` does); kept if present, so a
+/// resumed prepare adds only what is missing.
+fn add_postgres_keys(conn: &mut Conn) -> Result<()> {
+    for (table, stmt) in TABLES.iter().zip(pg::TPCB_KEYS) {
+        let has: Option<i64> = conn.query_first(format!(
+            "SELECT COUNT(*) FROM information_schema.table_constraints \
+             WHERE table_schema = current_schema() AND table_name = '{table}' AND constraint_type = 'PRIMARY KEY'"
+        ))?;
+        if has.unwrap_or(0) == 0 {
+            conn.query_drop(stmt)
+                .with_context(|| format!("adding the primary key of {table}"))?;
+        }
+    }
+    Ok(())
+}
 
 /// Loads branch `b`: its row, its tellers and its accounts, then marks it loaded.
 fn load_branch(
@@ -220,7 +282,9 @@ fn load_branch(
     b: u32,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<u64> {
-    conn.query_drop("SET SESSION unique_checks = 0")?;
+    if conn.engine() == Engine::Mysql {
+        conn.query_drop("SET SESSION unique_checks = 0")?;
+    }
     // What an interrupted load left of this branch (primary-key ranges: no scans).
     let (t0, a0) = ((b - 1) * TELLERS, (b - 1) * ACCOUNTS);
     conn.query_drop(format!("DELETE FROM pgbench_branches WHERE bid = {b}"))?;
@@ -320,7 +384,8 @@ pub fn prepare(
         }
         None => {
             let present: Option<String> = conn.query_first(format!(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN ('{}') LIMIT 1",
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = {} AND table_name IN ('{}') LIMIT 1",
+                conn.engine().schema_sql(),
                 TABLES.join("','")
             ))?;
             if let Some(t) = present {
@@ -328,7 +393,7 @@ pub fn prepare(
                     "table '{t}' exists but was not prepared by txbench: drop it or use another database"
                 );
             }
-            for stmt in create_statements(o) {
+            for stmt in create_statements(o, conn.engine()) {
                 conn.query_drop(&stmt)
                     .context("creating the TPC-B tables")?;
             }
@@ -357,7 +422,13 @@ pub fn prepare(
         (progress.units)(f, branches.len());
         Ok(())
     })?;
-    conn.query_drop(format!("ANALYZE TABLE {}", TABLES.join(", ")))?;
+    match conn.engine() {
+        Engine::Mysql => conn.query_drop(format!("ANALYZE TABLE {}", TABLES.join(", ")))?,
+        Engine::Postgres => {
+            add_postgres_keys(&mut conn)?;
+            conn.query_drop(format!("VACUUM ANALYZE {}", TABLES.join(", ")))?
+        }
+    }
     meta::set(&mut conn, "tpcb.complete", "1")?;
     Ok(Prepared::Loaded {
         units: branches.len(),
@@ -390,7 +461,8 @@ pub fn ready(conn: &mut Conn, scale: Option<u32>) -> Result<State> {
         );
     }
     let present: Vec<String> = conn.query(format!(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN ('{}')",
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = {} AND table_name IN ('{}')",
+        conn.engine().schema_sql(),
         TABLES.join("','")
     ))?;
     if let Some(t) = TABLES
@@ -433,8 +505,12 @@ pub fn check(conn: &mut Conn, s: &State) -> Result<Vec<Condition>> {
          (SELECT bid, SUM(tbalance) s FROM pgbench_tellers GROUP BY bid) t ON t.bid = b.bid \
          WHERE b.bbalance <> COALESCE(t.s, 0)",
     )?;
-    let by_mark: Vec<(String, i64, Option<i64>)> =
-        conn.query("SELECT filler, COUNT(*), SUM(delta) FROM pgbench_history GROUP BY filler")?;
+    // A history row without a mark is pgbench's own (its default script is TPC-B's); CHAR
+    // pads on PostgreSQL, hence TRIM.
+    let by_mark: Vec<(String, i64, Option<i64>)> = conn.query(
+        "SELECT COALESCE(TRIM(filler), 'tpcb'), COUNT(*), SUM(delta) FROM pgbench_history \
+         GROUP BY COALESCE(TRIM(filler), 'tpcb')",
+    )?;
     let deltas = |marks: &[Variant]| -> i64 {
         by_mark
             .iter()
@@ -903,11 +979,14 @@ mod tests {
     #[test]
     fn history_ddl_follows_the_key() {
         let ddl = |k| {
-            create_statements(&TpcbOptions {
-                scale: 1,
-                history_key: k,
-            })[3]
-                .clone()
+            create_statements(
+                &TpcbOptions {
+                    scale: 1,
+                    history_key: k,
+                },
+                Engine::Mysql,
+            )[3]
+            .clone()
         };
         assert!(ddl(HistoryKey::Autoinc).contains("id BIGINT NOT NULL AUTO_INCREMENT"));
         assert!(ddl(HistoryKey::Autoinc).contains("PRIMARY KEY (id)"));
@@ -915,6 +994,22 @@ mod tests {
         assert!(!ddl(HistoryKey::None).contains("PRIMARY KEY"));
         assert!(ddl(HistoryKey::Client).contains("id BIGINT NOT NULL,"));
         assert!(!ddl(HistoryKey::Client).contains("AUTO_INCREMENT"));
+        // PostgreSQL: pgbench's own DDL, exactly, with --history-key none.
+        let pg = |k| {
+            create_statements(
+                &TpcbOptions {
+                    scale: 1,
+                    history_key: k,
+                },
+                Engine::Postgres,
+            )
+        };
+        assert_eq!(
+            pg(HistoryKey::None)[3],
+            "CREATE TABLE pgbench_history (tid INT, bid INT, aid INT, delta INT, mtime TIMESTAMP, filler CHAR(22))"
+        );
+        assert!(pg(HistoryKey::None)[2].contains("filler CHAR(84)) WITH (fillfactor=100)"));
+        assert!(pg(HistoryKey::Autoinc)[3].contains("GENERATED BY DEFAULT AS IDENTITY"));
     }
 
     #[test]

@@ -1,0 +1,130 @@
+//! PostgreSQL's counters for the sampler: pg_stat_database (this database), the
+//! checkpointer and background writer, pg_stat_wal, and the client backends from
+//! pg_stat_activity. Counters are named `pg_<view column>`; the two levels that mean what
+//! MySQL's do keep MySQL's names (threads_running, threads_connected), and uptime too, so
+//! restart detection and server.csv's columns read them alike.
+
+use super::Session;
+use std::collections::BTreeMap;
+
+/// pg_stat_database's counters for the current database.
+const DATABASE: &str = "SELECT EXTRACT(EPOCH FROM now() - pg_postmaster_start_time())::float8, \
+     xact_commit::float8, xact_rollback::float8, blks_read::float8, blks_hit::float8, \
+     tup_returned::float8, tup_fetched::float8, tup_inserted::float8, tup_updated::float8, \
+     tup_deleted::float8, deadlocks::float8, temp_files::float8, temp_bytes::float8, conflicts::float8 \
+     FROM pg_stat_database WHERE datname = current_database()";
+const DATABASE_NAMES: &[&str] = &[
+    "uptime",
+    "pg_xact_commit",
+    "pg_xact_rollback",
+    "pg_blks_read",
+    "pg_blks_hit",
+    "pg_tup_returned",
+    "pg_tup_fetched",
+    "pg_tup_inserted",
+    "pg_tup_updated",
+    "pg_tup_deleted",
+    "pg_deadlocks",
+    "pg_temp_files",
+    "pg_temp_bytes",
+    "pg_conflicts",
+];
+
+/// The checkpointer and background writer (PostgreSQL 15-16's pg_stat_bgwriter).
+const BGWRITER: &str = "SELECT checkpoints_timed::float8, checkpoints_req::float8, \
+     checkpoint_write_time::float8, checkpoint_sync_time::float8, buffers_checkpoint::float8, \
+     buffers_clean::float8, buffers_backend::float8, buffers_backend_fsync::float8, \
+     buffers_alloc::float8 FROM pg_stat_bgwriter";
+const BGWRITER_NAMES: &[&str] = &[
+    "pg_checkpoints_timed",
+    "pg_checkpoints_req",
+    "pg_checkpoint_write_time_ms",
+    "pg_checkpoint_sync_time_ms",
+    "pg_buffers_checkpoint",
+    "pg_buffers_clean",
+    "pg_buffers_backend",
+    "pg_buffers_backend_fsync",
+    "pg_buffers_alloc",
+];
+
+/// WAL volume and syncs (PostgreSQL 14 and later).
+const WAL: &str = "SELECT wal_records::float8, wal_fpi::float8, wal_bytes::float8, \
+     wal_buffers_full::float8, wal_write::float8, wal_sync::float8 FROM pg_stat_wal";
+const WAL_NAMES: &[&str] = &[
+    "pg_wal_records",
+    "pg_wal_fpi",
+    "pg_wal_bytes",
+    "pg_wal_buffers_full",
+    "pg_wal_write",
+    "pg_wal_sync",
+];
+
+/// Client backends: executing (the monitor's own included, as MySQL's Threads_running) and
+/// connected.
+const ACTIVITY: &str = "SELECT (count(*) FILTER (WHERE state = 'active'))::float8, count(*)::float8 \
+     FROM pg_stat_activity WHERE backend_type = 'client backend'";
+const ACTIVITY_NAMES: &[&str] = &["threads_running", "threads_connected"];
+
+/// Which optional views this server lacks (named once in the run's notes).
+#[derive(Debug, Default)]
+pub struct Missing {
+    /// Views that failed, with the server's message.
+    pub views: Vec<(String, String)>,
+}
+
+/// Reads one sample: Err only when the database view itself cannot be read (the
+/// connection is gone or the server does not answer); optional views that fail are
+/// skipped and reported in `missing` (once: they are not asked again).
+pub fn read(
+    s: &mut Session,
+    metrics: bool,
+    skip: &mut Vec<&'static str>,
+    missing: &mut Missing,
+) -> Result<BTreeMap<String, f64>, postgres::Error> {
+    let mut out = BTreeMap::new();
+    let sql = if metrics {
+        DATABASE
+    } else {
+        "SELECT EXTRACT(EPOCH FROM now() - pg_postmaster_start_time())::float8"
+    };
+    let row = s.client().query_one(sql, &[])?;
+    for (i, name) in DATABASE_NAMES.iter().enumerate().take(row.len()) {
+        out.insert(name.to_string(), row.get::<_, f64>(i));
+    }
+    if !metrics {
+        return Ok(out);
+    }
+    for (view, sql, names) in [
+        ("pg_stat_bgwriter", BGWRITER, BGWRITER_NAMES),
+        ("pg_stat_wal", WAL, WAL_NAMES),
+        ("pg_stat_activity", ACTIVITY, ACTIVITY_NAMES),
+    ] {
+        if skip.contains(&view) {
+            continue;
+        }
+        match s.client().query_one(sql, &[]) {
+            Ok(row) => {
+                for (i, name) in names.iter().enumerate() {
+                    out.insert(name.to_string(), row.get::<_, f64>(i));
+                }
+            }
+            Err(e) if e.is_closed() || e.as_db_error().is_none() => return Err(e),
+            Err(e) => {
+                skip.push(view);
+                missing
+                    .views
+                    .push((view.to_string(), super::error_message(&e)));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The data directory and the postmaster's pid file in it, for the host figures.
+pub fn paths(s: &mut Session) -> Result<(String, String), postgres::Error> {
+    let row = s
+        .client()
+        .query_one("SELECT current_setting('data_directory')", &[])?;
+    let data: String = row.get(0);
+    Ok((format!("{data}/postmaster.pid"), data))
+}
