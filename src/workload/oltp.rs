@@ -8,7 +8,8 @@ use super::{Worker, Workload};
 use crate::metrics::{Outcome, StmtCounts};
 use anyhow::{Context, Result, bail};
 
-use crate::engine::{Conn, Stmt as Statement};
+use crate::engine::postgres::sql as pg;
+use crate::engine::{Conn, Engine, Stmt as Statement};
 use serde::{Deserialize, Serialize};
 
 /// 10 groups of 11 digits, 119 characters (sysbench's `c`).
@@ -176,8 +177,12 @@ impl OltpOptions {
     }
 }
 
-/// DDL of table `n`, sysbench's.
-pub fn create_table_sql(o: &OltpOptions, n: u32) -> String {
+/// DDL of table `n`, sysbench's for the engine (its pgsql driver's on PostgreSQL; with
+/// --secondary the id index follows the load there).
+pub fn create_table_sql(o: &OltpOptions, n: u32, engine: Engine) -> String {
+    if engine == Engine::Postgres {
+        return pg::sbtest_ddl(n, o.auto_inc, !o.secondary);
+    }
     let id = if o.auto_inc {
         "INTEGER NOT NULL AUTO_INCREMENT"
     } else {
@@ -210,7 +215,8 @@ pub fn prepare(
     super::meta::expect(&mut conn, workload)?;
     for n in 1..=o.tables {
         let exists: Option<String> = conn.query_first(format!(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'sbtest{n}'"
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = {} AND table_name = 'sbtest{n}'",
+            conn.engine().schema_sql()
         ))?;
         if exists.is_some() {
             bail!(
@@ -219,7 +225,7 @@ pub fn prepare(
         }
     }
     for n in 1..=o.tables {
-        conn.query_drop(create_table_sql(o, n))
+        conn.query_drop(create_table_sql(o, n, conn.engine()))
             .with_context(|| format!("creating sbtest{n}"))?;
     }
     super::meta::set(&mut conn, "workload", workload)?;
@@ -241,11 +247,27 @@ pub fn prepare(
         load_chunk(conn, o, n, first, last, progress)
     })?;
     // Indexes after the data, in parallel like sysbench's per-table threads.
+    let tables: Vec<u32> = (1..=o.tables).collect();
     if o.create_secondary {
-        let tables: Vec<u32> = (1..=o.tables).collect();
         super::loader::parallel_units(connect, load_threads, &tables, &|conn, &n| {
             conn.query_drop(format!("CREATE INDEX k_{n} ON sbtest{n}(k)"))
                 .with_context(|| format!("creating index k_{n}"))
+        })?;
+    }
+    if conn.engine() == Engine::Postgres {
+        super::loader::parallel_units(connect, load_threads, &tables, &|conn, &n| {
+            if o.secondary {
+                conn.query_drop(format!("CREATE INDEX xid_{n} ON sbtest{n}(id)"))
+                    .with_context(|| format!("creating index xid_{n}"))?;
+            }
+            if o.auto_inc {
+                // COPY set the ids: the sequence continues after them.
+                conn.query_drop(format!(
+                    "SELECT setval(pg_get_serial_sequence('sbtest{n}', 'id'), GREATEST(MAX(id), 1)) FROM sbtest{n}"
+                ))?;
+            }
+            conn.query_drop(format!("VACUUM ANALYZE sbtest{n}"))
+                .with_context(|| format!("analyzing sbtest{n}"))
         })?;
     }
     Ok(())
@@ -261,8 +283,33 @@ fn load_chunk(
     last: u32,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<()> {
-    conn.query_drop("SET SESSION unique_checks = 0")?;
     let mut rng = super::rand::worker_rng(0x10ad ^ (u64::from(n) << 32), u64::from(first));
+    if conn.engine() == Engine::Postgres {
+        // COPY FROM STDIN, the same rows in the same order.
+        let size = o.table_size;
+        let mut id = first;
+        let (mut c, mut pad) = (Vec::new(), Vec::new());
+        let fill = move |rows: &mut super::loader::Rows| -> bool {
+            let end = id.saturating_add(LOAD_BATCH - 1).min(last);
+            for row in id..=end {
+                fill_template(&mut rng, C_TEMPLATE, &mut c);
+                fill_template(&mut rng, PAD_TEMPLATE, &mut pad);
+                rows.int(i64::from(row));
+                rows.int(i64::from(uniform(&mut rng, 1, size)));
+                rows.str(&c);
+                rows.str(&pad);
+                rows.end();
+            }
+            id = end.saturating_add(1);
+            end < last
+        };
+        let table = format!("sbtest{n}");
+        let loaded =
+            super::loader::load_data_local(conn, &table, &["id", "k", "c", "pad"], &table, fill)?;
+        progress(loaded);
+        return Ok(());
+    }
+    conn.query_drop("SET SESSION unique_checks = 0")?;
     let mut rows = super::loader::Rows::new(super::loader::Format::Sql);
     let (mut c, mut pad) = (Vec::new(), Vec::new());
     let table = format!("sbtest{n}");
@@ -293,7 +340,10 @@ fn load_chunk(
 /// The sbtest tables present in the database, by number.
 pub fn existing_tables(conn: &mut Conn) -> Result<Vec<u32>> {
     let names: Vec<String> = conn.query(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'sbtest%'",
+        format!(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = {} AND table_name LIKE 'sbtest%'",
+            conn.engine().schema_sql()
+        ),
     )?;
     let mut nums: Vec<u32> = names
         .iter()
@@ -334,7 +384,8 @@ pub fn ready(conn: &mut Conn, o: &OltpOptions, workload: &str) -> Result<()> {
     }
     for n in 1..=o.tables {
         let cols: Vec<String> = conn.query(format!(
-            "SELECT column_name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'sbtest{n}' ORDER BY ordinal_position"
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = {} AND table_name = 'sbtest{n}' ORDER BY ordinal_position",
+            conn.engine().schema_sql()
         ))?;
         let cols: Vec<String> = cols.iter().map(|c| c.to_ascii_lowercase()).collect();
         for want in ["id", "k", "c", "pad"] {
@@ -416,9 +467,12 @@ enum Sql {
     NonIndexUpdate,
     Delete,
     Insert,
+    /// sysbench's pgsql insert with --auto-inc: the id left to the sequence (PostgreSQL
+    /// does not take 0 as "choose one" as MySQL's AUTO_INCREMENT does).
+    InsertNoId,
 }
 
-const SQL_KINDS: usize = 9;
+const SQL_KINDS: usize = 10;
 
 impl Sql {
     fn text(self, n: usize) -> String {
@@ -434,6 +488,7 @@ impl Sql {
             Sql::NonIndexUpdate => format!("UPDATE sbtest{n} SET c=? WHERE id=?"),
             Sql::Delete => format!("DELETE FROM sbtest{n} WHERE id=?"),
             Sql::Insert => format!("INSERT INTO sbtest{n} (id, k, c, pad) VALUES (?, ?, ?, ?)"),
+            Sql::InsertNoId => format!("INSERT INTO sbtest{n} (k, c, pad) VALUES (?, ?, ?)"),
         }
     }
 }
@@ -666,8 +721,13 @@ impl Worker for OltpWorker {
                 let k = self.id();
                 fill_template(&mut self.rng, C_TEMPLATE, &mut self.c);
                 fill_template(&mut self.rng, PAD_TEMPLATE, &mut self.pad);
-                let st = self.stmt(conn, t, Sql::Insert)?;
-                conn.exec_drop(&st, (id, k, &self.c[..], &self.pad[..]))?;
+                if self.o.auto_inc && conn.engine() == Engine::Postgres {
+                    let st = self.stmt(conn, t, Sql::InsertNoId)?;
+                    conn.exec_drop(&st, (k, &self.c[..], &self.pad[..]))?;
+                } else {
+                    let st = self.stmt(conn, t, Sql::Insert)?;
+                    conn.exec_drop(&st, (id, k, &self.c[..], &self.pad[..]))?;
+                }
                 s.writes += 1;
             }
             OltpKind::Delete => {
@@ -723,7 +783,7 @@ mod tests {
     fn ddl_follows_the_options() {
         let o = OltpOptions::default();
         assert_eq!(
-            create_table_sql(&o, 3),
+            create_table_sql(&o, 3, Engine::Mysql),
             "CREATE TABLE sbtest3(id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id)) ENGINE=InnoDB"
         );
         let s = OltpOptions {
@@ -731,8 +791,14 @@ mod tests {
             auto_inc: false,
             ..o
         };
-        let sql = create_table_sql(&s, 1);
+        let sql = create_table_sql(&s, 1, Engine::Mysql);
         assert!(sql.contains("id INTEGER NOT NULL,") && sql.contains("KEY xid (id)"));
+        // sysbench's pgsql DDL: SERIAL with --auto-inc, no engine clause.
+        assert_eq!(
+            create_table_sql(&o, 3, Engine::Postgres),
+            "CREATE TABLE sbtest3 (id SERIAL NOT NULL, k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id))"
+        );
+        assert!(!create_table_sql(&s, 1, Engine::Postgres).contains("PRIMARY KEY"));
     }
 
     #[test]
