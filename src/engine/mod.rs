@@ -44,6 +44,9 @@ pub enum Error {
     Data(String),
     /// A value the workload cannot read as the type it asked for.
     Decode(String),
+    /// A conflict with a concurrent transaction the workload found itself (a duplicate key
+    /// where a concurrent delete-insert raced it): retried like a serialization failure.
+    Conflict(String),
 }
 
 /// A database call's result.
@@ -85,6 +88,7 @@ pub fn classify(e: &Error) -> ErrorClass {
         Error::Postgres(e) => postgres::classify(e),
         Error::Data(_) => ErrorClass::Data,
         Error::Decode(_) => ErrorClass::Other,
+        Error::Conflict(_) => ErrorClass::Serialization,
     }
 }
 
@@ -96,7 +100,7 @@ pub fn error_message(e: &Error) -> String {
         #[cfg(feature = "postgres")]
         Error::Postgres(e) => postgres::error_message(e),
         Error::Data(m) => format!("{m} ({DATA_ERROR_STATE})"),
-        Error::Decode(m) => m.clone(),
+        Error::Decode(m) | Error::Conflict(m) => m.clone(),
     }
 }
 

@@ -48,10 +48,23 @@ impl Home {
     /// Starts sandbox `name` (small buffer pool) and returns a guard that stops and removes
     /// it on drop, even when the test fails.
     pub fn start(&self, name: &str, extra: &[&str]) -> Server {
+        self.start_with(name, &["--set", "innodb_buffer_pool_size=128M"], extra)
+    }
+
+    /// Starts a PostgreSQL sandbox `name` (small shared_buffers), stopped and removed on drop.
+    pub fn start_postgres(&self, name: &str, extra: &[&str]) -> Server {
+        self.start_with(
+            name,
+            &["--engine", "postgres", "--set", "shared_buffers=128MB"],
+            extra,
+        )
+    }
+
+    fn start_with(&self, name: &str, base: &[&str], extra: &[&str]) -> Server {
         let out = self
             .cmd()
             .args(["server", "start", "--json", "--name", name])
-            .args(["--set", "innodb_buffer_pool_size=128M"])
+            .args(base)
             .args(extra)
             .output()
             .expect("run txbench");

@@ -51,10 +51,12 @@ pub fn connect(url: &TargetUrl) -> anyhow::Result<Session> {
 fn connect_error(url: &TargetUrl, e: &postgres::Error) -> anyhow::Error {
     let why = match e.as_db_error() {
         Some(db) => match db.code().code() {
-            "28P01" | "28000" => format!(
+            "28P01" => format!(
                 "authentication failed for user '{}': check the user and password in --url",
                 url.user
             ),
+            // No such role, or no pg_hba.conf line lets it in.
+            "28000" => format!("{} (check the user in --url)", db.message()),
             "3D000" => format!("database '{}' does not exist", url.database),
             "53300" => "too many connections (max_connections reached)".to_string(),
             _ => format!("server said: {} ({})", db.message(), db.code().code()),

@@ -159,6 +159,12 @@ fn meta_u64(conn: &mut Conn, name: &str) -> Result<Option<u64>> {
 /// The TPC-C state of the database, if it holds TPC-C data prepared by txbench. A database
 /// that holds another workload is an error that names it.
 pub fn state(conn: &mut Conn) -> Result<Option<State>> {
+    if conn.engine() != crate::engine::Engine::Mysql {
+        bail!(
+            "tpcc runs on MySQL and MariaDB only so far: on {} use tpcb or oltp_*",
+            conn.engine().product()
+        );
+    }
     if meta::expect(conn, "tpcc")?.is_none() {
         return Ok(None);
     }
@@ -204,6 +210,7 @@ pub fn prepare(
 ) -> Result<Prepared> {
     o.validate()?;
     let mut conn = connect()?;
+    state(&mut conn)?;
     if procedures {
         // Cheap and idempotent: (re)created even on a complete database.
         procedures::create(&mut conn, o.null_dates)?;

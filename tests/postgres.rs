@@ -1,0 +1,389 @@
+//! PostgreSQL against real sandboxes started by txbench (`server start --engine postgres`):
+//! the sandbox, TPC-B on pgbench's schema both ways with pgbench itself, oltp_* with
+//! serialization failures retried, terminated backends, a killed server, bad input.
+
+mod common;
+
+use common::{Home, Server, assert_one_line_error, result_json, summary_of, text};
+use std::time::Duration;
+
+fn run(home: &Home, s: &Server, args: &[&str]) -> std::process::Output {
+    home.cmd()
+        .args(["--url", &s.url])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn ok(out: &std::process::Output) -> String {
+    let (o, e) = text(out);
+    assert!(out.status.success(), "stdout: {o}\nstderr: {e}");
+    o
+}
+
+/// SQL as the sandbox's txbench role (a superuser: it can create, terminate, reload).
+fn sql(url: &str, stmt: &str) -> Vec<txbench::engine::Row> {
+    let url = txbench::engine::TargetUrl::parse(url).unwrap();
+    let mut c = txbench::engine::connect(&url).unwrap();
+    c.query(stmt).unwrap()
+}
+
+fn pgbench(s: &Server, db: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("pgbench")
+        .args([
+            "-h",
+            "127.0.0.1",
+            "-p",
+            &s.port.to_string(),
+            "-U",
+            "txbench",
+        ])
+        .args(args)
+        .arg(db)
+        .output()
+        .expect("pgbench (Debian package postgresql-client)")
+}
+
+#[test]
+fn tpcb_on_pgbench_schema_runs_both_ways_with_pgbench() {
+    let home = Home::new();
+    let s = home.start_postgres("pg", &["--set", "work_mem=8MB"]);
+    assert!(
+        s.url.starts_with("postgres://txbench@127.0.0.1:"),
+        "{}",
+        s.url
+    );
+    assert!(
+        s.json["preflight"]["variables"]["server_version"].is_string(),
+        "{}",
+        s.json
+    );
+    // The final configuration is kept with the sandbox, --set last.
+    let conf = std::fs::read_to_string(home.path().join("servers/pg/postgresql.conf")).unwrap();
+    let last_sb = conf.rfind("shared_buffers").unwrap();
+    assert!(
+        conf[last_sb..].starts_with("shared_buffers = 128MB"),
+        "{conf}"
+    );
+    assert!(conf.contains("work_mem = 8MB"), "{conf}");
+    assert!(conf.contains("listen_addresses = '127.0.0.1'"), "{conf}");
+    let list = ok(&home.cmd().args(["server", "list"]).output().unwrap());
+    assert!(
+        list.contains("running") && list.contains("postgres://"),
+        "{list}"
+    );
+
+    ok(&run(&home, &s, &["prepare", "tpcb", "--scale", "1"]));
+    let dir = home.path().join("tpcb-run");
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "tpcb",
+            "--threads",
+            "4",
+            "--time",
+            "3",
+        ])
+        .args(["--warmup", "0", "--report-interval", "1", "--json", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    ok(&out);
+    let m = &summary_of(&out)["summary"];
+    assert!(m["transactions"].as_u64().unwrap() > 100, "{m}");
+    assert_eq!(m["errors"].as_u64(), Some(0), "{m}");
+    let r = result_json(&dir);
+    common::assert_schema_valid(&r);
+    assert!(
+        r["server"]["variables"]["version"]
+            .as_str()
+            .unwrap()
+            .starts_with("PostgreSQL"),
+        "{}",
+        r["server"]
+    );
+    // PostgreSQL's counters in server.csv's columns: commits, WAL bytes, the server's CPU.
+    let csv = std::fs::read_to_string(dir.join("server.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let last: Vec<&str> = csv.lines().last().unwrap().split(',').collect();
+    for col in ["commits_per_s", "redo_bytes_per_s", "server_cpu_pct"] {
+        let i = header.iter().position(|h| *h == col).unwrap();
+        let v: f64 = last[i].parse().unwrap_or_else(|_| panic!("{col}: {csv}"));
+        assert!(v > 0.0, "{col} = {v}: {csv}");
+    }
+    ok(&run(&home, &s, &["check", "tpcb"]));
+
+    // pgbench runs on the database txbench prepared (-n: no vacuum, which would truncate
+    // the history txbench's check counts).
+    let pb = pgbench(&s, "txbench", &["-n", "-c", "2", "-T", "2"]);
+    assert!(pb.status.success(), "{:?}", text(&pb));
+    assert!(text(&pb).0.contains("tps = "), "{:?}", text(&pb));
+
+    // And txbench on a database pgbench prepared: adopted as pgbench's load (no key on the
+    // history), consistent after txbench's run.
+    sql(&s.url, "CREATE DATABASE pgb");
+    let init = pgbench(&s, "pgb", &["-i", "-s", "1", "-q"]);
+    assert!(init.status.success(), "{:?}", text(&init));
+    let pgb_url = format!("{}/pgb", s.url.rsplit_once('/').unwrap().0);
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &pgb_url,
+            "run",
+            "tpcb",
+            "--threads",
+            "2",
+            "--time",
+            "2",
+        ])
+        .args(["--warmup", "0"])
+        .output()
+        .unwrap();
+    let o = ok(&out);
+    assert!(o.contains("history key none"), "{o}");
+    let o = ok(&home
+        .cmd()
+        .args(["--url", &pgb_url, "check", "tpcb"])
+        .output()
+        .unwrap());
+    assert!(!o.contains("FAIL"), "{o}");
+}
+
+#[test]
+fn oltp_runs_and_serialization_failures_are_retried_and_counted() {
+    let home = Home::new();
+    let s = home.start_postgres("pgo", &[]);
+    let small = ["--tables", "1", "--table-size", "200"];
+    ok(&run(
+        &home,
+        &s,
+        &[&["prepare", "oltp_read_write"][..], &small].concat(),
+    ));
+    for w in [
+        "oltp_read_write",
+        "oltp_insert",
+        "oltp_delete",
+        "oltp_point_select",
+    ] {
+        let out = run(
+            &home,
+            &s,
+            &[
+                &[
+                    "run",
+                    w,
+                    "--threads",
+                    "2",
+                    "--time",
+                    "2",
+                    "--warmup",
+                    "0",
+                    "--json",
+                ][..],
+                &small,
+            ]
+            .concat(),
+        );
+        ok(&out);
+        let m = &summary_of(&out)["summary"];
+        assert!(m["transactions"].as_u64().unwrap() > 10, "{w}: {m}");
+        assert_eq!(m["errors"].as_u64(), Some(0), "{w}: {m}");
+    }
+    // SERIALIZABLE on 200 rows from 4 users: 40001s, retried (and counted per class when a
+    // transaction runs out of retries). oltp_read_write above retried its delete-insert
+    // races (23505 after a concurrent delete-insert) instead of failing.
+    let out = run(
+        &home,
+        &s,
+        &[
+            &[
+                "run",
+                "oltp_write_only",
+                "--threads",
+                "4",
+                "--time",
+                "3",
+                "--warmup",
+                "0",
+                "--isolation",
+                "serializable",
+                "--json",
+            ][..],
+            &small,
+        ]
+        .concat(),
+    );
+    let m = &summary_of(&out)["summary"];
+    assert!(m["retries"].as_u64().unwrap() > 0, "{m}");
+    assert!(
+        m["errors_by_class"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .all(|k| k == "serialization" || k == "deadlock"),
+        "{m}"
+    );
+    ok(&run(
+        &home,
+        &s,
+        &[&["check", "oltp_read_write"][..], &small].concat(),
+    ));
+    // Another workload on this database is named.
+    let out = run(&home, &s, &["run", "tpcb", "--time", "1"]);
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains("holds the oltp_read_write workload"),
+        "{line}"
+    );
+    let out = run(&home, &s, &["prepare", "tpcc", "--warehouses", "1"]);
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains("tpcc runs on MySQL and MariaDB only so far"),
+        "{line}"
+    );
+}
+
+#[test]
+fn terminated_backends_reconnect_and_a_killed_server_is_invalid() {
+    let home = Home::new();
+    let s = home.start_postgres("pgk", &[]);
+    let small = ["--table-size", "1000"];
+    ok(&run(
+        &home,
+        &s,
+        &[&["prepare", "oltp_point_select"][..], &small].concat(),
+    ));
+    let mut cmd = home.std_cmd();
+    cmd.args([
+        "--url",
+        &s.url,
+        "run",
+        "oltp_point_select",
+        "--table-size",
+        "1000",
+    ])
+    .args(["--threads", "3", "--time", "5", "--warmup", "0", "--json"])
+    .args(["--report-interval", "1"]);
+    let handle = std::thread::spawn(move || cmd.output().unwrap());
+    std::thread::sleep(Duration::from_secs(2));
+    let killed = sql(
+        &s.url,
+        "SELECT pg_terminate_backend(pid)::int FROM pg_stat_activity \
+         WHERE application_name = 'txbench' AND pid <> pg_backend_pid() \
+         AND query NOT LIKE '%pg_stat%'",
+    );
+    assert!(killed.len() >= 3, "{killed:?}");
+    let out = handle.join().unwrap();
+    ok(&out);
+    let m = &summary_of(&out)["summary"];
+    assert!(m["reconnects"].as_u64().unwrap() >= 3, "{m}");
+    assert!(m["transactions"].as_u64().unwrap() > 100, "{m}");
+
+    // The server killed mid-run: INVALID (exit 3), the intervals before it kept.
+    let dir = home.path().join("killed");
+    let mut cmd = home.std_cmd();
+    cmd.args([
+        "--url",
+        &s.url,
+        "run",
+        "oltp_point_select",
+        "--table-size",
+        "1000",
+    ])
+    .args(["--threads", "2", "--time", "30", "--warmup", "0"])
+    .args(["--report-interval", "1", "--out"])
+    .arg(&dir);
+    let handle = std::thread::spawn(move || cmd.output().unwrap());
+    std::thread::sleep(Duration::from_secs(3));
+    // SAFETY: SIGKILL to the sandbox's postmaster, started by this test.
+    unsafe { libc::kill(s.pid, libc::SIGKILL) };
+    let out = handle.join().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
+    let r = result_json(&dir);
+    assert_eq!(r["validity"]["valid"], false, "{}", r["validity"]);
+    let rows = std::fs::read_to_string(dir.join("intervals.csv")).unwrap();
+    assert!(rows.lines().count() >= 3, "{rows}");
+}
+
+#[test]
+fn bad_postgres_input_is_refused_in_one_line() {
+    let home = Home::new();
+    let s = home.start_postgres("pgb", &[]);
+    // A role with a password, asked for it over TCP; a wrong one is refused and never shown.
+    sql(&s.url, "CREATE ROLE pw LOGIN PASSWORD 'right-one'");
+    let data: Vec<(String,)> = {
+        let url = txbench::engine::TargetUrl::parse(&s.url).unwrap();
+        let mut c = txbench::engine::connect(&url).unwrap();
+        c.query("SELECT current_setting('hba_file')").unwrap()
+    };
+    let hba = &data[0].0;
+    let old = std::fs::read_to_string(hba).unwrap();
+    std::fs::write(
+        hba,
+        format!("host all pw 127.0.0.1/32 scram-sha-256\n{old}"),
+    )
+    .unwrap();
+    sql(&s.url, "SELECT pg_reload_conf()");
+    std::thread::sleep(Duration::from_millis(300));
+    let bad = s.url.replace("txbench@", "pw:wrong-secret@");
+    let out = home.cmd().args(["--url", &bad, "info"]).output().unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains("authentication failed for user 'pw'"),
+        "{line}"
+    );
+    let (o, e) = text(&out);
+    assert!(
+        !o.contains("wrong-secret") && !e.contains("wrong-secret"),
+        "{e}"
+    );
+    let good = s.url.replace("txbench@", "pw:right-one@");
+    ok(&home.cmd().args(["--url", &good, "info"]).output().unwrap());
+
+    // Settings txbench manages, and topologies PostgreSQL sandboxes do not have.
+    let out = home
+        .cmd()
+        .args([
+            "server", "start", "pg2", "--engine", "postgres", "--set", "port=5",
+        ])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(line.contains("--set port"), "{line}");
+    let out = home
+        .cmd()
+        .args([
+            "server",
+            "start",
+            "pg3",
+            "--engine",
+            "postgres",
+            "--replicas",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, 1);
+    // The sandbox is PostgreSQL's: asking for it as MariaDB names what it is.
+    let out = home
+        .cmd()
+        .args(["server", "start", "pgb", "--engine", "mariadb"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(line.contains("is a PostgreSQL sandbox"), "{line}");
+    // A bad --set value stops the start with the server's own words.
+    let out = home
+        .cmd()
+        .args(["server", "start", "pg4", "--engine", "postgres"])
+        .args(["--set", "no_such_setting=1"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(line.contains("no_such_setting"), "{line}");
+    let _ = home.cmd().args(["server", "stop", "--rm", "pg4"]).output();
+}
