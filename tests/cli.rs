@@ -26,12 +26,21 @@ fn unknown_scheme_is_refused() {
     let home = Home::new();
     let out = home
         .cmd()
-        .args(["info", "--url", "postgres://me:hunter2@localhost/db"])
+        .args(["info", "--url", "oracle://me:hunter2@localhost/db"])
         .output()
         .unwrap();
     let line = assert_one_line_error(&out, 1);
-    assert!(line.contains("unsupported scheme 'postgres'"), "{line}");
+    assert!(line.contains("unsupported scheme 'oracle'"), "{line}");
     assert!(!line.contains("hunter2"));
+    // postgres:// is spoken: a port nobody listens on is one line, the password hidden.
+    let out = home
+        .cmd()
+        .args(["info", "--url", "postgres://me:hunter2@127.0.0.1:1/db"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(line.contains("connection refused"), "{line}");
+    assert!(line.contains("postgres://me:***@127.0.0.1:1/db"), "{line}");
 }
 
 #[test]
