@@ -22,7 +22,7 @@ fn ok(out: &std::process::Output) -> String {
 }
 
 /// SQL as the sandbox's txbench role (a superuser: it can create, terminate, reload).
-fn sql(url: &str, stmt: &str) -> Vec<txbench::engine::Row> {
+fn sql<T: txbench::engine::FromRow>(url: &str, stmt: &str) -> Vec<T> {
     let url = txbench::engine::TargetUrl::parse(url).unwrap();
     let mut c = txbench::engine::connect(&url).unwrap();
     c.query(stmt).unwrap()
@@ -124,7 +124,7 @@ fn tpcb_on_pgbench_schema_runs_both_ways_with_pgbench() {
 
     // And txbench on a database pgbench prepared: adopted as pgbench's load (no key on the
     // history), consistent after txbench's run.
-    sql(&s.url, "CREATE DATABASE pgb");
+    sql::<txbench::engine::Row>(&s.url, "CREATE DATABASE pgb");
     let init = pgbench(&s, "pgb", &["-i", "-s", "1", "-q"]);
     assert!(init.status.success(), "{:?}", text(&init));
     let pgb_url = format!("{}/pgb", s.url.rsplit_once('/').unwrap().0);
@@ -270,7 +270,7 @@ fn terminated_backends_reconnect_and_a_killed_server_is_invalid() {
     .args(["--report-interval", "1"]);
     let handle = std::thread::spawn(move || cmd.output().unwrap());
     std::thread::sleep(Duration::from_secs(2));
-    let killed = sql(
+    let killed: Vec<i64> = sql(
         &s.url,
         "SELECT pg_terminate_backend(pid)::int FROM pg_stat_activity \
          WHERE application_name = 'txbench' AND pid <> pg_backend_pid() \
@@ -314,20 +314,16 @@ fn bad_postgres_input_is_refused_in_one_line() {
     let home = Home::new();
     let s = home.start_postgres("pgb", &[]);
     // A role with a password, asked for it over TCP; a wrong one is refused and never shown.
-    sql(&s.url, "CREATE ROLE pw LOGIN PASSWORD 'right-one'");
-    let data: Vec<(String,)> = {
-        let url = txbench::engine::TargetUrl::parse(&s.url).unwrap();
-        let mut c = txbench::engine::connect(&url).unwrap();
-        c.query("SELECT current_setting('hba_file')").unwrap()
-    };
-    let hba = &data[0].0;
+    sql::<txbench::engine::Row>(&s.url, "CREATE ROLE pw LOGIN PASSWORD 'right-one'");
+    let data: Vec<String> = sql(&s.url, "SELECT current_setting('hba_file')");
+    let hba = &data[0];
     let old = std::fs::read_to_string(hba).unwrap();
     std::fs::write(
         hba,
         format!("host all pw 127.0.0.1/32 scram-sha-256\n{old}"),
     )
     .unwrap();
-    sql(&s.url, "SELECT pg_reload_conf()");
+    sql::<txbench::engine::Row>(&s.url, "SELECT pg_reload_conf()");
     std::thread::sleep(Duration::from_millis(300));
     let bad = s.url.replace("txbench@", "pw:wrong-secret@");
     let out = home.cmd().args(["--url", &bad, "info"]).output().unwrap();

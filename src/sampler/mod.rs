@@ -334,6 +334,16 @@ impl Worker {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Stops reading the workload counts that failed, saying why once.
+    fn drop_counts(&mut self, failed: Vec<(String, String)>) {
+        for (name, why) in failed {
+            self.workload_counts.retain(|(n, _)| *n != name);
+            self.not_recorded(format!(
+                "the server-side count {name} is not recorded ({why})"
+            ));
+        }
+    }
+
     fn not_recorded(&self, line: String) {
         let mut s = self.lock();
         s.notes.push(format!("server metrics: {line}"));
@@ -460,12 +470,7 @@ impl Worker {
                     Err(e) => failed.push((name.clone(), engine::postgres::error_message(&e))),
                 }
             }
-            for (name, why) in failed {
-                self.workload_counts.retain(|(n, _)| *n != name);
-                self.not_recorded(format!(
-                    "the server-side count {name} is not recorded ({why})"
-                ));
-            }
+            self.drop_counts(failed);
             if let Some(l) = &self.local {
                 raw.process = host::read_process_tree(l.pid);
                 raw.host = host::read_host();
@@ -573,12 +578,7 @@ impl Worker {
                 Err(e) => failed.push((name.clone(), engine::mysql::error_message(&e))),
             }
         }
-        for (name, why) in failed {
-            self.workload_counts.retain(|(n, _)| *n != name);
-            self.not_recorded(format!(
-                "the server-side count {name} is not recorded ({why})"
-            ));
-        }
+        self.drop_counts(failed);
         raw.workload
             .insert("monitor_selects".into(), self.own_selects);
         if !self.replicas.is_empty() {

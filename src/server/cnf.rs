@@ -308,12 +308,17 @@ pub fn socket_path(dir: &Path) -> PathBuf {
     if inside.as_os_str().len() < 100 {
         return inside;
     }
-    // FNV-1a: stable across builds, unlike std's hasher.
+    PathBuf::from(format!("/tmp/txbench-{:016x}.sock", path_hash(dir)))
+}
+
+/// A hash of a path that names it in a shorter one: FNV-1a, stable across builds, unlike
+/// std's hasher.
+pub fn path_hash(path: &Path) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
-    for b in dir.as_os_str().as_encoded_bytes() {
+    for b in path.as_os_str().as_encoded_bytes() {
         h = (h ^ u64::from(*b)).wrapping_mul(0x100000001b3);
     }
-    PathBuf::from(format!("/tmp/txbench-{h:016x}.sock"))
+    h
 }
 
 #[cfg(test)]

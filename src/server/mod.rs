@@ -1149,9 +1149,10 @@ fn socket_file(record: &ServerRecord) -> PathBuf {
 fn runs_with_cnf(pid: i32, record: &ServerRecord) -> bool {
     match record.engine() {
         Engine::Mysql => process::runs_with_cnf(pid, &record.cnf()),
-        Engine::Postgres => {
-            process::runs_with_arg(pid, &format!("config_file={}", record.cnf().display()))
-        }
+        #[cfg(feature = "postgres")]
+        Engine::Postgres => process::runs_with_arg(pid, &pg::config_arg(&record.cnf())),
+        #[cfg(not(feature = "postgres"))]
+        Engine::Postgres => false,
     }
 }
 

@@ -21,11 +21,17 @@ pub fn ensure(conn: &mut Conn) -> Result<()> {
 
 /// True when the table exists.
 pub fn exists(conn: &mut Conn) -> Result<bool> {
-    let n: Option<u64> = conn.query_first(format!(
-        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = {} AND table_name = '{TABLE}'",
-        conn.engine().schema_sql()
-    ))?;
-    Ok(n.unwrap_or(0) > 0)
+    Ok(!tables_present(conn, &[TABLE])?.is_empty())
+}
+
+/// Which of `names` are tables in the connection's database (schema, on PostgreSQL), as the
+/// server spells them.
+pub fn tables_present(conn: &mut Conn, names: &[&str]) -> Result<Vec<String>> {
+    Ok(conn.query(format!(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = {} AND table_name IN ('{}')",
+        conn.engine().schema_sql(),
+        names.join("','")
+    ))?)
 }
 
 /// A value, if set (and if the table exists).

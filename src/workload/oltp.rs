@@ -214,11 +214,7 @@ pub fn prepare(
     let mut conn = connect()?;
     super::meta::expect(&mut conn, workload)?;
     for n in 1..=o.tables {
-        let exists: Option<String> = conn.query_first(format!(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = {} AND table_name = 'sbtest{n}'",
-            conn.engine().schema_sql()
-        ))?;
-        if exists.is_some() {
+        if !super::meta::tables_present(&mut conn, &[&format!("sbtest{n}")])?.is_empty() {
             bail!(
                 "table sbtest{n} exists already: run `txbench cleanup oltp_read_write` first, or use the data as it is"
             );

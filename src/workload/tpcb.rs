@@ -226,11 +226,7 @@ fn adopt_pgbench(conn: &mut Conn) -> Result<bool> {
     if conn.engine() != Engine::Postgres || meta::exists(conn)? {
         return Ok(false);
     }
-    let present: Option<i64> = conn.query_first(format!(
-        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ('{}')",
-        TABLES.join("','")
-    ))?;
-    if present != Some(TABLES.len() as i64) {
+    if meta::tables_present(conn, &TABLES)?.len() != TABLES.len() {
         return Ok(false);
     }
     let branches: Option<i64> = conn.query_first("SELECT COUNT(*) FROM pgbench_branches")?;
@@ -383,12 +379,7 @@ pub fn prepare(
             true
         }
         None => {
-            let present: Option<String> = conn.query_first(format!(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = {} AND table_name IN ('{}') LIMIT 1",
-                conn.engine().schema_sql(),
-                TABLES.join("','")
-            ))?;
-            if let Some(t) = present {
+            if let Some(t) = meta::tables_present(&mut conn, &TABLES)?.first() {
                 bail!(
                     "table '{t}' exists but was not prepared by txbench: drop it or use another database"
                 );
@@ -460,11 +451,7 @@ pub fn ready(conn: &mut Conn, scale: Option<u32>) -> Result<State> {
             s.scale
         );
     }
-    let present: Vec<String> = conn.query(format!(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = {} AND table_name IN ('{}')",
-        conn.engine().schema_sql(),
-        TABLES.join("','")
-    ))?;
+    let present = meta::tables_present(conn, &TABLES)?;
     if let Some(t) = TABLES
         .iter()
         .find(|t| !present.iter().any(|p| p.eq_ignore_ascii_case(t)))

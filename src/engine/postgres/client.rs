@@ -121,8 +121,7 @@ impl Session {
     }
 
     pub(crate) fn exec_drop(&mut self, st: &postgres::Statement, v: Vec<Value>) -> Result<()> {
-        let refs: Vec<&(dyn ToSql + Sync)> = v.iter().map(|x| x as &(dyn ToSql + Sync)).collect();
-        self.affected = self.client.execute(st, &refs)?;
+        self.affected = self.client.execute(st, &refs(&v))?;
         Ok(())
     }
 
@@ -131,8 +130,7 @@ impl Session {
         st: &postgres::Statement,
         v: Vec<Value>,
     ) -> Result<Vec<postgres::Row>> {
-        let refs: Vec<&(dyn ToSql + Sync)> = v.iter().map(|x| x as &(dyn ToSql + Sync)).collect();
-        let rows = self.client.query(st, &refs)?;
+        let rows = self.client.query(st, &refs(&v))?;
         self.affected = rows.len() as u64;
         Ok(rows)
     }
@@ -156,6 +154,11 @@ pub fn copy_in(
     while chunk(&mut w)? {}
     w.finish()?;
     Ok(())
+}
+
+/// Parameters as the client takes them.
+fn refs(v: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
+    v.iter().map(|x| x as &(dyn ToSql + Sync)).collect()
 }
 
 /// `?` placeholders as `$1`, `$2`, … (outside quoted text and identifiers).

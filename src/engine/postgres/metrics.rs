@@ -88,9 +88,7 @@ pub fn read(
         "SELECT EXTRACT(EPOCH FROM now() - pg_postmaster_start_time())::float8"
     };
     let row = s.client().query_one(sql, &[])?;
-    for (i, name) in DATABASE_NAMES.iter().enumerate().take(row.len()) {
-        out.insert(name.to_string(), row.get::<_, f64>(i));
-    }
+    insert(&mut out, &row, DATABASE_NAMES);
     if !metrics {
         return Ok(out);
     }
@@ -103,11 +101,7 @@ pub fn read(
             continue;
         }
         match s.client().query_one(sql, &[]) {
-            Ok(row) => {
-                for (i, name) in names.iter().enumerate() {
-                    out.insert(name.to_string(), row.get::<_, f64>(i));
-                }
-            }
+            Ok(row) => insert(&mut out, &row, names),
             Err(e) if e.is_closed() || e.as_db_error().is_none() => return Err(e),
             Err(e) => {
                 skip.push(view);
@@ -118,6 +112,16 @@ pub fn read(
         }
     }
     Ok(out)
+}
+
+/// The row's columns under `names`; a NULL or a column that is not a number is left out
+/// (the sampler's thread must not panic on a server it does not know).
+fn insert(out: &mut BTreeMap<String, f64>, row: &postgres::Row, names: &[&str]) {
+    for (i, name) in names.iter().enumerate().take(row.len()) {
+        if let Ok(Some(v)) = row.try_get::<_, Option<f64>>(i) {
+            out.insert(name.to_string(), v);
+        }
+    }
 }
 
 /// The data directory and the postmaster's pid file in it, for the host figures.

@@ -267,11 +267,8 @@ pub fn data_dir(sandbox: &Path, name: &str) -> Option<PathBuf> {
     if !crate::server::process::is_root() {
         return None;
     }
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in sandbox.as_os_str().as_encoded_bytes() {
-        h = (h ^ u64::from(*b)).wrapping_mul(0x100000001b3);
-    }
-    Some(PathBuf::from(ROOT_DATA_HOME).join(format!("{name}-{:08x}", h as u32)))
+    let h = crate::server::cnf::path_hash(sandbox) as u32;
+    Some(PathBuf::from(ROOT_DATA_HOME).join(format!("{name}-{h:08x}")))
 }
 
 /// Makes `dir` (the data directory, which also holds the socket) owned by `owner`, mode 0700.
