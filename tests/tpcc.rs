@@ -4,10 +4,6 @@ mod common;
 use common::*;
 use mysql::prelude::Queryable;
 
-fn count(s: &Server, sql: &str) -> u64 {
-    s.conn().query_first::<u64, _>(sql).unwrap().unwrap()
-}
-
 fn check_json(home: &Home, s: &Server) -> (std::process::Output, serde_json::Value) {
     let out = home
         .cmd()
@@ -39,9 +35,19 @@ fn prepare(home: &Home, s: &Server, extra: &[&str]) -> std::process::Output {
 
 #[test]
 fn one_warehouse_has_the_specified_population_and_passes_all_twelve_conditions() {
-    for nd in ["null", "default"] {
+    population_and_conditions(Db::MariaDb, &["null", "default"]);
+}
+
+#[test]
+fn one_warehouse_has_the_specified_population_and_passes_all_twelve_conditions_on_postgres() {
+    population_and_conditions(Db::Postgres, &["default"]);
+}
+
+fn population_and_conditions(db: Db, null_dates: &[&str]) {
+    for &nd in null_dates {
         let home = Home::new();
-        let s = home.start(
+        let s = home.start_db(
+            db,
             &format!("pop-{nd}"),
             &["--set", "innodb_buffer_pool_size=512M"],
         );
@@ -58,19 +64,16 @@ fn one_warehouse_has_the_specified_population_and_passes_all_twelve_conditions()
             ("stock", 100_000),
         ] {
             assert_eq!(
-                count(&s, &format!("SELECT COUNT(*) FROM {table}")),
+                s.count(&format!("SELECT COUNT(*) FROM {table}")),
                 want,
                 "{table}"
             );
         }
-        let lines = count(&s, "SELECT COUNT(*) FROM order_line");
+        let lines = s.count("SELECT COUNT(*) FROM order_line");
         assert!((290_000..310_000).contains(&lines), "{lines}");
-        let original = count(
-            &s,
-            "SELECT COUNT(*) FROM stock WHERE s_data LIKE '%ORIGINAL%'",
-        );
+        let original = s.count("SELECT COUNT(*) FROM stock WHERE s_data LIKE '%ORIGINAL%'");
         assert!((9_000..11_000).contains(&original), "{original}");
-        let bc = count(&s, "SELECT COUNT(*) FROM customer WHERE c_credit = 'BC'");
+        let bc = s.count("SELECT COUNT(*) FROM customer WHERE c_credit = 'BC'");
         assert!((2_700..3_300).contains(&bc), "{bc}");
         let undelivered = if nd == "null" {
             "o_carrier_id IS NULL"
@@ -78,18 +81,13 @@ fn one_warehouse_has_the_specified_population_and_passes_all_twelve_conditions()
             "o_carrier_id = 0"
         };
         assert_eq!(
-            count(
-                &s,
-                &format!("SELECT COUNT(*) FROM orders WHERE {undelivered}")
-            ),
+            s.count(&format!("SELECT COUNT(*) FROM orders WHERE {undelivered}")),
             9_000
         );
         // The load-time C of C_LAST is recorded for the run-time delta rule.
-        let c: Option<String> = s
-            .conn()
-            .query_first("SELECT value FROM txbench_meta WHERE name = 'tpcc.c_last_load'")
-            .unwrap();
-        assert!(c.unwrap().parse::<u32>().unwrap() <= 255);
+        let c: Vec<String> =
+            s.sql("SELECT value FROM txbench_meta WHERE name = 'tpcc.c_last_load'");
+        assert!(c[0].parse::<u32>().unwrap() <= 255);
 
         let (out, v) = check_json(&home, &s);
         assert!(out.status.success(), "{nd}: {:?}", text(&out));
@@ -108,14 +106,22 @@ fn one_warehouse_has_the_specified_population_and_passes_all_twelve_conditions()
 
 #[test]
 fn the_check_finds_broken_data_and_names_the_conditions() {
+    check_finds_broken_data(Db::MariaDb);
+}
+
+#[test]
+fn the_check_finds_broken_data_and_names_the_conditions_on_postgres() {
+    check_finds_broken_data(Db::Postgres);
+}
+
+fn check_finds_broken_data(db: Db) {
     let home = Home::new();
-    let s = home.start("broken", &["--set", "innodb_buffer_pool_size=512M"]);
+    let s = home.start_db(db, "broken", &["--set", "innodb_buffer_pool_size=512M"]);
     assert!(prepare(&home, &s, &[]).status.success());
-    let mut c = s.conn();
-    c.query_drop("UPDATE warehouse SET w_ytd = w_ytd + 1")
-        .unwrap(); // 1 and 8
-    c.query_drop("DELETE FROM new_order WHERE no_d_id = 3 AND no_o_id = 2500")
-        .unwrap(); // 3, 5, 11
+    s.exec(&[
+        "UPDATE warehouse SET w_ytd = w_ytd + 1", // 1 and 8
+        "DELETE FROM new_order WHERE no_d_id = 3 AND no_o_id = 2500", // 3, 5, 11
+    ]);
     let (out, v) = check_json(&home, &s);
     let line = assert_one_line_error(&out, 1);
     assert_eq!(
@@ -166,7 +172,7 @@ fn an_interrupted_load_resumes_only_what_is_missing() {
     let v = &json_lines(&out)[0];
     assert_eq!(v["resumed"], true);
     assert_eq!(v["units"], 1, "only the warehouse, not the items: {v}");
-    assert_eq!(count(&s, "SELECT COUNT(*) FROM stock"), 100_000);
+    assert_eq!(s.count("SELECT COUNT(*) FROM stock"), 100_000);
     let (out, _) = check_json(&home, &s);
     assert!(out.status.success(), "{:?}", text(&out));
 }
@@ -209,9 +215,7 @@ fn bad_tpcc_input_is_refused_clearly() {
     );
     assert!(prepare(&home, &s, &["--foreign-keys"]).status.success());
     assert_eq!(
-        count(
-            &s,
-            "SELECT COUNT(*) FROM information_schema.referential_constraints WHERE constraint_schema = DATABASE()"
+        s.count("SELECT COUNT(*) FROM information_schema.referential_constraints WHERE constraint_schema = DATABASE()"
         ),
         10
     );
@@ -253,9 +257,7 @@ fn bad_tpcc_input_is_refused_clearly() {
         .unwrap();
     assert!(out.status.success(), "{:?}", text(&out));
     assert_eq!(
-        count(
-            &s,
-            "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN ('item','stock','orders')"
+        s.count("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN ('item','stock','orders')"
         ),
         0
     );
@@ -271,9 +273,7 @@ fn partitioned_order_lines_and_csv_files() {
             .success()
     );
     assert_eq!(
-        count(
-            &s,
-            "SELECT COUNT(*) FROM information_schema.partitions WHERE table_schema = DATABASE() AND table_name = 'order_line'"
+        s.count("SELECT COUNT(*) FROM information_schema.partitions WHERE table_schema = DATABASE() AND table_name = 'order_line'"
         ),
         2
     );
@@ -298,9 +298,10 @@ fn partitioned_order_lines_and_csv_files() {
 
 /// Prepares one warehouse with `nd`, then runs 20 s with client-side SQL and 20 s with
 /// stored procedures, each followed by the consistency check.
-fn runs_keep_the_data_consistent(nd: &str) {
+fn runs_keep_the_data_consistent(db: Db, nd: &str) {
     let home = Home::new();
-    let s = home.start(
+    let s = home.start_db(
+        db,
         &format!("run-{nd}"),
         &["--set", "innodb_buffer_pool_size=512M"],
     );
@@ -389,23 +390,49 @@ fn runs_keep_the_data_consistent(nd: &str) {
 
 #[test]
 fn runs_keep_null_date_data_consistent_in_both_modes() {
-    runs_keep_the_data_consistent("null");
+    runs_keep_the_data_consistent(Db::MariaDb, "null");
 }
 
 #[test]
 fn runs_keep_sentinel_date_data_consistent_in_both_modes() {
-    runs_keep_the_data_consistent("default");
+    runs_keep_the_data_consistent(Db::MariaDb, "default");
+}
+
+#[test]
+fn runs_keep_null_date_data_consistent_in_both_modes_on_postgres() {
+    runs_keep_the_data_consistent(Db::Postgres, "null");
 }
 
 #[test]
 fn new_orders_that_always_fail_make_the_run_invalid() {
+    new_orders_that_always_fail(Db::MariaDb);
+}
+
+#[test]
+fn new_orders_that_always_fail_make_the_run_invalid_on_postgres() {
+    new_orders_that_always_fail(Db::Postgres);
+}
+
+fn new_orders_that_always_fail(db: Db) {
     let home = Home::new();
-    let s = home.start("sabotage", &["--set", "innodb_buffer_pool_size=512M"]);
+    let s = home.start_db(db, "sabotage", &["--set", "innodb_buffer_pool_size=512M"]);
     assert!(prepare(&home, &s, &[]).status.success());
-    // The DBT2 story: every New-Order fails and nothing else looks wrong.
-    s.conn()
-        .query_drop("ALTER TABLE new_order ADD COLUMN sabotage INT NOT NULL")
-        .unwrap();
+    // The DBT2 story: every New-Order fails and nothing else looks wrong. (PostgreSQL
+    // adds a NOT NULL column to a table with rows only with a default, dropped after.)
+    let (sabotage, message) = match db {
+        Db::MariaDb => (
+            &["ALTER TABLE new_order ADD COLUMN sabotage INT NOT NULL"][..],
+            "Field 'sabotage' doesn't have a default value",
+        ),
+        Db::Postgres => (
+            &[
+                "ALTER TABLE new_order ADD COLUMN sabotage INT NOT NULL DEFAULT 0",
+                "ALTER TABLE new_order ALTER COLUMN sabotage DROP DEFAULT",
+            ][..],
+            "null value in column \"sabotage\"",
+        ),
+    };
+    s.exec(sabotage);
     let out = home
         .cmd()
         .args([
@@ -426,10 +453,7 @@ fn new_orders_that_always_fail_make_the_run_invalid() {
     assert_eq!(out.status.code(), Some(3), "{stdout} {stderr}");
     assert!(stdout.contains("INVALID"), "{stdout}");
     assert!(stderr.contains("New-Order transactions failed"), "{stderr}");
-    assert!(
-        stderr.contains("Field 'sabotage' doesn't have a default value"),
-        "{stderr}"
-    );
+    assert!(stderr.contains(message), "{stderr}");
     let out = home
         .cmd()
         .args([
@@ -496,7 +520,7 @@ fn deferred_deliveries_complete_in_the_background_and_keep_the_data_consistent()
     assert!(notes.contains("conditions 1-10 and 12 pass"), "{notes}");
     assert!(!notes.contains("Delivery runs interactively"), "{notes}");
     // The deliverer really delivered: customers' delivery counts started at 0.
-    assert!(count(&s, "SELECT SUM(c_delivery_cnt) FROM customer") > 0);
+    assert!(s.count("SELECT SUM(c_delivery_cnt) FROM customer") > 0);
 }
 
 /// Clause 2.3.6: a write that quietly touches no row is noticed, in client SQL and in the
@@ -504,14 +528,30 @@ fn deferred_deliveries_complete_in_the_background_and_keep_the_data_consistent()
 /// Payment fails as a data error naming the statement and its keys; the run is INVALID.
 #[test]
 fn a_write_that_touches_no_row_is_a_data_error_in_both_modes() {
+    write_that_touches_no_row(Db::MariaDb);
+}
+
+#[test]
+fn a_write_that_touches_no_row_is_a_data_error_in_both_modes_on_postgres() {
+    write_that_touches_no_row(Db::Postgres);
+}
+
+/// The trigger is each engine's quiet no-op: MySQL counts a row updated to its own values
+/// as not changed; PostgreSQL skips a row whose BEFORE trigger returns NULL.
+fn write_that_touches_no_row(db: Db) {
     let home = Home::new();
-    let s = home.start("quiet", &["--set", "innodb_buffer_pool_size=512M"]);
+    let s = home.start_db(db, "quiet", &["--set", "innodb_buffer_pool_size=512M"]);
     assert!(prepare(&home, &s, &["--procedures"]).status.success());
-    s.conn()
-        .query_drop(
+    s.exec(match db {
+        Db::MariaDb => &[
             "CREATE TRIGGER quiet BEFORE UPDATE ON district FOR EACH ROW SET NEW.d_ytd = OLD.d_ytd",
-        )
-        .unwrap();
+        ][..],
+        Db::Postgres => &[
+            "CREATE FUNCTION quiet() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+             IF NEW.d_ytd <> OLD.d_ytd THEN RETURN NULL; END IF; RETURN NEW; END $$",
+            "CREATE TRIGGER quiet BEFORE UPDATE ON district FOR EACH ROW EXECUTE FUNCTION quiet()",
+        ][..],
+    });
     for mode in [&[][..], &["--procedures"][..]] {
         let dir = home.path().join(format!("quiet{}", mode.len()));
         let out = home
@@ -601,18 +641,15 @@ fn a_write_that_touches_no_row_is_a_data_error_in_both_modes() {
     // S_YTD start at 0 in the population, whose lines belong to orders 1..3000), also for
     // an item that appears on two lines of one order: New-Order updates its stock rows in
     // one statement.
-    let new_lines = count(&s, "SELECT COUNT(*) FROM order_line WHERE ol_o_id > 3000");
+    let new_lines = s.count("SELECT COUNT(*) FROM order_line WHERE ol_o_id > 3000");
     assert!(new_lines > 10_000, "{new_lines}");
-    assert_eq!(count(&s, "SELECT SUM(s_order_cnt) FROM stock"), new_lines);
+    assert_eq!(s.count("SELECT SUM(s_order_cnt) FROM stock"), new_lines);
     assert_eq!(
-        count(&s, "SELECT SUM(s_ytd) FROM stock"),
-        count(
-            &s,
-            "SELECT SUM(ol_quantity) FROM order_line WHERE ol_o_id > 3000"
-        )
+        s.count("SELECT SUM(s_ytd) FROM stock"),
+        s.count("SELECT SUM(ol_quantity) FROM order_line WHERE ol_o_id > 3000")
     );
     assert_eq!(
-        count(&s, "SELECT SUM(s_remote_cnt) FROM stock"),
+        s.count("SELECT SUM(s_remote_cnt) FROM stock"),
         0,
         "one warehouse"
     );

@@ -125,11 +125,68 @@ pub fn assert_one_line_error(out: &std::process::Output, code: i32) -> String {
     lines[0].to_string()
 }
 
+/// The engines a test runs against: one test body, run per engine where it applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Db {
+    MariaDb,
+    Postgres,
+}
+
+impl Home {
+    /// Starts a sandbox of `db`: MariaDB with `mariadb_extra`, PostgreSQL with its small
+    /// defaults.
+    pub fn start_db(&self, db: Db, name: &str, mariadb_extra: &[&str]) -> Server {
+        match db {
+            Db::MariaDb => self.start(name, mariadb_extra),
+            Db::Postgres => self.start_postgres(name, &[]),
+        }
+    }
+}
+
 impl Server {
     /// A direct connection to the sandbox (for setting up stalls, locks, kills).
     pub fn conn(&self) -> mysql::Conn {
         let url = txbench::engine::TargetUrl::parse(&self.url).expect("url");
         txbench::engine::mysql::connect(&url).expect("connect")
+    }
+
+    /// The sandbox's engine.
+    pub fn db(&self) -> Db {
+        if self.url.starts_with("postgres") {
+            Db::Postgres
+        } else {
+            Db::MariaDb
+        }
+    }
+
+    /// A connection through txbench's engine seam, whichever the engine.
+    pub fn engine_conn(&self) -> txbench::engine::Conn {
+        let url = txbench::engine::TargetUrl::parse(&self.url).expect("url");
+        txbench::engine::connect(&url).expect("connect")
+    }
+
+    /// The rows of a query.
+    pub fn sql<T: txbench::engine::FromRow>(&self, stmt: &str) -> Vec<T> {
+        self.engine_conn()
+            .query(stmt)
+            .unwrap_or_else(|e| panic!("{stmt}: {e}"))
+    }
+
+    /// Runs statements (each separately), panicking with the statement on an error.
+    pub fn exec(&self, stmts: &[&str]) {
+        let mut c = self.engine_conn();
+        for stmt in stmts {
+            c.query_drop(*stmt)
+                .unwrap_or_else(|e| panic!("{stmt}: {e}"));
+        }
+    }
+
+    /// The one number a query returns (a COUNT, a SUM).
+    pub fn count(&self, stmt: &str) -> u64 {
+        self.engine_conn()
+            .query_first::<u64>(stmt)
+            .unwrap_or_else(|e| panic!("{stmt}: {e}"))
+            .unwrap_or(0)
     }
 }
 

@@ -446,7 +446,9 @@ pub fn load_unit(
     method: LoadMethod,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<()> {
-    conn.query_drop("SET SESSION unique_checks = 0, foreign_key_checks = 0")?;
+    if conn.engine() == crate::engine::Engine::Mysql {
+        conn.query_drop("SET SESSION unique_checks = 0, foreign_key_checks = 0")?;
+    }
     delete_partial(conn, unit)?;
     for &table in unit.tables() {
         load_table(conn, pop, unit, table, method, progress)?;

@@ -127,7 +127,8 @@ impl TpccOptions {
     }
 }
 
-use crate::engine::Conn;
+use crate::engine::postgres::tpcc as pg;
+use crate::engine::{Conn, Engine};
 use crate::workload::{loader, meta, rand::uniform, rand::worker_rng};
 use load::{Population, Unit};
 
@@ -159,12 +160,6 @@ fn meta_u64(conn: &mut Conn, name: &str) -> Result<Option<u64>> {
 /// The TPC-C state of the database, if it holds TPC-C data prepared by txbench. A database
 /// that holds another workload is an error that names it.
 pub fn state(conn: &mut Conn) -> Result<Option<State>> {
-    if conn.engine() != crate::engine::Engine::Mysql {
-        bail!(
-            "tpcc runs on MySQL and MariaDB only so far: on {} use tpcb or oltp_*",
-            conn.engine().product()
-        );
-    }
     if meta::expect(conn, "tpcc")?.is_none() {
         return Ok(None);
     }
@@ -240,11 +235,10 @@ pub fn prepare(
             }
         }
         None => {
-            let present: Option<String> = conn.query_first(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() \
-                 AND table_name IN ('warehouse','district','customer','history','new_order','orders','order_line','item','stock') LIMIT 1",
-            )?;
-            if let Some(t) = present {
+            if let Some(t) = meta::tables_present(&mut conn, &schema::TABLES)?
+                .into_iter()
+                .next()
+            {
                 bail!(
                     "table '{t}' exists but was not prepared by txbench: drop it or use another database"
                 );
@@ -260,7 +254,7 @@ pub fn prepare(
                 now: now_string(&mut conn)?,
                 null_dates: o.null_dates,
             };
-            for stmt in schema::create_statements(o) {
+            for stmt in schema::create_statements(o, conn.engine()) {
                 conn.query_drop(&stmt)
                     .with_context(|| format!("creating the schema: {}", first_words(&stmt)))?;
             }
@@ -300,9 +294,12 @@ pub fn prepare(
         Ok(())
     })?;
     schema::create_after_load(&mut conn, o)?;
-    conn.query_drop(
-        "ANALYZE TABLE warehouse, district, customer, history, new_order, orders, order_line, item, stock",
-    )?;
+    conn.query_drop(match conn.engine() {
+        Engine::Mysql => {
+            "ANALYZE TABLE warehouse, district, customer, history, new_order, orders, order_line, item, stock"
+        }
+        Engine::Postgres => pg::ANALYZE,
+    })?;
     meta::set(&mut conn, "tpcc.complete", "1")?;
     meta::set(&mut conn, "tpcc.initial", "1")?;
     Ok(Prepared::Loaded {
@@ -317,7 +314,10 @@ fn first_words(sql: &str) -> String {
 }
 
 fn now_string(conn: &mut Conn) -> Result<String> {
-    let now: Option<String> = conn.query_first("SELECT DATE_FORMAT(NOW(), '%Y-%m-%d %H:%i:%s')")?;
+    let now: Option<String> = conn.query_first(match conn.engine() {
+        Engine::Mysql => "SELECT DATE_FORMAT(NOW(), '%Y-%m-%d %H:%i:%s')",
+        Engine::Postgres => pg::NOW_TEXT,
+    })?;
     now.context("reading the server's clock")
 }
 
@@ -380,7 +380,8 @@ pub fn write_csv(
         .chain((1..=o.warehouses).map(Unit::Warehouse))
         .collect();
     let mut script = String::new();
-    for stmt in schema::create_statements(o) {
+    // The script is MySQL's (LOAD DATA INFILE).
+    for stmt in schema::create_statements(o, Engine::Mysql) {
         script.push_str(&stmt);
         script.push_str(";\n");
     }

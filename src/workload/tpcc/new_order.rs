@@ -26,21 +26,23 @@ pub const INSERT_NEW_ORDER: &str =
 /// statement (the same rows changed as by one UPDATE each, in one round trip instead of
 /// `n`): per row, in CASE arms keyed by (S_W_ID, S_I_ID), the new quantity and the
 /// increments; parameters per row: key + quantity, key + quantity ordered, key + orders,
-/// key + remote orders, then the keys of the IN list.
+/// key + remote orders, then the keys of the IN list. The ELSE arms are never taken (the IN
+/// list holds the same keys); they give the CASE an INT type, which PostgreSQL needs to
+/// type the THEN parameters.
 pub fn update_stock_sql(n: usize) -> String {
-    let case = |value: &str| {
+    let case = |otherwise: &str| {
         format!(
-            "CASE {} END",
-            vec![format!("WHEN s_w_id = ? AND s_i_id = ? THEN {value}"); n].join(" ")
+            "CASE {} ELSE {otherwise} END",
+            vec!["WHEN s_w_id = ? AND s_i_id = ? THEN ?"; n].join(" ")
         )
     };
     format!(
         "UPDATE stock SET s_quantity = {}, s_ytd = s_ytd + {}, s_order_cnt = s_order_cnt + {}, \
          s_remote_cnt = s_remote_cnt + {} WHERE (s_w_id, s_i_id) IN ({})",
-        case("?"),
-        case("?"),
-        case("?"),
-        case("?"),
+        case("s_quantity"),
+        case("0"),
+        case("0"),
+        case("0"),
         vec!["(?,?)"; n].join(",")
     )
 }

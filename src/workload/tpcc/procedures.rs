@@ -1,5 +1,6 @@
 //! `--procedures`: the five transactions as stored procedures, one CALL each (as HammerDB
-//! runs TPC-C on MySQL). The inputs are drawn by the client exactly as for client-side SQL
+//! runs TPC-C). MySQL's are below; PostgreSQL's PL/pgSQL, with the same parameters, are in
+//! `engine/postgres/tpcc.rs`. The inputs are drawn by the client exactly as for client-side SQL
 //! and passed as parameters, so both modes run the same transactions; New-Order's lines
 //! travel as comma-separated lists. Every procedure rolls back and re-signals on an error,
 //! so the driver sees deadlocks and retries them as in client mode. Every string parameter
@@ -10,7 +11,8 @@
 
 use super::NullDates;
 use super::run::{CustomerBy, Input, Stmts, dec_cents};
-use crate::engine::Conn;
+use crate::engine::postgres::tpcc as pg;
+use crate::engine::{Conn, Engine};
 use crate::metrics::{Outcome, StmtCounts};
 use anyhow::{Context, Result};
 
@@ -192,10 +194,11 @@ END";
 /// (Re)creates the procedures. Undelivered orders are left to the columns' defaults, so
 /// the same procedures serve `--null-dates null` and `default`.
 pub fn create(conn: &mut Conn, _nd: NullDates) -> Result<()> {
-    for (name, body) in NAMES
-        .iter()
-        .zip([NEW_ORDER, PAYMENT, ORDER_STATUS, DELIVERY, STOCK_LEVEL])
-    {
+    let bodies = match conn.engine() {
+        Engine::Mysql => [NEW_ORDER, PAYMENT, ORDER_STATUS, DELIVERY, STOCK_LEVEL],
+        Engine::Postgres => pg::PROCEDURES,
+    };
+    for (name, body) in NAMES.iter().zip(bodies) {
         conn.query_drop(format!("DROP PROCEDURE IF EXISTS {name}"))?;
         conn.query_drop(body)
             .with_context(|| format!("creating procedure {name}"))?;
@@ -205,14 +208,31 @@ pub fn create(conn: &mut Conn, _nd: NullDates) -> Result<()> {
 
 /// The procedures that are missing from the database.
 pub fn missing(conn: &mut Conn) -> Result<Vec<&'static str>> {
-    let present: Vec<String> = conn.query(
-        "SELECT routine_name FROM information_schema.routines WHERE routine_schema = DATABASE() AND routine_type = 'PROCEDURE'",
-    )?;
+    let present: Vec<String> = conn.query(format!(
+        "SELECT routine_name FROM information_schema.routines WHERE routine_schema = {} AND routine_type = 'PROCEDURE'",
+        conn.engine().schema_sql()
+    ))?;
     Ok(NAMES
         .iter()
         .copied()
         .filter(|n| !present.iter().any(|p| p.eq_ignore_ascii_case(n)))
         .collect())
+}
+
+/// The CALL of procedure `i` (in [`NAMES`] order): PostgreSQL's pass NULL for the INOUT
+/// parameter that brings the result back.
+fn call(conn: &Conn, i: usize) -> &'static str {
+    const MYSQL: [&str; 5] = [
+        "CALL txbench_new_order(?, ?, ?, ?, ?, ?, ?, ?)",
+        "CALL txbench_payment(?, ?, ?, ?, ?, ?, ?, ?)",
+        "CALL txbench_order_status(?, ?, ?, ?, ?)",
+        "CALL txbench_delivery(?, ?)",
+        "CALL txbench_stock_level(?, ?, ?)",
+    ];
+    match conn.engine() {
+        Engine::Mysql => MYSQL[i],
+        Engine::Postgres => pg::CALLS[i],
+    }
 }
 
 fn by_name(by: &CustomerBy) -> (u32, String, u32) {
@@ -246,7 +266,7 @@ pub fn execute(
             let rolled: Option<u32> = st.first(
                 conn,
                 "p.no",
-                "CALL txbench_new_order(?, ?, ?, ?, ?, ?, ?, ?)",
+                call(conn, 0),
                 (
                     *w,
                     *d,
@@ -277,33 +297,22 @@ pub fn execute(
             st.exec(
                 conn,
                 "p.py",
-                "CALL txbench_payment(?, ?, ?, ?, ?, ?, ?, ?)",
+                call(conn, 1),
                 (*w, *d, *c_w, *c_d, c, last, is_name, dec_cents(*amount)),
             )?;
             Ok((Outcome::Committed, 0))
         }
         Input::OrderStatus { w, d, by } => {
             let (c, last, is_name) = by_name(by);
-            st.exec(
-                conn,
-                "p.os",
-                "CALL txbench_order_status(?, ?, ?, ?, ?)",
-                (*w, *d, c, last, is_name),
-            )?;
+            st.exec(conn, "p.os", call(conn, 2), (*w, *d, c, last, is_name))?;
             Ok((Outcome::Committed, 0))
         }
         Input::Delivery { w, carrier } => {
-            let skipped: Option<u32> =
-                st.first(conn, "p.dl", "CALL txbench_delivery(?, ?)", (*w, *carrier))?;
+            let skipped: Option<u32> = st.first(conn, "p.dl", call(conn, 3), (*w, *carrier))?;
             Ok((Outcome::Committed, skipped.unwrap_or(0)))
         }
         Input::StockLevel { w, d, threshold } => {
-            st.exec(
-                conn,
-                "p.sl",
-                "CALL txbench_stock_level(?, ?, ?)",
-                (*w, *d, *threshold),
-            )?;
+            st.exec(conn, "p.sl", call(conn, 4), (*w, *d, *threshold))?;
             Ok((Outcome::Committed, 0))
         }
     }

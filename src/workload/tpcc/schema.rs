@@ -3,7 +3,8 @@
 //! precision (HammerDB's `ol_amount INT` truncates amounts and breaks conditions 10 and 12).
 
 use super::{DELIVERY_SENTINEL, NullDates, TpccOptions};
-use crate::engine::Conn;
+use crate::engine::postgres::tpcc as pg;
+use crate::engine::{Conn, Engine};
 use anyhow::{Context, Result, bail};
 
 /// The tables, in load order.
@@ -146,81 +147,101 @@ pub fn columns(table: &str) -> &'static [&'static str] {
         .unwrap_or(&[])
 }
 
-/// CREATE TABLE statements (primary keys only; secondary indexes come after the load).
-pub fn create_statements(o: &TpccOptions) -> Vec<String> {
+/// CREATE TABLE statements (primary keys only; secondary indexes come after the load). One
+/// definition for both engines: PostgreSQL takes the same types but DATETIME (its
+/// TIMESTAMP), has no table options, and partitions with one statement per partition.
+pub fn create_statements(o: &TpccOptions, engine: Engine) -> Vec<String> {
+    let (datetime, tail, partition) = match engine {
+        Engine::Mysql => (
+            "DATETIME",
+            format!(" ENGINE={} DEFAULT CHARSET=latin1", o.engine),
+            if o.partition {
+                format!(" PARTITION BY HASH (ol_w_id) PARTITIONS {}", o.partitions())
+            } else {
+                String::new()
+            },
+        ),
+        Engine::Postgres => (
+            pg::DATETIME,
+            String::new(),
+            if o.partition {
+                pg::PARTITION_BY.to_string()
+            } else {
+                String::new()
+            },
+        ),
+    };
     let (carrier, delivery) = match o.null_dates {
         NullDates::Null => (
             "o_carrier_id INT NULL".to_string(),
-            "ol_delivery_d DATETIME NULL".to_string(),
+            format!("ol_delivery_d {datetime} NULL"),
         ),
         NullDates::Default => (
             format!(
                 "o_carrier_id INT NOT NULL DEFAULT {}",
                 super::CARRIER_SENTINEL
             ),
-            format!("ol_delivery_d DATETIME NOT NULL DEFAULT '{DELIVERY_SENTINEL}'"),
+            format!("ol_delivery_d {datetime} NOT NULL DEFAULT '{DELIVERY_SENTINEL}'"),
         ),
-    };
-    let tail = format!("ENGINE={} DEFAULT CHARSET=latin1", o.engine);
-    let partition = if o.partition {
-        format!(" PARTITION BY HASH (ol_w_id) PARTITIONS {}", o.partitions())
-    } else {
-        String::new()
     };
     let dists: String = (1..=10)
         .map(|i| format!("s_dist_{i:02} CHAR(24) NOT NULL, "))
         .collect();
-    vec![
+    let mut v = vec![
         format!(
             "CREATE TABLE item (i_id INT NOT NULL, i_im_id INT NOT NULL, i_name VARCHAR(24) NOT NULL, \
-             i_price DECIMAL(5,2) NOT NULL, i_data VARCHAR(50) NOT NULL, PRIMARY KEY (i_id)) {tail}"
+             i_price DECIMAL(5,2) NOT NULL, i_data VARCHAR(50) NOT NULL, PRIMARY KEY (i_id)){tail}"
         ),
         format!(
             "CREATE TABLE warehouse (w_id INT NOT NULL, w_name VARCHAR(10) NOT NULL, w_street_1 VARCHAR(20) NOT NULL, \
              w_street_2 VARCHAR(20) NOT NULL, w_city VARCHAR(20) NOT NULL, w_state CHAR(2) NOT NULL, w_zip CHAR(9) NOT NULL, \
-             w_tax DECIMAL(4,4) NOT NULL, w_ytd DECIMAL(12,2) NOT NULL, PRIMARY KEY (w_id)) {tail}"
+             w_tax DECIMAL(4,4) NOT NULL, w_ytd DECIMAL(12,2) NOT NULL, PRIMARY KEY (w_id)){tail}"
         ),
         format!(
             "CREATE TABLE district (d_id INT NOT NULL, d_w_id INT NOT NULL, d_name VARCHAR(10) NOT NULL, \
              d_street_1 VARCHAR(20) NOT NULL, d_street_2 VARCHAR(20) NOT NULL, d_city VARCHAR(20) NOT NULL, \
              d_state CHAR(2) NOT NULL, d_zip CHAR(9) NOT NULL, d_tax DECIMAL(4,4) NOT NULL, d_ytd DECIMAL(12,2) NOT NULL, \
-             d_next_o_id INT NOT NULL, PRIMARY KEY (d_w_id, d_id)) {tail}"
+             d_next_o_id INT NOT NULL, PRIMARY KEY (d_w_id, d_id)){tail}"
         ),
         format!(
             "CREATE TABLE stock (s_i_id INT NOT NULL, s_w_id INT NOT NULL, s_quantity INT NOT NULL, {dists}\
              s_ytd INT NOT NULL, s_order_cnt INT NOT NULL, s_remote_cnt INT NOT NULL, s_data VARCHAR(50) NOT NULL, \
-             PRIMARY KEY (s_w_id, s_i_id)) {tail}"
+             PRIMARY KEY (s_w_id, s_i_id)){tail}"
         ),
         format!(
             "CREATE TABLE customer (c_id INT NOT NULL, c_d_id INT NOT NULL, c_w_id INT NOT NULL, \
              c_first VARCHAR(16) NOT NULL, c_middle CHAR(2) NOT NULL, c_last VARCHAR(16) NOT NULL, \
              c_street_1 VARCHAR(20) NOT NULL, c_street_2 VARCHAR(20) NOT NULL, c_city VARCHAR(20) NOT NULL, \
-             c_state CHAR(2) NOT NULL, c_zip CHAR(9) NOT NULL, c_phone CHAR(16) NOT NULL, c_since DATETIME NOT NULL, \
+             c_state CHAR(2) NOT NULL, c_zip CHAR(9) NOT NULL, c_phone CHAR(16) NOT NULL, c_since {datetime} NOT NULL, \
              c_credit CHAR(2) NOT NULL, c_credit_lim DECIMAL(12,2) NOT NULL, c_discount DECIMAL(4,4) NOT NULL, \
              c_balance DECIMAL(12,2) NOT NULL, c_ytd_payment DECIMAL(12,2) NOT NULL, c_payment_cnt INT NOT NULL, \
-             c_delivery_cnt INT NOT NULL, c_data VARCHAR(500) NOT NULL, PRIMARY KEY (c_w_id, c_d_id, c_id)) {tail}"
+             c_delivery_cnt INT NOT NULL, c_data VARCHAR(500) NOT NULL, PRIMARY KEY (c_w_id, c_d_id, c_id)){tail}"
         ),
         format!(
             "CREATE TABLE history (h_c_id INT NOT NULL, h_c_d_id INT NOT NULL, h_c_w_id INT NOT NULL, \
-             h_d_id INT NOT NULL, h_w_id INT NOT NULL, h_date DATETIME NOT NULL, h_amount DECIMAL(6,2) NOT NULL, \
-             h_data VARCHAR(24) NOT NULL) {tail}"
+             h_d_id INT NOT NULL, h_w_id INT NOT NULL, h_date {datetime} NOT NULL, h_amount DECIMAL(6,2) NOT NULL, \
+             h_data VARCHAR(24) NOT NULL){tail}"
         ),
         format!(
             "CREATE TABLE orders (o_id INT NOT NULL, o_d_id INT NOT NULL, o_w_id INT NOT NULL, o_c_id INT NOT NULL, \
-             o_entry_d DATETIME NOT NULL, {carrier}, o_ol_cnt INT NOT NULL, o_all_local INT NOT NULL, \
-             PRIMARY KEY (o_w_id, o_d_id, o_id)) {tail}"
+             o_entry_d {datetime} NOT NULL, {carrier}, o_ol_cnt INT NOT NULL, o_all_local INT NOT NULL, \
+             PRIMARY KEY (o_w_id, o_d_id, o_id)){tail}"
         ),
         format!(
             "CREATE TABLE new_order (no_o_id INT NOT NULL, no_d_id INT NOT NULL, no_w_id INT NOT NULL, \
-             PRIMARY KEY (no_w_id, no_d_id, no_o_id)) {tail}"
+             PRIMARY KEY (no_w_id, no_d_id, no_o_id)){tail}"
         ),
         format!(
             "CREATE TABLE order_line (ol_o_id INT NOT NULL, ol_d_id INT NOT NULL, ol_w_id INT NOT NULL, \
              ol_number INT NOT NULL, ol_i_id INT NOT NULL, ol_supply_w_id INT NOT NULL, {delivery}, \
              ol_quantity INT NOT NULL, ol_amount DECIMAL(6,2) NOT NULL, ol_dist_info CHAR(24) NOT NULL, \
-             PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number)) {tail}{partition}"
+             PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number)){tail}{partition}"
         ),
-    ]
+    ];
+    if engine == Engine::Postgres && o.partition {
+        v.extend(pg::partitions("order_line", o.partitions()));
+    }
+    v
 }
 
 /// What is created after the data: an index or a foreign key, by name.
@@ -328,17 +349,23 @@ pub fn after_load(o: &TpccOptions) -> Vec<AfterLoad> {
 /// Creates what [`after_load`] lists, skipping what exists already (a prepare interrupted
 /// after some of it ran is resumed).
 pub fn create_after_load(conn: &mut Conn, o: &TpccOptions) -> Result<()> {
+    let schema = conn.engine().schema_sql();
+    let index_query = match conn.engine() {
+        Engine::Mysql => format!(
+            "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = {schema} AND index_name = ?"
+        ),
+        Engine::Postgres => pg::INDEX_EXISTS.to_string(),
+    };
     for step in after_load(o) {
         let exists: Option<u64> = if step.foreign_key {
             conn.exec_first(
-                "SELECT COUNT(*) FROM information_schema.table_constraints WHERE constraint_schema = DATABASE() AND constraint_name = ?",
+                format!(
+                    "SELECT COUNT(*) FROM information_schema.table_constraints WHERE constraint_schema = {schema} AND constraint_name = ?"
+                ),
                 (step.name,),
             )?
         } else {
-            conn.exec_first(
-                "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() AND index_name = ?",
-                (step.name,),
-            )?
+            conn.exec_first(index_query.as_str(), (step.name,))?
         };
         if exists.unwrap_or(0) == 0 {
             conn.query_drop(&step.sql)
@@ -351,10 +378,11 @@ pub fn create_after_load(conn: &mut Conn, o: &TpccOptions) -> Result<()> {
 /// Checks that every table and column exists; the error names the first missing one.
 pub fn verify_shape(conn: &mut Conn) -> Result<()> {
     let rows: Vec<(String, String)> = conn
-        .query(
+        .query(format!(
             "SELECT LOWER(table_name), LOWER(column_name) FROM information_schema.columns \
-             WHERE table_schema = DATABASE()",
-        )
+             WHERE table_schema = {}",
+            conn.engine().schema_sql()
+        ))
         .context("reading the TPC-C schema")?;
     for (table, cols) in COLUMNS {
         let present: Vec<&str> = rows
@@ -378,6 +406,13 @@ pub fn verify_shape(conn: &mut Conn) -> Result<()> {
 
 /// Drops the tables (and txbench's TPC-C metadata).
 pub fn drop_all(conn: &mut Conn) -> Result<()> {
+    if conn.engine() == Engine::Postgres {
+        // CASCADE drops the foreign keys that point at a table (and its partitions).
+        for t in TABLES.iter().rev() {
+            conn.query_drop(format!("DROP TABLE IF EXISTS {t} CASCADE"))?;
+        }
+        return Ok(());
+    }
     conn.query_drop("SET FOREIGN_KEY_CHECKS = 0")?;
     for t in TABLES.iter().rev() {
         conn.query_drop(format!("DROP TABLE IF EXISTS {t}"))?;
@@ -402,7 +437,7 @@ mod tests {
 
     #[test]
     fn every_declared_column_is_created() {
-        for stmt in create_statements(&opts(NullDates::Null)) {
+        for stmt in create_statements(&opts(NullDates::Null), Engine::Mysql) {
             let table = stmt.split_whitespace().nth(2).unwrap();
             for c in columns(table) {
                 assert!(
@@ -414,10 +449,24 @@ mod tests {
     }
 
     #[test]
+    fn postgresql_takes_the_same_tables_without_mysql_words() {
+        let my = create_statements(&opts(NullDates::Default), Engine::Mysql);
+        let pg = create_statements(&opts(NullDates::Default), Engine::Postgres);
+        for (m, p) in my.iter().zip(&pg) {
+            assert!(!p.contains("ENGINE=") && !p.contains("DATETIME") && !p.contains("CHARSET"));
+            assert_eq!(
+                m.replace("DATETIME", "TIMESTAMP")
+                    .replace(" ENGINE=InnoDB DEFAULT CHARSET=latin1", ""),
+                *p
+            );
+        }
+    }
+
+    #[test]
     fn null_dates_choose_the_column_definitions() {
-        let n = create_statements(&opts(NullDates::Null)).join("\n");
+        let n = create_statements(&opts(NullDates::Null), Engine::Mysql).join("\n");
         assert!(n.contains("o_carrier_id INT NULL") && n.contains("ol_delivery_d DATETIME NULL"));
-        let d = create_statements(&opts(NullDates::Default)).join("\n");
+        let d = create_statements(&opts(NullDates::Default), Engine::Mysql).join("\n");
         assert!(d.contains("o_carrier_id INT NOT NULL DEFAULT 0"));
         assert!(d.contains("ol_delivery_d DATETIME NOT NULL DEFAULT '1000-01-01 00:00:00'"));
         assert_eq!(
@@ -434,8 +483,13 @@ mod tests {
     fn partitioning_and_foreign_keys() {
         let mut o = opts(NullDates::Null);
         o.partition = true;
-        let all = create_statements(&o).join("\n");
+        let all = create_statements(&o, Engine::Mysql).join("\n");
         assert!(all.contains("PARTITION BY HASH (ol_w_id) PARTITIONS 3"));
+        let pg = create_statements(&o, Engine::Postgres);
+        assert!(pg[8].ends_with(
+            "PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number)) PARTITION BY HASH (ol_w_id)"
+        ));
+        assert_eq!(pg.len(), 9 + 3);
         o.foreign_keys = true;
         assert!(
             o.validate()
