@@ -1,5 +1,7 @@
-//! Wait events from performance_schema (`events_waits_summary_global_by_event_name`): their
-//! increases per interval, the rows of `waits.csv`, and the measured phase's top waits. Latch
+//! Wait events from performance_schema (`events_waits_summary_global_by_event_name`), or on
+//! PostgreSQL from pg_stat_activity polled every 100 ms (the sampler adds up the backends it
+//! sees waiting, each for the time since the last look: an estimate, and `count` is looks,
+//! not waits): their increases per interval, the rows of `waits.csv`, and the measured phase's top waits. Latch
 //! contention shows only here, never in a status counter (seed 000's index rw-lock). Pure
 //! data: the sampler reads the table.
 
@@ -48,8 +50,18 @@ pub fn add(a: &mut Waits, b: &Waits) {
 }
 
 /// The class of an event, as METRICS.md groups them: `mutex`, `rwlock`, `sxlock`, `cond`,
-/// `file I/O`, `table I/O`, `network`, `lock`, or `other`.
+/// `file I/O`, `table I/O`, `network`, `lock`, or `other`. PostgreSQL's `Type/Event`
+/// names by their wait_event_type: LWLock is a read-write lock, Lock and BufferPin are
+/// locks, IO is file I/O, Client is the network.
 pub fn class(event: &str) -> &'static str {
+    match event.split('/').next() {
+        Some("LWLock") => return "rwlock",
+        Some("Lock" | "BufferPin") => return "lock",
+        Some("IO") => return "file I/O",
+        Some("Client") => return "network",
+        Some("IPC" | "Timeout" | "Activity" | "Extension") => return "other",
+        _ => {}
+    }
     let mut parts = event.split('/');
     let (_, kind, sub) = (parts.next(), parts.next(), parts.next());
     match (kind, sub) {
@@ -266,6 +278,10 @@ mod tests {
         assert_eq!(class("wait/io/socket/sql/client_connection"), "network");
         assert_eq!(class("wait/lock/table/sql/handler"), "lock");
         assert_eq!(class("idle"), "other");
+        assert_eq!(class("Lock/transactionid"), "lock");
+        assert_eq!(class("LWLock/WALWrite"), "rwlock");
+        assert_eq!(class("IO/WALSync"), "file I/O");
+        assert_eq!(class("IPC/SyncRep"), "other");
     }
 
     #[test]

@@ -282,6 +282,12 @@ struct Worker {
     /// PostgreSQL views this server cannot show (not asked again).
     #[cfg(feature = "postgres")]
     pg_skip: Vec<&'static str>,
+    /// PostgreSQL's wait events as polled so far (running totals, like performance_schema's).
+    #[cfg(feature = "postgres")]
+    pg_waits: waits::Waits,
+    /// When the wait events were last polled.
+    #[cfg(feature = "postgres")]
+    pg_last_poll: Option<Instant>,
 }
 
 const INNODB_MARIADB: &str =
@@ -327,6 +333,10 @@ impl Worker {
             pg: None,
             #[cfg(feature = "postgres")]
             pg_skip: Vec::new(),
+            #[cfg(feature = "postgres")]
+            pg_waits: waits::Waits::new(),
+            #[cfg(feature = "postgres")]
+            pg_last_poll: None,
         }
     }
 
@@ -351,7 +361,11 @@ impl Worker {
     }
 
     fn run(mut self, rx: crossbeam_channel::Receiver<Request>) {
-        while let Ok(req) = rx.recv() {
+        loop {
+            let req = match self.next_request(&rx) {
+                Some(r) => r,
+                None => return,
+            };
             let mut finish = matches!(req, Request::Finish);
             // Requests that queued up while the last sample ran are skipped, and counted.
             while let Ok(r) = rx.try_recv() {
@@ -366,6 +380,45 @@ impl Worker {
                 s.report.final_taken = ok;
                 s.finished = true;
                 return;
+            }
+        }
+    }
+
+    /// The next request. On PostgreSQL with metrics on, the wait events are polled every
+    /// [`engine::postgres::metrics::WAIT_POLL`] while waiting for it; None when the sampler
+    /// is gone.
+    fn next_request(&mut self, rx: &crossbeam_channel::Receiver<Request>) -> Option<Request> {
+        #[cfg(feature = "postgres")]
+        if self.opts.metrics && self.opts.url.engine == engine::Engine::Postgres {
+            loop {
+                match rx.recv_timeout(engine::postgres::metrics::WAIT_POLL) {
+                    Ok(r) => return Some(r),
+                    Err(crossbeam_channel::RecvTimeoutError::Timeout) => self.poll_pg_waits(),
+                    Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return None,
+                }
+            }
+        }
+        rx.recv().ok()
+    }
+
+    /// One look at what PostgreSQL's client backends wait for, added to the running totals
+    /// (each backend seen waiting counts once, for the time since the last look). A failed
+    /// look is skipped: the interval's sample notices a lost server.
+    #[cfg(feature = "postgres")]
+    fn poll_pg_waits(&mut self) {
+        let Some(session) = self.pg.as_mut() else {
+            return;
+        };
+        let now = Instant::now();
+        let gap_ms = self
+            .pg_last_poll
+            .map_or(0.0, |t| now.duration_since(t).as_secs_f64() * 1000.0);
+        self.pg_last_poll = Some(now);
+        if let Ok(rows) = engine::postgres::metrics::waiting(session) {
+            for (event, n) in rows {
+                let w = self.pg_waits.entry(event).or_default();
+                w.count += n;
+                w.time_ms += n * gap_ms;
             }
         }
     }
@@ -422,9 +475,6 @@ impl Worker {
         let mut session = self.pg.take().ok_or(false)?;
         if !self.discovered && self.opts.metrics {
             self.discovered = true;
-            self.not_recorded(
-                "PostgreSQL's wait events are not recorded yet (waits.csv stays empty)".into(),
-            );
             if !is_local(&self.opts.url) {
                 self.not_recorded(format!(
                     "the server at {} is not on this host: its process CPU, memory and I/O, the host's CPU and the disk are not recorded",
@@ -451,10 +501,12 @@ impl Worker {
         for (view, why) in missing.views {
             self.not_recorded(format!("{view} is not recorded ({why})"));
         }
+        self.poll_pg_waits();
         let t = self.opts.t0.elapsed().as_secs_f64();
         let mut raw = RawSample {
             t,
             status,
+            waits: self.pg_waits.clone(),
             ..RawSample::default()
         };
         if self.opts.metrics {

@@ -13,6 +13,7 @@ use txbench::engine::TargetUrl;
 use txbench::server::{self, StartOptions, StateDir, cnf::Setting};
 
 mod driver;
+mod postgres;
 mod sampling;
 mod snapshot;
 mod topology;
@@ -20,6 +21,7 @@ mod tpcb;
 mod tpcc;
 
 use driver::driver;
+use postgres::postgres;
 use sampling::sampling;
 use snapshot::snapshot_vs_reload;
 use topology::topology;
@@ -336,6 +338,7 @@ fn main() {
         let r = match only.as_deref() {
             Some("tpcc") => tpcc(&home),
             Some("tpcb") => tpcb(&home),
+            Some("postgres") => postgres(&home),
             Some("sampling") => sampling(&home),
             Some("topology") => topology(&home),
             Some("snapshot") => snapshot_vs_reload(&home),
@@ -343,6 +346,7 @@ fn main() {
                 .and_then(|_| driver(&home))
                 .and_then(|_| tpcc(&home))
                 .and_then(|_| tpcb(&home))
+                .and_then(|_| postgres(&home))
                 .and_then(|_| sampling(&home))
                 .and_then(|_| topology(&home))
                 .and_then(|_| snapshot_vs_reload(&home)),
@@ -354,6 +358,7 @@ fn main() {
             "bench-tpcc",
             "bench-tpcb",
             "bench-tpcb-lm0",
+            "bench-postgres",
             "bench-sampling",
             "bench-topo-single",
             "bench-topo-async",

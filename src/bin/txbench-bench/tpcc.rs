@@ -152,7 +152,7 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
     println!(
         "  (targets at 4 threads: client SQL <= 0.25 s client CPU per 1,000 (go-tpc 0.85, sysbench-tpcc 0.67, tpcc-mysql 0.40-0.55);\n   procedures <= 0.10 s and >= HammerDB's ~1500 txn/s, which spent 0.15 s)"
     );
-    modes_side_by_side(&bin, &url_s, secs)?;
+    modes_side_by_side(&bin, &url_s, secs, "MariaDB, 2 warehouses")?;
 
     println!("\n== TPC-C loader memory and check time, 10 warehouses");
     conn.query_drop("DROP DATABASE IF EXISTS tpcc10")?;
@@ -192,7 +192,7 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
 /// Client SQL against procedures at 4 threads, interleaved (A B A B A B): NOPM, and the
 /// client's and the server's CPU per 1,000 New-Orders over the measured phase (the server's
 /// from the run's own server metrics).
-fn modes_side_by_side(bin: &Path, url: &str, secs: u32) -> Result<()> {
+pub(super) fn modes_side_by_side(bin: &Path, url: &str, secs: u32, what: &str) -> Result<()> {
     const ROUNDS: usize = 3;
     let secs = (secs / 2).max(10);
     let out = std::env::temp_dir().join(format!("txbench-bench-modes-{}", std::process::id()));
@@ -241,7 +241,7 @@ fn modes_side_by_side(bin: &Path, url: &str, secs: u32) -> Result<()> {
         v.iter().map(f).sum::<f64>() / v.len().max(1) as f64
     };
     println!(
-        "\n== TPC-C client SQL against --procedures, 2 warehouses, 4 threads, {ROUNDS} interleaved rounds of {secs} s"
+        "\n== TPC-C client SQL against --procedures, {what}, 4 threads, {ROUNDS} interleaved rounds of {secs} s"
     );
     println!(
         "  {:<22} {:>10} {:>26} {:>26}",

@@ -132,3 +132,27 @@ pub fn paths(s: &mut Session) -> Result<(String, String), postgres::Error> {
     let data: String = row.get(0);
     Ok((format!("{data}/postmaster.pid"), data))
 }
+
+/// How often the sampler looks at pg_stat_activity's wait events between its samples.
+pub const WAIT_POLL: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// What the client backends that are running a statement wait for now, as
+/// (`Type/Event`, backends): PostgreSQL keeps no totals of waits, so the sampler polls this
+/// and adds up what it sees (as ASH-style samplers do). The monitor's own backend is left out.
+pub fn waiting(s: &mut Session) -> Result<Vec<(String, f64)>, postgres::Error> {
+    let rows = s.client().query(
+        "SELECT wait_event_type || '/' || wait_event, COUNT(*)::float8 FROM pg_stat_activity \
+         WHERE state = 'active' AND wait_event IS NOT NULL AND backend_type = 'client backend' \
+         AND pid <> pg_backend_pid() GROUP BY 1",
+        &[],
+    )?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| {
+            Some((
+                r.try_get::<_, Option<String>>(0).ok()??,
+                r.try_get::<_, f64>(1).ok()?,
+            ))
+        })
+        .collect())
+}
