@@ -841,6 +841,14 @@ fn merge_summary(
         unexpected_errors: measured.iter().map(|r| r.unexpected_errors).sum(),
         errors_by_class,
         retries: kinds.iter().map(|k| k.retries).sum(),
+        // Intervals do not carry them: the shards' own summaries, added (over the whole
+        // measured phase even when the merge is truncated to the common span).
+        retries_by_class: shard_summaries.iter().fold(BTreeMap::new(), |mut m, s| {
+            for (class, n) in &s.retries_by_class {
+                *m.entry(class.clone()).or_default() += n;
+            }
+            m
+        }),
         reconnects: count(&|r| r.reconn_ps),
         response: LatencyStats::of(&over(false)),
         service: LatencyStats::of(&over(true)),

@@ -124,6 +124,21 @@ fn tpcb_on_pgbench_schema_runs_both_ways_with_pgbench() {
             .fold(0.0, f64::max);
         assert!(most > 0.0, "{col}: {csv}");
     }
+    // The commits are the workload's, not the monitor's (its statements, ten polls a
+    // second among them, are taken off): on average near the run's own rate.
+    let i = header.iter().position(|h| *h == "commits_per_s").unwrap();
+    let rows: Vec<f64> = csv
+        .lines()
+        .skip(1)
+        .filter(|l| l.starts_with("measure"))
+        .map(|l| l.split(',').nth(i).unwrap().parse::<f64>().unwrap())
+        .collect();
+    let mean = rows.iter().sum::<f64>() / rows.len() as f64;
+    let tps = m["tps"].as_f64().unwrap();
+    assert!(
+        mean > 0.3 * tps && mean < 1.5 * tps,
+        "commits/s {mean} for {tps} tps: {csv}"
+    );
     // Wait events, polled from pg_stat_activity: four clients updating one branch row
     // wait for each other's transactions (Lock/transactionid, a row lock).
     let waits = std::fs::read_to_string(dir.join("waits.csv")).expect("waits.csv");
@@ -245,6 +260,20 @@ fn oltp_runs_and_serialization_failures_are_retried_and_counted() {
     );
     let m = &summary_of(&out)["summary"];
     assert!(m["retries"].as_u64().unwrap() > 0, "{m}");
+    // Counted by class as pgbench's --max-tries does: every retry was a serialization
+    // failure or a deadlock, and they add up.
+    let by_class = m["retries_by_class"].as_object().expect("retries_by_class");
+    assert!(by_class["serialization"].as_u64().unwrap() > 0, "{m}");
+    assert!(
+        by_class
+            .keys()
+            .all(|k| k == "serialization" || k == "deadlock"),
+        "{m}"
+    );
+    assert_eq!(
+        by_class.values().map(|v| v.as_u64().unwrap()).sum::<u64>(),
+        m["retries"].as_u64().unwrap()
+    );
     assert!(
         m["errors_by_class"]
             .as_object()
@@ -308,6 +337,64 @@ fn terminated_backends_reconnect_and_a_killed_server_is_invalid() {
     let m = &summary_of(&out)["summary"];
     assert!(m["reconnects"].as_u64().unwrap() >= 3, "{m}");
     assert!(m["transactions"].as_u64().unwrap() > 100, "{m}");
+
+    // The server frozen mid-run (the postmaster and every backend stopped): the monitor's
+    // polls and samples get no answer, the run ends INVALID within seconds of the limit.
+    let frozen_dir = home.path().join("frozen");
+    let mut cmd = home.std_cmd();
+    cmd.args([
+        "--url",
+        &s.url,
+        "run",
+        "oltp_point_select",
+        "--table-size",
+        "1000",
+    ])
+    .args(["--threads", "2", "--time", "60", "--warmup", "0"])
+    .args(["--report-interval", "1", "--out"])
+    .arg(&frozen_dir);
+    let handle = std::thread::spawn(move || cmd.output().unwrap());
+    std::thread::sleep(Duration::from_secs(3));
+    let server: Vec<i32> = std::iter::once(s.pid)
+        .chain(std::fs::read_dir("/proc").unwrap().filter_map(|e| {
+            let pid: i32 = e.ok()?.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let ppid: i32 = stat
+                .rsplit(')')
+                .next()?
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            (ppid == s.pid).then_some(pid)
+        }))
+        .collect();
+    let signal = |sig| {
+        for pid in &server {
+            // SAFETY: signalling this test's own sandbox processes.
+            unsafe { libc::kill(*pid, sig) };
+        }
+    };
+    signal(libc::SIGSTOP);
+    let stopped = std::time::Instant::now();
+    // Woken after 45 s whatever happens, so a hanging run fails the test, not the suite.
+    let out = loop {
+        if handle.is_finished() || stopped.elapsed() > Duration::from_secs(45) {
+            signal(libc::SIGCONT);
+            break handle.join().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let took = stopped.elapsed();
+    signal(libc::SIGCONT);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}\n{stderr}");
+    assert!(took < Duration::from_secs(40), "{took:?}: {stdout}");
+    assert!(
+        format!("{stdout}{stderr}").contains("unresponsive"),
+        "{stdout}\n{stderr}"
+    );
+    assert_eq!(result_json(&frozen_dir)["validity"]["valid"], false);
 
     // The server killed mid-run: INVALID (exit 3), the intervals before it kept.
     let dir = home.path().join("killed");

@@ -818,6 +818,8 @@ fn worker_loop(
         let start = Instant::now();
         let mut stmts = StmtCounts::default();
         let mut retries = 0u32;
+        // The class of each retry (written only when one happens).
+        let mut retried_as = [0u32; crate::metrics::ErrorClass::ALL.len()];
         let result = loop {
             match worker.execute(conn, kind, retries > 0, &mut stmts) {
                 Ok(outcome) => break Ok(outcome),
@@ -834,6 +836,7 @@ fn worker_loop(
                         && galera.get(*current).copied().unwrap_or(false);
                     if (class.retryable() || conflict) && retries < cfg.retries {
                         retries += 1;
+                        retried_as[class.index()] += 1;
                         continue;
                     }
                     break Err((class, engine::error_message(&e)));
@@ -846,7 +849,15 @@ fn worker_loop(
             r.stmts.reads += stmts.reads;
             r.stmts.writes += stmts.writes;
             r.stmts.other += stmts.other;
-            r.kinds[kind].retries += u64::from(retries);
+            if retries > 0 {
+                for c in crate::metrics::ErrorClass::ALL {
+                    let n = retried_as[c.index()];
+                    if n > 0 {
+                        r.kinds[kind].retries += u64::from(n);
+                        r.kinds[kind].retries_by_class[c.index()] += u64::from(n);
+                    }
+                }
+            }
             match &result {
                 Ok(outcome) => {
                     r.completed(

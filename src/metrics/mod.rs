@@ -206,6 +206,9 @@ pub struct KindStats {
     pub errors: [u64; ErrorClass::ALL.len()],
     /// Retries after deadlocks and lock-wait timeouts.
     pub retries: u64,
+    /// The same by the class of the error that was retried (pgbench's --max-tries counts
+    /// serialization failures and deadlocks apart).
+    pub retries_by_class: [u64; ErrorClass::ALL.len()],
     /// Intended start → end (equals service time in a closed loop).
     pub response: SparseHistogram,
     /// Actual start → end.
@@ -219,6 +222,7 @@ impl KindStats {
             rolled_back: 0,
             errors: [0; ErrorClass::ALL.len()],
             retries: 0,
+            retries_by_class: [0; ErrorClass::ALL.len()],
             response: SparseHistogram::default(),
             service: SparseHistogram::default(),
         }
@@ -298,9 +302,10 @@ impl Recorder {
         k.service.record(service_us);
     }
 
-    /// Records a retry.
-    pub fn retried(&mut self, kind: usize) {
+    /// Records a retry after an error of `class`.
+    pub fn retried(&mut self, kind: usize, class: ErrorClass) {
         self.kinds[kind].retries += 1;
+        self.kinds[kind].retries_by_class[class.index()] += 1;
     }
 
     /// Records a failed transaction and keeps its message.
@@ -332,6 +337,9 @@ impl Recorder {
             a.committed += b.committed;
             a.rolled_back += b.rolled_back;
             a.retries += b.retries;
+            for (x, y) in a.retries_by_class.iter_mut().zip(b.retries_by_class) {
+                *x += y;
+            }
             for (x, y) in a.errors.iter_mut().zip(b.errors) {
                 *x += y;
             }
@@ -357,9 +365,21 @@ impl Recorder {
 
     /// Failures by class name, all kinds.
     pub fn errors_by_class(&self) -> BTreeMap<String, u64> {
+        self.by_class(|k| &k.errors)
+    }
+
+    /// Retries by the class of the error retried, all kinds.
+    pub fn retries_by_class(&self) -> BTreeMap<String, u64> {
+        self.by_class(|k| &k.retries_by_class)
+    }
+
+    fn by_class(
+        &self,
+        of: impl Fn(&KindStats) -> &[u64; ErrorClass::ALL.len()],
+    ) -> BTreeMap<String, u64> {
         let mut out = BTreeMap::new();
         for c in ErrorClass::ALL {
-            let n: u64 = self.kinds.iter().map(|k| k.errors[c.index()]).sum();
+            let n: u64 = self.kinds.iter().map(|k| of(k)[c.index()]).sum();
             if n > 0 {
                 out.insert(c.name().to_string(), n);
             }
@@ -494,7 +514,8 @@ mod tests {
         a.failed(1, "pay", ErrorClass::Deadlock, "Deadlock found");
         b.failed(1, "pay", ErrorClass::Deadlock, "Deadlock found");
         b.failed(1, "pay", ErrorClass::Other, "boom");
-        b.retried(1);
+        b.retried(1, ErrorClass::Serialization);
+        a.retried(1, ErrorClass::Deadlock);
         b.stmts.reads = 5;
         b.reconnects = 1;
         a.merge(&b);
@@ -503,7 +524,14 @@ mod tests {
         assert_eq!(a.kinds[0].response.len(), 2);
         assert_eq!(a.kinds[1].failed(), 3);
         assert_eq!(a.kinds[1].unexpected(), 1);
-        assert_eq!(a.kinds[1].retries, 1);
+        assert_eq!(a.kinds[1].retries, 2);
+        assert_eq!(
+            a.retries_by_class(),
+            BTreeMap::from([
+                ("deadlock".to_string(), 1),
+                ("serialization".to_string(), 1)
+            ])
+        );
         assert_eq!(a.completed_total(), 3);
         assert_eq!(a.stmts.reads, 5);
         assert_eq!(a.reconnects, 1);

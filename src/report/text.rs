@@ -38,6 +38,15 @@ pub fn interval_line(row: &IntervalRow) -> String {
     )
 }
 
+/// ` [class: n, …]` of a count by class, or nothing when there is none.
+fn by_class(m: &std::collections::BTreeMap<String, u64>) -> String {
+    if m.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = m.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+    format!(" [{}]", parts.join(", "))
+}
+
 fn lat_row(out: &mut String, label: &str, l: &LatencyStats) {
     let _ = writeln!(
         out,
@@ -106,7 +115,7 @@ pub fn summary(r: &RunResult) -> String {
     if let Some(s) = &r.summary {
         let _ = writeln!(
             out,
-            "  transactions: {} ({:.2} per sec.)\n  queries:      {} ({:.2} per sec.)  read/write/other: {}/{}/{}\n  errors:       {} ({:.2} per sec.){}  retries: {}  reconnects: {}\n  time:         {:.2} s measured after {:.0} s warm-up",
+            "  transactions: {} ({:.2} per sec.)\n  queries:      {} ({:.2} per sec.)  read/write/other: {}/{}/{}\n  errors:       {} ({:.2} per sec.){}  retries: {}{}  reconnects: {}\n  time:         {:.2} s measured after {:.0} s warm-up",
             s.transactions,
             s.tps,
             s.queries,
@@ -116,19 +125,9 @@ pub fn summary(r: &RunResult) -> String {
             s.stmts.other,
             s.errors,
             s.errors as f64 / s.duration_s,
-            if s.errors_by_class.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " [{}]",
-                    s.errors_by_class
-                        .iter()
-                        .map(|(k, v)| format!("{k}: {v}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            },
+            by_class(&s.errors_by_class),
             s.retries,
+            by_class(&s.retries_by_class),
             s.reconnects,
             s.duration_s,
             r.config.warmup_s

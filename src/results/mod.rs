@@ -221,6 +221,9 @@ pub struct Summary {
     pub errors_by_class: BTreeMap<String, u64>,
     /// Retries.
     pub retries: u64,
+    /// Retries by the class of the error retried (serialization, deadlock, lock wait).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub retries_by_class: BTreeMap<String, u64>,
     /// Reconnects.
     pub reconnects: u64,
     /// All kinds, response time.
@@ -344,6 +347,7 @@ impl Summary {
             unexpected_errors: rec.kinds.iter().map(|k| k.unexpected()).sum(),
             errors_by_class: rec.errors_by_class(),
             retries: rec.kinds.iter().map(|k| k.retries).sum(),
+            retries_by_class: rec.retries_by_class(),
             reconnects: rec.reconnects,
             response: LatencyStats::of(&rec.all_response()),
             service: LatencyStats::of(&rec.all_service()),

@@ -288,6 +288,9 @@ struct Worker {
     /// When the wait events were last polled.
     #[cfg(feature = "postgres")]
     pg_last_poll: Option<Instant>,
+    /// Transactions the monitor itself committed on PostgreSQL (its statements).
+    #[cfg(feature = "postgres")]
+    pg_own_xacts: f64,
 }
 
 const INNODB_MARIADB: &str =
@@ -337,6 +340,8 @@ impl Worker {
             pg_waits: waits::Waits::new(),
             #[cfg(feature = "postgres")]
             pg_last_poll: None,
+            #[cfg(feature = "postgres")]
+            pg_own_xacts: 0.0,
         }
     }
 
@@ -406,20 +411,38 @@ impl Worker {
     /// look is skipped: the interval's sample notices a lost server.
     #[cfg(feature = "postgres")]
     fn poll_pg_waits(&mut self) {
-        let Some(session) = self.pg.as_mut() else {
+        let Some(mut session) = self.pg.take() else {
+            // No session (a sample failed): the next look starts afresh, not weighting
+            // what it sees by the whole outage.
+            self.pg_last_poll = None;
             return;
         };
         let now = Instant::now();
-        let gap_ms = self
-            .pg_last_poll
-            .map_or(0.0, |t| now.duration_since(t).as_secs_f64() * 1000.0);
-        self.pg_last_poll = Some(now);
-        if let Ok(rows) = engine::postgres::metrics::waiting(session) {
-            for (event, n) in rows {
-                let w = self.pg_waits.entry(event).or_default();
-                w.count += n;
-                w.time_ms += n * gap_ms;
+        // A long gap (a slow sample) counts as a few polls at most.
+        let gap_ms = self.pg_last_poll.map_or(0.0, |t| {
+            now.duration_since(t)
+                .min(4 * engine::postgres::metrics::WAIT_POLL)
+                .as_secs_f64()
+                * 1000.0
+        });
+        // A server that stops answering here is noticed as in a sample: check() sees
+        // the monitor busy for too long and the run ends INVALID.
+        self.lock().busy_since = Some(now);
+        let rows = engine::postgres::metrics::waiting(&mut session);
+        self.lock().busy_since = None;
+        match rows {
+            Ok(rows) => {
+                self.pg_own_xacts += 1.0;
+                self.pg_last_poll = Some(now);
+                for (event, n) in rows {
+                    let w = self.pg_waits.entry(event).or_default();
+                    w.count += n;
+                    w.time_ms += n * gap_ms;
+                }
+                self.pg = Some(session);
             }
+            // The session is dropped; the next sample reconnects or reports the server.
+            Err(_) => self.pg_last_poll = None,
         }
     }
 
@@ -472,6 +495,10 @@ impl Worker {
                 .map_err(|e| e.to_string().contains("timed out"))?;
             self.pg = Some(engine::postgres::Session::from_client(client));
         }
+        // The waits up to now, on the session before it is taken out for the sample.
+        if self.opts.metrics {
+            self.poll_pg_waits();
+        }
         let mut session = self.pg.take().ok_or(false)?;
         if !self.discovered && self.opts.metrics {
             self.discovered = true;
@@ -501,7 +528,18 @@ impl Worker {
         for (view, why) in missing.views {
             self.not_recorded(format!("{view} is not recorded ({why})"));
         }
-        self.poll_pg_waits();
+        // The monitor's own statements are transactions too (each in autocommit): what
+        // pg_xact_commit counts is the server's less the monitor's, as MySQL's Com_select
+        // less monitor_selects.
+        if self.opts.metrics {
+            self.pg_own_xacts += 1.0 + (3 - self.pg_skip.len().min(3)) as f64;
+        } else {
+            self.pg_own_xacts += 1.0;
+        }
+        let mut status = status;
+        if let Some(c) = status.get_mut("pg_xact_commit") {
+            *c = (*c - self.pg_own_xacts).max(0.0);
+        }
         let t = self.opts.t0.elapsed().as_secs_f64();
         let mut raw = RawSample {
             t,
@@ -515,6 +553,7 @@ impl Worker {
                 let sql = format!("SELECT ({sql})::float8");
                 match session.client().query_one(sql.as_str(), &[]) {
                     Ok(row) => {
+                        self.pg_own_xacts += 1.0;
                         let v: Option<f64> = row.get(0);
                         raw.workload.insert(name.clone(), v.unwrap_or(0.0));
                     }

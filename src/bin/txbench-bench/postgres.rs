@@ -32,28 +32,33 @@ fn pgbench(url: &TargetUrl, clients: u32, secs: u32) -> Result<Sample> {
     })
 }
 
-fn txbench_tpcb(bin: &Path, url: &TargetUrl, clients: u32, secs: u32) -> Result<Sample> {
+/// `txbench run` with these arguments for `secs`, without server metrics (pgbench and
+/// sysbench poll nothing either).
+fn txbench_run(
+    bin: &Path,
+    url: &TargetUrl,
+    args: &[&str],
+    clients: u32,
+    secs: u32,
+) -> Result<Sample> {
     let (c, s) = (clients.to_string(), secs.to_string());
     let out = std::env::temp_dir().join(format!("txbench-bench-pg-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    let m = measure(txbench_cmd(
-        bin,
-        &url.to_string(),
-        &[
-            "run",
-            "tpcb",
-            "--threads",
-            &c,
-            "--time",
-            &s,
-            "--report-interval",
-            &s,
-            "--no-server-metrics",
-            "--json",
-            "--out",
-            out.to_str().unwrap_or("/tmp/txbench-bench-pg"),
-        ],
-    ))?;
+    let mut all = vec!["run"];
+    all.extend_from_slice(args);
+    all.extend([
+        "--threads",
+        &c,
+        "--time",
+        &s,
+        "--report-interval",
+        &s,
+        "--no-server-metrics",
+        "--json",
+        "--out",
+        out.to_str().unwrap_or("/tmp/txbench-bench-pg"),
+    ]);
+    let m = measure(txbench_cmd(bin, &url.to_string(), &all))?;
     let _ = std::fs::remove_dir_all(&out);
     let (txn, queries) = txbench_counts(&m.stdout)?;
     Ok(Sample {
@@ -140,8 +145,8 @@ pub(super) fn postgres(home: &StateDir) -> Result<()> {
     );
     for clients in [1, 4, 16] {
         let a1 = pgbench(&url, clients, secs)?;
-        let b1 = txbench_tpcb(&bin, &url, clients, secs)?;
-        let b2 = txbench_tpcb(&bin, &url, clients, secs)?;
+        let b1 = txbench_run(&bin, &url, &["tpcb"], clients, secs)?;
+        let b2 = txbench_run(&bin, &url, &["tpcb"], clients, secs)?;
         let a2 = pgbench(&url, clients, secs)?;
         row(&clients.to_string(), &[a1, a2], &[b1, b2], secs);
     }
@@ -172,8 +177,20 @@ pub(super) fn postgres(home: &StateDir) -> Result<()> {
     );
     for threads in [4, 16] {
         let a1 = sysbench_pgsql(&url, threads, secs, size)?;
-        let b1 = run_txbench(&bin, &url, "oltp_read_write", "4", size, threads, secs)?;
-        let b2 = run_txbench(&bin, &url, "oltp_read_write", "4", size, threads, secs)?;
+        let b1 = txbench_run(
+            &bin,
+            &url,
+            &["oltp_read_write", "--tables", "4", "--table-size", size],
+            threads,
+            secs,
+        )?;
+        let b2 = txbench_run(
+            &bin,
+            &url,
+            &["oltp_read_write", "--tables", "4", "--table-size", size],
+            threads,
+            secs,
+        )?;
         let a2 = sysbench_pgsql(&url, threads, secs, size)?;
         row(&threads.to_string(), &[a1, a2], &[b1, b2], secs);
     }

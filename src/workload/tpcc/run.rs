@@ -422,7 +422,12 @@ impl Tpcc {
                                     Err(_) => std::thread::sleep(Duration::from_millis(500)),
                                 }
                             }
-                            Err(_) => break,
+                            Err(_) => {
+                                // PostgreSQL keeps a failed transaction open (aborted) until
+                                // it is ended: the next delivery must not start inside it.
+                                let _ = conn.query_drop("ROLLBACK");
+                                break;
+                            }
                         }
                     }
                     match done {
