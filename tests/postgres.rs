@@ -21,13 +21,6 @@ fn ok(out: &std::process::Output) -> String {
     o
 }
 
-/// SQL as the sandbox's txbench role (a superuser: it can create, terminate, reload).
-fn sql<T: txbench::engine::FromRow>(url: &str, stmt: &str) -> Vec<T> {
-    let url = txbench::engine::TargetUrl::parse(url).unwrap();
-    let mut c = txbench::engine::connect(&url).unwrap();
-    c.query(stmt).unwrap()
-}
-
 fn pgbench(s: &Server, db: &str, args: &[&str]) -> std::process::Output {
     std::process::Command::new("pgbench")
         .args([
@@ -165,7 +158,7 @@ fn tpcb_on_pgbench_schema_runs_both_ways_with_pgbench() {
 
     // And txbench on a database pgbench prepared: adopted as pgbench's load (no key on the
     // history), consistent after txbench's run.
-    sql::<txbench::engine::Row>(&s.url, "CREATE DATABASE pgb");
+    s.exec(&["CREATE DATABASE pgb"]);
     let init = pgbench(&s, "pgb", &["-i", "-s", "1", "-q"]);
     assert!(init.status.success(), "{:?}", text(&init));
     let pgb_url = format!("{}/pgb", s.url.rsplit_once('/').unwrap().0);
@@ -325,8 +318,7 @@ fn terminated_backends_reconnect_and_a_killed_server_is_invalid() {
     .args(["--report-interval", "1"]);
     let handle = std::thread::spawn(move || cmd.output().unwrap());
     std::thread::sleep(Duration::from_secs(2));
-    let killed: Vec<i64> = sql(
-        &s.url,
+    let killed: Vec<i64> = s.sql(
         "SELECT pg_terminate_backend(pid)::int FROM pg_stat_activity \
          WHERE application_name = 'txbench' AND pid <> pg_backend_pid() \
          AND query NOT LIKE '%pg_stat%'",
@@ -340,34 +332,28 @@ fn terminated_backends_reconnect_and_a_killed_server_is_invalid() {
 
     // The server frozen mid-run (the postmaster and every backend stopped): the monitor's
     // polls and samples get no answer, the run ends INVALID within seconds of the limit.
+    // A 2-thread point-select run into `dir`, in the background, 3 s under way.
+    let run_in_background = |dir: &std::path::Path, time: &str| {
+        let mut cmd = home.std_cmd();
+        cmd.args([
+            "--url",
+            &s.url,
+            "run",
+            "oltp_point_select",
+            "--table-size",
+            "1000",
+        ])
+        .args(["--threads", "2", "--time", time, "--warmup", "0"])
+        .args(["--report-interval", "1", "--out"])
+        .arg(dir);
+        let handle = std::thread::spawn(move || cmd.output().unwrap());
+        std::thread::sleep(Duration::from_secs(3));
+        handle
+    };
     let frozen_dir = home.path().join("frozen");
-    let mut cmd = home.std_cmd();
-    cmd.args([
-        "--url",
-        &s.url,
-        "run",
-        "oltp_point_select",
-        "--table-size",
-        "1000",
-    ])
-    .args(["--threads", "2", "--time", "60", "--warmup", "0"])
-    .args(["--report-interval", "1", "--out"])
-    .arg(&frozen_dir);
-    let handle = std::thread::spawn(move || cmd.output().unwrap());
-    std::thread::sleep(Duration::from_secs(3));
+    let handle = run_in_background(&frozen_dir, "60");
     let server: Vec<i32> = std::iter::once(s.pid)
-        .chain(std::fs::read_dir("/proc").unwrap().filter_map(|e| {
-            let pid: i32 = e.ok()?.file_name().to_str()?.parse().ok()?;
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            let ppid: i32 = stat
-                .rsplit(')')
-                .next()?
-                .split_whitespace()
-                .nth(1)?
-                .parse()
-                .ok()?;
-            (ppid == s.pid).then_some(pid)
-        }))
+        .chain(txbench::sampler::host::children(s.pid))
         .collect();
     let signal = |sig| {
         for pid in &server {
@@ -398,20 +384,7 @@ fn terminated_backends_reconnect_and_a_killed_server_is_invalid() {
 
     // The server killed mid-run: INVALID (exit 3), the intervals before it kept.
     let dir = home.path().join("killed");
-    let mut cmd = home.std_cmd();
-    cmd.args([
-        "--url",
-        &s.url,
-        "run",
-        "oltp_point_select",
-        "--table-size",
-        "1000",
-    ])
-    .args(["--threads", "2", "--time", "30", "--warmup", "0"])
-    .args(["--report-interval", "1", "--out"])
-    .arg(&dir);
-    let handle = std::thread::spawn(move || cmd.output().unwrap());
-    std::thread::sleep(Duration::from_secs(3));
+    let handle = run_in_background(&dir, "30");
     // SAFETY: SIGKILL to the sandbox's postmaster, started by this test.
     unsafe { libc::kill(s.pid, libc::SIGKILL) };
     let out = handle.join().unwrap();
@@ -427,8 +400,8 @@ fn bad_postgres_input_is_refused_in_one_line() {
     let home = Home::new();
     let s = home.start_postgres("pgb", &[]);
     // A role with a password, asked for it over TCP; a wrong one is refused and never shown.
-    sql::<txbench::engine::Row>(&s.url, "CREATE ROLE pw LOGIN PASSWORD 'right-one'");
-    let data: Vec<String> = sql(&s.url, "SELECT current_setting('hba_file')");
+    s.exec(&["CREATE ROLE pw LOGIN PASSWORD 'right-one'"]);
+    let data: Vec<String> = s.sql("SELECT current_setting('hba_file')");
     let hba = &data[0];
     let old = std::fs::read_to_string(hba).unwrap();
     std::fs::write(
@@ -436,7 +409,7 @@ fn bad_postgres_input_is_refused_in_one_line() {
         format!("host all pw 127.0.0.1/32 scram-sha-256\n{old}"),
     )
     .unwrap();
-    sql::<txbench::engine::Row>(&s.url, "SELECT pg_reload_conf()");
+    s.exec(&["SELECT pg_reload_conf()"]);
     std::thread::sleep(Duration::from_millis(300));
     let bad = s.url.replace("txbench@", "pw:wrong-secret@");
     let out = home.cmd().args(["--url", &bad, "info"]).output().unwrap();

@@ -124,21 +124,7 @@ pub fn read_process_tree(pid: i32) -> Option<ProcessStat> {
         total.user_s += cu / t;
         total.sys_s += cs / t;
     }
-    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Some(child) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Ok(text) = std::fs::read_to_string(format!("/proc/{child}/stat")) else {
-            continue;
-        };
-        let ppid = stat_fields(&text).and_then(|f| f.get(1)?.parse::<i32>().ok());
-        if ppid != Some(pid) {
-            continue;
-        }
+    for child in children(pid) {
         if let Some(c) = read_process(child) {
             total.user_s += c.user_s;
             total.sys_s += c.sys_s;
@@ -148,6 +134,21 @@ pub fn read_process_tree(pid: i32) -> Option<ProcessStat> {
         }
     }
     Some(total)
+}
+
+/// The live processes whose parent is `pid`.
+pub fn children(pid: i32) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|entry| {
+            let child = entry.file_name().to_str()?.parse::<i32>().ok()?;
+            let text = std::fs::read_to_string(format!("/proc/{child}/stat")).ok()?;
+            let ppid = stat_fields(&text)?.get(1)?.parse::<i32>().ok()?;
+            (ppid == pid).then_some(child)
+        })
+        .collect()
 }
 
 /// The fields of /proc/PID/stat after the command name (field 3, the state, first).

@@ -233,30 +233,41 @@ fn run_txbench(
     threads: u32,
     secs: u32,
 ) -> Result<Sample> {
+    txbench_run(
+        bin,
+        url,
+        &[workload, "--tables", tables, "--table-size", size],
+        threads,
+        secs,
+    )
+}
+
+/// `txbench run` with `args` (the workload and its flags, then any run flags) at `threads`
+/// for `secs`, its output in a temporary directory removed after.
+fn txbench_run(
+    bin: &Path,
+    url: &TargetUrl,
+    args: &[&str],
+    threads: u32,
+    secs: u32,
+) -> Result<Sample> {
     let out = std::env::temp_dir().join(format!("txbench-bench-run-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let (t, s) = (threads.to_string(), secs.to_string());
-    let m = measure(txbench_cmd(
-        bin,
-        &url.to_string(),
-        &[
-            "run",
-            workload,
-            "--tables",
-            tables,
-            "--table-size",
-            size,
-            "--threads",
-            &t,
-            "--time",
-            &s,
-            "--report-interval",
-            &s,
-            "--json",
-            "--out",
-            out.to_str().unwrap_or("/tmp/txbench-bench-run"),
-        ],
-    ))?;
+    let mut all = vec!["run"];
+    all.extend_from_slice(args);
+    all.extend([
+        "--threads",
+        &t,
+        "--time",
+        &s,
+        "--report-interval",
+        &s,
+        "--json",
+        "--out",
+        out.to_str().unwrap_or("/tmp/txbench-bench-run"),
+    ]);
+    let m = measure(txbench_cmd(bin, &url.to_string(), &all))?;
     let _ = std::fs::remove_dir_all(&out);
     let (txn, queries) = txbench_counts(&m.stdout)?;
     Ok(Sample {

@@ -32,42 +32,6 @@ fn pgbench(url: &TargetUrl, clients: u32, secs: u32) -> Result<Sample> {
     })
 }
 
-/// `txbench run` with these arguments for `secs`, without server metrics (pgbench and
-/// sysbench poll nothing either).
-fn txbench_run(
-    bin: &Path,
-    url: &TargetUrl,
-    args: &[&str],
-    clients: u32,
-    secs: u32,
-) -> Result<Sample> {
-    let (c, s) = (clients.to_string(), secs.to_string());
-    let out = std::env::temp_dir().join(format!("txbench-bench-pg-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let mut all = vec!["run"];
-    all.extend_from_slice(args);
-    all.extend([
-        "--threads",
-        &c,
-        "--time",
-        &s,
-        "--report-interval",
-        &s,
-        "--no-server-metrics",
-        "--json",
-        "--out",
-        out.to_str().unwrap_or("/tmp/txbench-bench-pg"),
-    ]);
-    let m = measure(txbench_cmd(bin, &url.to_string(), &all))?;
-    let _ = std::fs::remove_dir_all(&out);
-    let (txn, queries) = txbench_counts(&m.stdout)?;
-    Ok(Sample {
-        txn,
-        queries,
-        cpu_s: m.cpu_s,
-    })
-}
-
 fn sysbench_pgsql(url: &TargetUrl, threads: u32, secs: u32, size: &str) -> Result<Sample> {
     let mut cmd = Command::new("sysbench");
     cmd.arg("--db-driver=pgsql")
@@ -118,6 +82,7 @@ fn row(label: &str, theirs: &[Sample], ours: &[Sample], secs: u32) {
 pub(super) fn postgres(home: &StateDir) -> Result<()> {
     let secs = bench_seconds();
     let bin = txbench_bin()?;
+    // txbench runs without server metrics here: pgbench and sysbench poll nothing either.
     let started = server::start(
         home,
         &StartOptions {
@@ -145,8 +110,8 @@ pub(super) fn postgres(home: &StateDir) -> Result<()> {
     );
     for clients in [1, 4, 16] {
         let a1 = pgbench(&url, clients, secs)?;
-        let b1 = txbench_run(&bin, &url, &["tpcb"], clients, secs)?;
-        let b2 = txbench_run(&bin, &url, &["tpcb"], clients, secs)?;
+        let b1 = txbench_run(&bin, &url, &["tpcb", "--no-server-metrics"], clients, secs)?;
+        let b2 = txbench_run(&bin, &url, &["tpcb", "--no-server-metrics"], clients, secs)?;
         let a2 = pgbench(&url, clients, secs)?;
         row(&clients.to_string(), &[a1, a2], &[b1, b2], secs);
     }
@@ -180,14 +145,28 @@ pub(super) fn postgres(home: &StateDir) -> Result<()> {
         let b1 = txbench_run(
             &bin,
             &url,
-            &["oltp_read_write", "--tables", "4", "--table-size", size],
+            &[
+                "oltp_read_write",
+                "--tables",
+                "4",
+                "--table-size",
+                size,
+                "--no-server-metrics",
+            ],
             threads,
             secs,
         )?;
         let b2 = txbench_run(
             &bin,
             &url,
-            &["oltp_read_write", "--tables", "4", "--table-size", size],
+            &[
+                "oltp_read_write",
+                "--tables",
+                "4",
+                "--table-size",
+                size,
+                "--no-server-metrics",
+            ],
             threads,
             secs,
         )?;
