@@ -400,13 +400,23 @@ fn bad_postgres_input_is_refused_in_one_line() {
     let home = Home::new();
     let s = home.start_postgres("pgb", &[]);
     // A role with a password, asked for it over TCP; a wrong one is refused and never shown.
-    s.exec(&["CREATE ROLE pw LOGIN PASSWORD 'right-one'"]);
+    // Also one stored and asked for as MD5, and one asked for in clear text: txbench's wire
+    // client speaks each of PostgreSQL's password methods.
+    s.exec(&[
+        "CREATE ROLE pw LOGIN PASSWORD 'right-one'",
+        "SET password_encryption = 'md5'",
+        "CREATE ROLE pwmd5 LOGIN PASSWORD 'md5-one'",
+        "CREATE ROLE pwclear LOGIN PASSWORD 'clear-one'",
+    ]);
     let data: Vec<String> = s.sql("SELECT current_setting('hba_file')");
     let hba = &data[0];
     let old = std::fs::read_to_string(hba).unwrap();
     std::fs::write(
         hba,
-        format!("host all pw 127.0.0.1/32 scram-sha-256\n{old}"),
+        format!(
+            "host all pw 127.0.0.1/32 scram-sha-256\nhost all pwmd5 127.0.0.1/32 md5\n\
+             host all pwclear 127.0.0.1/32 password\n{old}"
+        ),
     )
     .unwrap();
     s.exec(&["SELECT pg_reload_conf()"]);
@@ -423,8 +433,34 @@ fn bad_postgres_input_is_refused_in_one_line() {
         !o.contains("wrong-secret") && !e.contains("wrong-secret"),
         "{e}"
     );
-    let good = s.url.replace("txbench@", "pw:right-one@");
-    ok(&home.cmd().args(["--url", &good, "info"]).output().unwrap());
+    for good in ["pw:right-one@", "pwmd5:md5-one@", "pwclear:clear-one@"] {
+        let good = s.url.replace("txbench@", good);
+        ok(&home.cmd().args(["--url", &good, "info"]).output().unwrap());
+    }
+    for (bad, user) in [
+        ("pwmd5:wrong-secret@", "pwmd5"),
+        ("pwclear:wrong-secret@", "pwclear"),
+    ] {
+        let out = home
+            .cmd()
+            .args(["--url", &s.url.replace("txbench@", bad), "info"])
+            .output()
+            .unwrap();
+        let line = assert_one_line_error(&out, 1);
+        assert!(
+            line.contains(&format!("authentication failed for user '{user}'")),
+            "{line}"
+        );
+        assert!(!line.contains("wrong-secret"), "{line}");
+    }
+    // No password in the URL for a role that needs one.
+    let out = home
+        .cmd()
+        .args(["--url", &s.url.replace("txbench@", "pw@"), "info"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(line.contains("asks user 'pw' for a password"), "{line}");
 
     // Settings txbench manages, and topologies PostgreSQL sandboxes do not have.
     let out = home

@@ -39,7 +39,7 @@ pub enum Error {
     Mysql(::mysql::Error),
     /// From the PostgreSQL client or server.
     #[cfg(feature = "postgres")]
-    Postgres(::postgres::Error),
+    Postgres(postgres::wire::Error),
     /// A row that must be found or changed was not (the message names the statement and keys).
     Data(String),
     /// A value the workload cannot read as the type it asked for.
@@ -68,8 +68,8 @@ impl From<::mysql::Error> for Error {
 }
 
 #[cfg(feature = "postgres")]
-impl From<::postgres::Error> for Error {
-    fn from(e: ::postgres::Error) -> Error {
+impl From<postgres::wire::Error> for Error {
+    fn from(e: postgres::wire::Error) -> Error {
         Error::Postgres(e)
     }
 }
@@ -133,7 +133,7 @@ pub enum Stmt {
     Mysql(::mysql::Statement),
     /// PostgreSQL's named statement.
     #[cfg(feature = "postgres")]
-    Postgres(::postgres::Statement),
+    Postgres(postgres::Statement),
 }
 
 /// What `exec*` runs: a prepared [`Stmt`], or SQL text with `?` placeholders (prepared for
@@ -428,7 +428,7 @@ pub trait Cell: Sized {
     fn from_mysql(v: ::mysql::Value) -> Result<Self>;
     /// From column `i` of a PostgreSQL row.
     #[cfg(feature = "postgres")]
-    fn from_postgres(row: &::postgres::Row, i: usize) -> Result<Self>;
+    fn from_postgres(row: &postgres::Row, i: usize) -> Result<Self>;
 }
 
 /// A result row read as a tuple of [`Cell`]s (or a whole [`Row`]).
@@ -438,7 +438,7 @@ pub trait FromRow: Sized {
     fn from_mysql(row: ::mysql::Row) -> Result<Self>;
     /// From a PostgreSQL row.
     #[cfg(feature = "postgres")]
-    fn from_postgres(row: ::postgres::Row) -> Result<Self>;
+    fn from_postgres(row: postgres::Row) -> Result<Self>;
 }
 
 /// A whole row as neutral values (for rows read for their existence or shown as they are).
@@ -470,7 +470,7 @@ impl<T: Cell> FromRow for T {
         T::from_mysql(cells.next().unwrap_or(::mysql::Value::NULL))
     }
     #[cfg(feature = "postgres")]
-    fn from_postgres(row: ::postgres::Row) -> Result<Self> {
+    fn from_postgres(row: postgres::Row) -> Result<Self> {
         if row.len() != 1 {
             return Err(Error::Decode(format!(
                 "a row of {} columns, 1 expected",
@@ -491,7 +491,7 @@ impl FromRow for Row {
             .map(Row)
     }
     #[cfg(feature = "postgres")]
-    fn from_postgres(row: ::postgres::Row) -> Result<Self> {
+    fn from_postgres(row: postgres::Row) -> Result<Self> {
         (0..row.len())
             .map(|i| <Value as Cell>::from_postgres(&row, i))
             .collect::<Result<_>>()
@@ -514,7 +514,7 @@ macro_rules! tuple_row {
                 Ok(($($t::from_mysql(cells.next().unwrap_or(::mysql::Value::NULL))?,)+))
             }
             #[cfg(feature = "postgres")]
-            fn from_postgres(row: ::postgres::Row) -> Result<Self> {
+            fn from_postgres(row: postgres::Row) -> Result<Self> {
                 if row.len() != $len {
                     return Err(Error::Decode(format!(
                         "a row of {} columns, {} expected", row.len(), $len
@@ -646,10 +646,7 @@ impl Conn {
                 c.exec_drop(s, params.into_values())
             }
             #[cfg(feature = "postgres")]
-            (Conn::Postgres(c), StmtRef::Text(s)) => {
-                let s = c.prep(s)?;
-                c.exec_drop(&s, params.into_values())
-            }
+            (Conn::Postgres(c), StmtRef::Text(s)) => c.exec_once(s, params.into_values()).map(drop),
             #[allow(unreachable_patterns)]
             _ => Err(foreign_statement()),
         }
@@ -698,10 +695,7 @@ impl Conn {
             (Conn::Postgres(c), st) => {
                 let rows = match st {
                     StmtRef::Prepared(Stmt::Postgres(s)) => c.exec(s, params.into_values())?,
-                    StmtRef::Text(s) => {
-                        let s = c.prep(s)?;
-                        c.exec(&s, params.into_values())?
-                    }
+                    StmtRef::Text(s) => c.exec_once(s, params.into_values())?,
                     #[allow(unreachable_patterns)]
                     _ => return Err(foreign_statement()),
                 };
@@ -738,7 +732,7 @@ macro_rules! int_cell {
                 ::mysql::from_value_opt::<$t>(v).map_err(|e| Error::Decode(e.to_string()))
             }
             #[cfg(feature = "postgres")]
-            fn from_postgres(row: &::postgres::Row, i: usize) -> Result<Self> {
+            fn from_postgres(row: &postgres::Row, i: usize) -> Result<Self> {
                 let v = postgres::int_cell(row, i)?;
                 <$t>::try_from(v).map_err(|_| {
                     Error::Decode(format!("{v} does not fit {}", stringify!($t)))
@@ -755,7 +749,7 @@ impl Cell for f64 {
         ::mysql::from_value_opt::<f64>(v).map_err(|e| Error::Decode(e.to_string()))
     }
     #[cfg(feature = "postgres")]
-    fn from_postgres(row: &::postgres::Row, i: usize) -> Result<Self> {
+    fn from_postgres(row: &postgres::Row, i: usize) -> Result<Self> {
         postgres::float_cell(row, i)
     }
 }
@@ -767,7 +761,7 @@ impl Cell for String {
         ::mysql::from_value_opt::<String>(v).map_err(|e| Error::Decode(e.to_string()))
     }
     #[cfg(feature = "postgres")]
-    fn from_postgres(row: &::postgres::Row, i: usize) -> Result<Self> {
+    fn from_postgres(row: &postgres::Row, i: usize) -> Result<Self> {
         match postgres::value_cell(row, i)? {
             Value::Null => Err(Error::Decode("NULL where text was expected".into())),
             Value::Text(s) => Ok(s),
@@ -791,7 +785,7 @@ impl Cell for Value {
         })
     }
     #[cfg(feature = "postgres")]
-    fn from_postgres(row: &::postgres::Row, i: usize) -> Result<Self> {
+    fn from_postgres(row: &postgres::Row, i: usize) -> Result<Self> {
         postgres::value_cell(row, i)
     }
 }
@@ -806,7 +800,7 @@ impl<T: Cell> Cell for Option<T> {
         }
     }
     #[cfg(feature = "postgres")]
-    fn from_postgres(row: &::postgres::Row, i: usize) -> Result<Self> {
+    fn from_postgres(row: &postgres::Row, i: usize) -> Result<Self> {
         if postgres::is_null(row, i) {
             Ok(None)
         } else {

@@ -488,12 +488,9 @@ impl Worker {
     fn read_postgres(&mut self) -> Result<RawSample, bool> {
         use engine::postgres::metrics;
         if self.pg.is_none() {
-            let mut c = engine::postgres::config(&self.opts.url);
-            c.connect_timeout(UNRESPONSIVE_LIMIT);
-            let client = c
-                .connect(postgres::NoTls)
-                .map_err(|e| e.to_string().contains("timed out"))?;
-            self.pg = Some(engine::postgres::Session::from_client(client));
+            let session = engine::postgres::connect_within(&self.opts.url, UNRESPONSIVE_LIMIT)
+                .map_err(|e| engine::postgres::timed_out(&e))?;
+            self.pg = Some(session);
         }
         // The waits up to now, on the session before it is taken out for the sample.
         if self.opts.metrics {
@@ -551,13 +548,13 @@ impl Worker {
             let mut failed = Vec::new();
             for (name, sql) in &self.workload_counts {
                 let sql = format!("SELECT ({sql})::float8");
-                match session.client().query_one(sql.as_str(), &[]) {
+                match session.query_one(sql.as_str()) {
                     Ok(row) => {
                         self.pg_own_xacts += 1.0;
-                        let v: Option<f64> = row.get(0);
+                        let v = row.get::<Option<f64>>(0).ok().flatten();
                         raw.workload.insert(name.clone(), v.unwrap_or(0.0));
                     }
-                    Err(e) if e.as_db_error().is_none() => return Err(false),
+                    Err(e) if e.db().is_none() => return Err(false),
                     Err(e) => failed.push((name.clone(), engine::postgres::error_message(&e))),
                 }
             }

@@ -4,7 +4,7 @@
 //! MySQL's do keep MySQL's names (threads_running, threads_connected), and uptime too, so
 //! restart detection and server.csv's columns read them alike.
 
-use super::Session;
+use super::{Row, Session, wire};
 use std::collections::BTreeMap;
 
 /// pg_stat_database's counters for the current database.
@@ -80,14 +80,14 @@ pub fn read(
     metrics: bool,
     skip: &mut Vec<&'static str>,
     missing: &mut Missing,
-) -> Result<BTreeMap<String, f64>, postgres::Error> {
+) -> Result<BTreeMap<String, f64>, wire::Error> {
     let mut out = BTreeMap::new();
     let sql = if metrics {
         DATABASE
     } else {
         "SELECT EXTRACT(EPOCH FROM now() - pg_postmaster_start_time())::float8"
     };
-    let row = s.client().query_one(sql, &[])?;
+    let row = s.query_one(sql)?;
     insert(&mut out, &row, DATABASE_NAMES);
     if !metrics {
         return Ok(out);
@@ -100,9 +100,9 @@ pub fn read(
         if skip.contains(&view) {
             continue;
         }
-        match s.client().query_one(sql, &[]) {
+        match s.query_one(sql) {
             Ok(row) => insert(&mut out, &row, names),
-            Err(e) if e.is_closed() || e.as_db_error().is_none() => return Err(e),
+            Err(e) if e.is_closed() || e.db().is_none() => return Err(e),
             Err(e) => {
                 skip.push(view);
                 missing
@@ -116,20 +116,18 @@ pub fn read(
 
 /// The row's columns under `names`; a NULL or a column that is not a number is left out
 /// (the sampler's thread must not panic on a server it does not know).
-fn insert(out: &mut BTreeMap<String, f64>, row: &postgres::Row, names: &[&str]) {
+fn insert(out: &mut BTreeMap<String, f64>, row: &Row, names: &[&str]) {
     for (i, name) in names.iter().enumerate().take(row.len()) {
-        if let Ok(Some(v)) = row.try_get::<_, Option<f64>>(i) {
+        if let Ok(Some(v)) = row.get::<Option<f64>>(i) {
             out.insert(name.to_string(), v);
         }
     }
 }
 
 /// The data directory and the postmaster's pid file in it, for the host figures.
-pub fn paths(s: &mut Session) -> Result<(String, String), postgres::Error> {
-    let row = s
-        .client()
-        .query_one("SELECT current_setting('data_directory')", &[])?;
-    let data: String = row.get(0);
+pub fn paths(s: &mut Session) -> Result<(String, String), wire::Error> {
+    let row = s.query_one("SELECT current_setting('data_directory')")?;
+    let data: String = row.get(0).map_err(wire::Error::Protocol)?;
     Ok((format!("{data}/postmaster.pid"), data))
 }
 
@@ -139,20 +137,14 @@ pub const WAIT_POLL: std::time::Duration = std::time::Duration::from_millis(100)
 /// What the client backends that are running a statement wait for now, as
 /// (`Type/Event`, backends): PostgreSQL keeps no totals of waits, so the sampler polls this
 /// and adds up what it sees (as ASH-style samplers do). The monitor's own backend is left out.
-pub fn waiting(s: &mut Session) -> Result<Vec<(String, f64)>, postgres::Error> {
-    let rows = s.client().query(
+pub fn waiting(s: &mut Session) -> Result<Vec<(String, f64)>, wire::Error> {
+    let rows = s.query_rows(
         "SELECT wait_event_type || '/' || wait_event, COUNT(*)::float8 FROM pg_stat_activity \
          WHERE state = 'active' AND wait_event IS NOT NULL AND backend_type = 'client backend' \
          AND pid <> pg_backend_pid() GROUP BY 1",
-        &[],
     )?;
     Ok(rows
         .iter()
-        .filter_map(|r| {
-            Some((
-                r.try_get::<_, Option<String>>(0).ok()??,
-                r.try_get::<_, f64>(1).ok()?,
-            ))
-        })
+        .filter_map(|r| Some((r.get::<Option<String>>(0).ok()??, r.get::<f64>(1).ok()?)))
         .collect())
 }

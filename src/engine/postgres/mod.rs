@@ -1,5 +1,7 @@
-//! PostgreSQL: everything txbench says to it lives in this folder. The client (`client.rs`:
-//! connections, placeholders, parameter types, pre-flight, error classes, COPY), the sandbox
+//! PostgreSQL: everything txbench says to it lives in this folder. The wire protocol
+//! (`wire.rs`: startup and authentication, statements prepared once or run once, COPY, binary
+//! rows), the session over it (`client.rs`: placeholders, pre-flight, error classes, result
+//! cells as neutral values), the server's counters (`metrics.rs`), the sandbox
 //! (`sandbox.rs`: initdb, postgresql.conf, the postgres user), and the workloads' SQL
 //! (`sql.rs`: pgbench's and sysbench's DDL, txbench_meta; `tpcc.rs`: TPC-C's date type,
 //! partitions and PL/pgSQL procedures).
@@ -13,6 +15,10 @@ mod client;
 pub mod metrics;
 #[cfg(feature = "postgres")]
 pub mod sandbox;
+#[cfg(feature = "postgres")]
+pub mod wire;
 
 #[cfg(feature = "postgres")]
 pub use client::*;
+#[cfg(feature = "postgres")]
+pub use wire::{Row, Statement};

@@ -7,7 +7,7 @@
 //! user the package creates, and its data directory lives where that user can reach it
 //! (`/var/lib/txbench/postgres/NAME-HASH`), recorded in server.json.
 
-use crate::engine::{Engine, TargetUrl};
+use crate::engine::{Engine, TargetUrl, Value};
 use crate::server::cnf::Setting;
 use anyhow::{Context, Result, bail};
 use std::fs;
@@ -345,19 +345,24 @@ pub fn admin_url(socket_dir: &Path, port: u16) -> TargetUrl {
 /// Creates the benchmark role and database (no password: trusted on loopback only).
 pub fn create_bench_db(admin: &TargetUrl, user: &str, db: &str) -> Result<()> {
     let mut s = super::connect(admin)?;
-    let c = s.client();
-    let role: Option<postgres::Row> = c
-        .query_opt("SELECT 1 FROM pg_roles WHERE rolname = $1", &[&user])
+    let role = s
+        .exec_once(
+            "SELECT 1 FROM pg_roles WHERE rolname = ?",
+            vec![Value::Text(user.into())],
+        )
         .context("reading pg_roles")?;
-    if role.is_none() {
-        c.batch_execute(&format!("CREATE ROLE {user} SUPERUSER LOGIN"))
+    if role.is_empty() {
+        s.query_drop(&format!("CREATE ROLE {user} SUPERUSER LOGIN"))
             .with_context(|| format!("creating role {user}"))?;
     }
-    let exists: Option<postgres::Row> = c
-        .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&db])
+    let exists = s
+        .exec_once(
+            "SELECT 1 FROM pg_database WHERE datname = ?",
+            vec![Value::Text(db.into())],
+        )
         .context("reading pg_database")?;
-    if exists.is_none() {
-        c.batch_execute(&format!("CREATE DATABASE {db} OWNER {user}"))
+    if exists.is_empty() {
+        s.query_drop(&format!("CREATE DATABASE {db} OWNER {user}"))
             .with_context(|| format!("creating database {db}"))?;
     }
     Ok(())

@@ -1,0 +1,798 @@
+//! PostgreSQL's frontend/backend protocol over one blocking socket: the startup (trust,
+//! password, MD5 and SCRAM-SHA-256), the simple query, statements parsed and described
+//! once then bound and executed in one round trip (Bind/Execute/Sync in one write, one
+//! read), statements run once (Parse/Bind/Describe/Execute/Sync, one round trip), and
+//! `COPY … FROM STDIN`. Parameters go as text, typed by the server as libpq and pgbench
+//! send them; results come back binary and are read with `postgres-types`.
+//!
+//! Why not the `postgres` crate: it drives tokio-postgres on a runtime per connection, and
+//! its per-statement cost (channels, wake-ups, epoll) was most of txbench's client CPU
+//! against pgbench (`txbench-bench postgres`). Message framing and authentication are
+//! `postgres-protocol`'s; this file only sequences them.
+
+use crate::engine::{TargetUrl, Value};
+use bytes::BytesMut;
+use fallible_iterator::FallibleIterator;
+use postgres_protocol::IsNull;
+use postgres_protocol::authentication::md5_hash;
+use postgres_protocol::authentication::sasl::{ChannelBinding, SCRAM_SHA_256, ScramSha256};
+use postgres_protocol::message::backend::{DataRowBody, ErrorResponseBody, Message};
+use postgres_protocol::message::frontend;
+use postgres_types::{FromSql, Type};
+use std::fmt::{self, Write as _};
+use std::io::{self, Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::ops::Range;
+use std::os::unix::net::UnixStream;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A failure on a PostgreSQL connection.
+#[derive(Debug)]
+pub enum Error {
+    /// The server's ErrorResponse.
+    Db(Box<DbError>),
+    /// The socket failed (the connection is unusable from then on).
+    Io(io::Error),
+    /// The connection failed earlier or the server ended it.
+    Closed,
+    /// The server asks for a password and the URL has none.
+    NoPassword,
+    /// The server said something this client does not expect (the connection is dropped).
+    Protocol(String),
+}
+
+/// The fields of a server error that txbench reads.
+#[derive(Debug, Clone)]
+pub struct DbError {
+    /// ERROR, FATAL, PANIC.
+    pub severity: String,
+    /// The SQLSTATE.
+    pub code: String,
+    pub message: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Db(e) => write!(f, "{}: {} ({})", e.severity, e.message, e.code),
+            Error::Io(e) => write!(f, "connection lost: {e}"),
+            Error::Closed => f.write_str("connection closed"),
+            Error::NoPassword => f.write_str("the server asks for a password and none was given"),
+            Error::Protocol(m) => write!(f, "protocol error: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Error {
+        Error::Io(e)
+    }
+}
+
+impl Error {
+    /// The server's error, if this is one.
+    pub fn db(&self) -> Option<&DbError> {
+        match self {
+            Error::Db(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Whether the connection is gone (a socket failure, or a server that ended it).
+    pub fn is_closed(&self) -> bool {
+        match self {
+            Error::Io(_) | Error::Closed => true,
+            Error::Db(e) => e.severity == "FATAL" || e.severity == "PANIC",
+            _ => false,
+        }
+    }
+}
+
+enum Stream {
+    Tcp(TcpStream),
+    Unix(UnixStream),
+}
+
+impl Stream {
+    fn set_timeouts(&self, t: Option<Duration>) -> io::Result<()> {
+        match self {
+            Stream::Tcp(s) => {
+                s.set_read_timeout(t)?;
+                s.set_write_timeout(t)
+            }
+            Stream::Unix(s) => {
+                s.set_read_timeout(t)?;
+                s.set_write_timeout(t)
+            }
+        }
+    }
+}
+
+impl Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Stream::Tcp(s) => s.read(buf),
+            Stream::Unix(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Stream {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Stream::Tcp(s) => s.write(buf),
+            Stream::Unix(s) => s.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A statement parsed and described on one connection: its name and result column types.
+#[derive(Clone, Debug)]
+pub struct Statement(Arc<StatementInner>);
+
+#[derive(Debug)]
+struct StatementInner {
+    name: String,
+    columns: Arc<[Type]>,
+}
+
+impl Statement {
+    /// The result columns' types.
+    pub fn columns(&self) -> &[Type] {
+        &self.0.columns
+    }
+}
+
+/// One result row, binary: its columns' types and each column's bytes (None for NULL).
+pub struct Row {
+    columns: Arc<[Type]>,
+    body: DataRowBody,
+    ranges: Vec<Option<Range<usize>>>,
+}
+
+impl Row {
+    fn new(columns: Arc<[Type]>, body: DataRowBody) -> Result<Row, Error> {
+        let ranges = body.ranges().collect().map_err(Error::Io)?;
+        Ok(Row {
+            columns,
+            body,
+            ranges,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+
+    /// Column `i`'s type (UNKNOWN for a type txbench does not know, or past the end).
+    pub fn type_(&self, i: usize) -> &Type {
+        self.columns.get(i).unwrap_or(&Type::UNKNOWN)
+    }
+
+    /// Column `i`'s bytes; None for NULL.
+    pub fn raw(&self, i: usize) -> Option<&[u8]> {
+        self.ranges
+            .get(i)?
+            .as_ref()
+            .map(|r| &self.body.buffer()[r.clone()])
+    }
+
+    /// Whether column `i` is NULL (or missing).
+    pub fn is_null(&self, i: usize) -> bool {
+        self.raw(i).is_none()
+    }
+
+    /// Column `i` as `T` (an `Option<T>` reads NULL as None); the message says why not.
+    pub fn get<'a, T: FromSql<'a>>(&'a self, i: usize) -> Result<T, String> {
+        if i >= self.ranges.len() {
+            return Err(format!("no column {}", i + 1));
+        }
+        let ty = self.type_(i);
+        if !T::accepts(ty) {
+            return Err(format!(
+                "column {} is {ty}, not {}",
+                i + 1,
+                std::any::type_name::<T>()
+            ));
+        }
+        T::from_sql_nullable(ty, self.raw(i)).map_err(|e| format!("column {}: {e}", i + 1))
+    }
+}
+
+/// What one round trip returned.
+#[derive(Default)]
+struct Reply {
+    rows: Vec<Row>,
+    /// The last CommandComplete's row count (0 for commands without one).
+    affected: u64,
+    /// The last RowDescription's column types.
+    columns: Option<Arc<[Type]>>,
+}
+
+const READ_CHUNK: usize = 16 << 10;
+const COPY_CHUNK: usize = 256 << 10;
+
+/// One blocking connection.
+pub struct Client {
+    stream: Stream,
+    rbuf: BytesMut,
+    scratch: Box<[u8]>,
+    wbuf: BytesMut,
+    /// Set once the socket failed or the server ended the session.
+    broken: bool,
+    statements: u32,
+}
+
+/// Connects and authenticates; `timeout` bounds the connect and every read and write of the
+/// startup (none afterwards: a statement may wait as long as the server makes it).
+pub fn connect(url: &TargetUrl, app: &str, timeout: Duration) -> Result<Client, Error> {
+    let stream = match &url.socket {
+        Some(dir) => {
+            let path = dir.join(format!(".s.PGSQL.{}", url.port));
+            Stream::Unix(UnixStream::connect(path)?)
+        }
+        None => {
+            let mut last = None;
+            let mut found = None;
+            for addr in (url.host.as_str(), url.port).to_socket_addrs()? {
+                match TcpStream::connect_timeout(&addr, timeout) {
+                    Ok(s) => {
+                        s.set_nodelay(true)?;
+                        found = Some(s);
+                        break;
+                    }
+                    Err(e) => last = Some(e),
+                }
+            }
+            match (found, last) {
+                (Some(s), _) => Stream::Tcp(s),
+                (None, Some(e)) => return Err(Error::Io(e)),
+                (None, None) => {
+                    return Err(Error::Io(io::Error::new(
+                        io::ErrorKind::NotFound,
+                        format!("{} has no address", url.host),
+                    )));
+                }
+            }
+        }
+    };
+    stream.set_timeouts(Some(timeout))?;
+    let mut c = Client {
+        stream,
+        rbuf: BytesMut::with_capacity(READ_CHUNK),
+        scratch: vec![0; READ_CHUNK].into_boxed_slice(),
+        wbuf: BytesMut::with_capacity(4096),
+        broken: false,
+        statements: 0,
+    };
+    c.startup(url, app)?;
+    c.stream.set_timeouts(None)?;
+    Ok(c)
+}
+
+impl Client {
+    fn startup(&mut self, url: &TargetUrl, app: &str) -> Result<(), Error> {
+        let params = [
+            ("user", url.user.as_str()),
+            ("database", url.database.as_str()),
+            ("application_name", app),
+            ("client_encoding", "UTF8"),
+        ];
+        frontend::startup_message(params.iter().copied(), &mut self.wbuf)?;
+        self.send()?;
+        let password = || url.password.as_deref().ok_or(Error::NoPassword);
+        let mut scram: Option<ScramSha256> = None;
+        loop {
+            match self.read_message()? {
+                Message::AuthenticationOk
+                | Message::ParameterStatus(_)
+                | Message::BackendKeyData(_)
+                | Message::NoticeResponse(_) => {}
+                Message::AuthenticationCleartextPassword => {
+                    frontend::password_message(password()?.as_bytes(), &mut self.wbuf)?;
+                    self.send()?;
+                }
+                Message::AuthenticationMd5Password(b) => {
+                    let hash = md5_hash(url.user.as_bytes(), password()?.as_bytes(), b.salt());
+                    frontend::password_message(hash.as_bytes(), &mut self.wbuf)?;
+                    self.send()?;
+                }
+                Message::AuthenticationSasl(b) => {
+                    let offered: Vec<String> =
+                        b.mechanisms().map(|m| Ok(m.to_string())).collect()?;
+                    if !offered.iter().any(|m| m == SCRAM_SHA_256) {
+                        return Err(self.fail(format!(
+                            "the server offers SASL {} and txbench speaks {SCRAM_SHA_256}",
+                            offered.join(", ")
+                        )));
+                    }
+                    let s = ScramSha256::new(password()?.as_bytes(), ChannelBinding::unsupported());
+                    frontend::sasl_initial_response(SCRAM_SHA_256, s.message(), &mut self.wbuf)?;
+                    self.send()?;
+                    scram = Some(s);
+                }
+                Message::AuthenticationSaslContinue(b) => {
+                    let s = scram
+                        .as_mut()
+                        .ok_or_else(|| Error::Protocol("SASL continue before its start".into()))?;
+                    s.update(b.data())
+                        .map_err(|e| Error::Protocol(format!("SCRAM: {e}")))?;
+                    frontend::sasl_response(s.message(), &mut self.wbuf)?;
+                    self.send()?;
+                }
+                Message::AuthenticationSaslFinal(b) => {
+                    scram
+                        .as_mut()
+                        .ok_or_else(|| Error::Protocol("SASL final before its start".into()))?
+                        .finish(b.data())
+                        .map_err(|e| Error::Protocol(format!("SCRAM: {e}")))?;
+                }
+                Message::ReadyForQuery(_) => return Ok(()),
+                Message::ErrorResponse(b) => {
+                    self.broken = true;
+                    return Err(db_error(&b));
+                }
+                Message::AuthenticationGss
+                | Message::AuthenticationKerberosV5
+                | Message::AuthenticationScmCredential
+                | Message::AuthenticationSspi
+                | Message::AuthenticationGssContinue(_) => {
+                    return Err(self.fail(
+                        "the server asks for GSS, SSPI or Kerberos authentication: txbench speaks password, md5 and scram-sha-256"
+                            .into(),
+                    ));
+                }
+                _ => return Err(self.fail("unexpected message during startup".into())),
+            }
+        }
+    }
+
+    /// Whether the connection can no longer be used.
+    pub fn is_broken(&self) -> bool {
+        self.broken
+    }
+
+    fn fail(&mut self, why: String) -> Error {
+        self.broken = true;
+        Error::Protocol(why)
+    }
+
+    fn usable(&self) -> Result<(), Error> {
+        if self.broken {
+            Err(Error::Closed)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Writes what is buffered.
+    fn send(&mut self) -> Result<(), Error> {
+        let r = self.stream.write_all(&self.wbuf);
+        self.wbuf.clear();
+        r.map_err(|e| {
+            self.broken = true;
+            Error::Io(e)
+        })
+    }
+
+    fn read_message(&mut self) -> Result<Message, Error> {
+        loop {
+            match Message::parse(&mut self.rbuf) {
+                Ok(Some(m)) => return Ok(m),
+                Ok(None) => {}
+                Err(e) => {
+                    self.broken = true;
+                    return Err(Error::Io(e));
+                }
+            }
+            match self.stream.read(&mut self.scratch) {
+                Ok(0) => {
+                    self.broken = true;
+                    return Err(Error::Io(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "the server closed the connection",
+                    )));
+                }
+                Ok(n) => self.rbuf.extend_from_slice(&self.scratch[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.broken = true;
+                    return Err(Error::Io(e));
+                }
+            }
+        }
+    }
+
+    /// Reads up to ReadyForQuery; returns the first error the server sent, after the whole
+    /// reply (the connection stays in step). `columns` types the rows until a
+    /// RowDescription says otherwise; rows are kept only when `keep_rows`.
+    fn reply(&mut self, keep_rows: bool, columns: Option<Arc<[Type]>>) -> Result<Reply, Error> {
+        let mut out = Reply {
+            columns,
+            ..Reply::default()
+        };
+        let mut error = None;
+        loop {
+            match self.read_message()? {
+                Message::ReadyForQuery(_) => {
+                    return match error {
+                        Some(e) => Err(e),
+                        None => Ok(out),
+                    };
+                }
+                Message::DataRow(body) => {
+                    if keep_rows && error.is_none() {
+                        let cols = out.columns.clone().unwrap_or_else(|| Arc::from([]));
+                        out.rows.push(Row::new(cols, body)?);
+                    }
+                }
+                Message::CommandComplete(b) => {
+                    let tag = b.tag().map_err(Error::Io)?;
+                    out.affected = tag
+                        .rsplit(' ')
+                        .next()
+                        .and_then(|n| n.parse().ok())
+                        .unwrap_or(0);
+                }
+                Message::RowDescription(b) => {
+                    let types: Vec<Type> = b
+                        .fields()
+                        .map(|f| Ok(Type::from_oid(f.type_oid()).unwrap_or(Type::UNKNOWN)))
+                        .collect()
+                        .map_err(Error::Io)?;
+                    out.columns = Some(types.into());
+                }
+                Message::ErrorResponse(b) => {
+                    let e = db_error(&b);
+                    if e.is_closed() {
+                        // The server ends the session after a FATAL error.
+                        self.broken = true;
+                        return Err(e);
+                    }
+                    error.get_or_insert(e);
+                }
+                Message::CopyInResponse(_) => {
+                    // COPY FROM STDIN outside copy_in: refuse, the server then ends it.
+                    frontend::copy_fail(
+                        "txbench sends COPY data only through its loader",
+                        &mut self.wbuf,
+                    )?;
+                    self.send()?;
+                }
+                Message::ParseComplete
+                | Message::BindComplete
+                | Message::CloseComplete
+                | Message::NoData
+                | Message::ParameterDescription(_)
+                | Message::EmptyQueryResponse
+                | Message::PortalSuspended
+                | Message::NoticeResponse(_)
+                | Message::NotificationResponse(_)
+                | Message::ParameterStatus(_)
+                | Message::CopyOutResponse(_)
+                | Message::CopyData(_)
+                | Message::CopyDone => {}
+                _ => return Err(self.fail("unexpected message from the server".into())),
+            }
+        }
+    }
+
+    /// Runs SQL text with the simple query protocol (one or more statements; rows dropped).
+    pub fn batch_execute(&mut self, sql: &str) -> Result<u64, Error> {
+        self.usable()?;
+        frontend::query(sql, &mut self.wbuf)?;
+        self.send()?;
+        Ok(self.reply(false, None)?.affected)
+    }
+
+    /// Parses and describes a statement written with `$n` placeholders, once.
+    pub fn prepare(&mut self, sql: &str) -> Result<Statement, Error> {
+        self.usable()?;
+        self.statements += 1;
+        let name = format!("txb{}", self.statements);
+        frontend::parse(&name, sql, std::iter::empty(), &mut self.wbuf)?;
+        frontend::describe(b'S', &name, &mut self.wbuf)?;
+        frontend::sync(&mut self.wbuf);
+        self.send()?;
+        let reply = self.reply(false, None)?;
+        Ok(Statement(Arc::new(StatementInner {
+            name,
+            columns: reply.columns.unwrap_or_else(|| Arc::from([])),
+        })))
+    }
+
+    /// Binds `params` to a prepared statement and runs it: one write, one reply. Returns
+    /// its rows (when `keep_rows`) and the rows it changed or returned.
+    pub fn execute(
+        &mut self,
+        st: &Statement,
+        params: &[Value],
+        keep_rows: bool,
+    ) -> Result<(Vec<Row>, u64), Error> {
+        self.usable()?;
+        self.bind(&st.0.name, params, !st.0.columns.is_empty())?;
+        frontend::execute("", 0, &mut self.wbuf)?;
+        frontend::sync(&mut self.wbuf);
+        self.send()?;
+        let reply = self.reply(keep_rows, Some(st.0.columns.clone()))?;
+        Ok((reply.rows, reply.affected))
+    }
+
+    /// Runs a statement once (the unnamed statement): Parse, Bind, Describe, Execute and
+    /// Sync in one write, one reply.
+    pub fn execute_once(&mut self, sql: &str, params: &[Value]) -> Result<(Vec<Row>, u64), Error> {
+        self.usable()?;
+        frontend::parse("", sql, std::iter::empty(), &mut self.wbuf)?;
+        // Binary results for every column (one format code applies to all; a statement
+        // without columns ignores it).
+        self.bind("", params, true)?;
+        frontend::describe(b'P', "", &mut self.wbuf)?;
+        frontend::execute("", 0, &mut self.wbuf)?;
+        frontend::sync(&mut self.wbuf);
+        self.send()?;
+        let reply = self.reply(true, None)?;
+        Ok((reply.rows, reply.affected))
+    }
+
+    /// One row of `sql` (no parameters); an error when it returns none.
+    pub fn query_one(&mut self, sql: &str) -> Result<Row, Error> {
+        self.execute_once(sql, &[])?
+            .0
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::Protocol(format!("no row from: {sql}")))
+    }
+
+    fn bind(&mut self, statement: &str, params: &[Value], binary: bool) -> Result<(), Error> {
+        let formats: &[i16] = if binary { &[1] } else { &[] };
+        frontend::bind(
+            "",
+            statement,
+            std::iter::empty(),
+            params,
+            |v, buf| Ok(text_param(v, buf)),
+            formats.iter().copied(),
+            &mut self.wbuf,
+        )
+        .map_err(|e| match e {
+            frontend::BindError::Conversion(e) => Error::Protocol(e.to_string()),
+            frontend::BindError::Serialization(e) => Error::Io(e),
+        })
+    }
+
+    /// `COPY … FROM STDIN` (`sql`), the data from `chunk` (which returns false after its
+    /// last rows), sent in CopyData messages of about 256 KiB. Returns the rows copied.
+    pub fn copy_in(
+        &mut self,
+        sql: &str,
+        mut chunk: impl FnMut(&mut dyn Write) -> io::Result<bool>,
+    ) -> Result<u64, Error> {
+        self.usable()?;
+        frontend::query(sql, &mut self.wbuf)?;
+        self.send()?;
+        loop {
+            match self.read_message()? {
+                Message::CopyInResponse(_) => break,
+                Message::ErrorResponse(b) => {
+                    let e = db_error(&b);
+                    if e.is_closed() {
+                        self.broken = true;
+                        return Err(e);
+                    }
+                    // The rest of the reply (ReadyForQuery).
+                    self.reply(false, None)?;
+                    return Err(e);
+                }
+                Message::NoticeResponse(_) | Message::ParameterStatus(_) => {}
+                _ => return Err(self.fail("unexpected reply to COPY FROM STDIN".into())),
+            }
+        }
+        let mut data = CopyData {
+            client: self,
+            buf: Vec::with_capacity(COPY_CHUNK + (64 << 10)),
+        };
+        let produced = loop {
+            match chunk(&mut data) {
+                Ok(true) => continue,
+                Ok(false) => break data.flush_data().map_err(Error::Io),
+                Err(e) => break Err(Error::Io(e)),
+            }
+        };
+        match produced {
+            Ok(()) => frontend::copy_done(&mut self.wbuf),
+            Err(e) => {
+                if self.broken {
+                    return Err(e);
+                }
+                frontend::copy_fail(&e.to_string(), &mut self.wbuf)?;
+                self.send()?;
+                let _ = self.reply(false, None);
+                return Err(e);
+            }
+        }
+        self.send()?;
+        Ok(self.reply(false, None)?.affected)
+    }
+}
+
+/// COPY data: written into a buffer, sent as a CopyData message whenever it passes
+/// [`COPY_CHUNK`].
+struct CopyData<'a> {
+    client: &'a mut Client,
+    buf: Vec<u8>,
+}
+
+impl CopyData<'_> {
+    fn flush_data(&mut self) -> io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        frontend::CopyData::new(&self.buf[..])?.write(&mut self.client.wbuf);
+        self.buf.clear();
+        self.client.send().map_err(|e| match e {
+            Error::Io(e) => e,
+            other => io::Error::other(other.to_string()),
+        })
+    }
+}
+
+impl Write for CopyData<'_> {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        self.buf.extend_from_slice(b);
+        if self.buf.len() >= COPY_CHUNK {
+            self.flush_data()?;
+        }
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        if !self.broken {
+            frontend::terminate(&mut self.wbuf);
+            let _ = self.stream.write_all(&self.wbuf);
+        }
+    }
+}
+
+/// A parameter in PostgreSQL's text form (the server parses it as the type it inferred).
+fn text_param(v: &Value, buf: &mut BytesMut) -> IsNull {
+    match v {
+        Value::Null => return IsNull::Yes,
+        Value::Int(i) => {
+            let _ = write!(buf, "{i}");
+        }
+        Value::Float(f) if f.is_nan() => buf.extend_from_slice(b"NaN"),
+        Value::Float(f) if f.is_infinite() => {
+            buf.extend_from_slice(if *f > 0.0 { b"Infinity" } else { b"-Infinity" })
+        }
+        Value::Float(f) => {
+            let _ = write!(buf, "{f}");
+        }
+        Value::Text(s) => buf.extend_from_slice(s.as_bytes()),
+    }
+    IsNull::No
+}
+
+fn db_error(b: &ErrorResponseBody) -> Error {
+    let mut e = DbError {
+        severity: String::new(),
+        code: String::new(),
+        message: String::new(),
+    };
+    let mut fields = b.fields();
+    while let Ok(Some(f)) = fields.next() {
+        match f.type_() {
+            b'V' => e.severity = String::from_utf8_lossy(f.value_bytes()).into_owned(),
+            b'S' if e.severity.is_empty() => {
+                e.severity = String::from_utf8_lossy(f.value_bytes()).into_owned()
+            }
+            b'C' => e.code = String::from_utf8_lossy(f.value_bytes()).into_owned(),
+            b'M' => e.message = String::from_utf8_lossy(f.value_bytes()).into_owned(),
+            _ => {}
+        }
+    }
+    Error::Db(Box::new(e))
+}
+
+/// A buffer the tests can build rows from.
+#[cfg(test)]
+fn data_row(cells: &[Option<&[u8]>]) -> DataRowBody {
+    use bytes::BufMut;
+    let mut body = BytesMut::new();
+    body.put_i16(cells.len() as i16);
+    for c in cells {
+        match c {
+            None => body.put_i32(-1),
+            Some(b) => {
+                body.put_i32(b.len() as i32);
+                body.put_slice(b);
+            }
+        }
+    }
+    let mut msg = BytesMut::new();
+    msg.put_u8(b'D');
+    msg.put_i32(body.len() as i32 + 4);
+    msg.put_slice(&body);
+    match Message::parse(&mut msg) {
+        Ok(Some(Message::DataRow(b))) => b,
+        _ => unreachable!("a DataRow"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(v: &Value) -> Option<String> {
+        let mut b = BytesMut::new();
+        match text_param(v, &mut b) {
+            IsNull::Yes => None,
+            IsNull::No => Some(String::from_utf8(b.to_vec()).unwrap()),
+        }
+    }
+
+    #[test]
+    fn parameters_go_in_postgresql_text_form() {
+        assert_eq!(text(&Value::Int(-42)).as_deref(), Some("-42"));
+        assert_eq!(text(&Value::Float(0.1)).as_deref(), Some("0.1"));
+        assert_eq!(
+            text(&Value::Float(f64::INFINITY)).as_deref(),
+            Some("Infinity")
+        );
+        assert_eq!(text(&Value::Float(f64::NAN)).as_deref(), Some("NaN"));
+        assert_eq!(text(&Value::Text("a'b".into())).as_deref(), Some("a'b"));
+        assert_eq!(text(&Value::Null), None);
+    }
+
+    #[test]
+    fn rows_read_binary_columns_and_nulls() {
+        let cols: Arc<[Type]> = vec![Type::INT4, Type::TEXT, Type::INT8].into();
+        let row = Row::new(
+            cols,
+            data_row(&[Some(&7i32.to_be_bytes()), Some(b"abc"), None]),
+        )
+        .unwrap();
+        assert_eq!(row.len(), 3);
+        assert_eq!(row.get::<i32>(0).unwrap(), 7);
+        assert_eq!(row.get::<String>(1).unwrap(), "abc");
+        assert!(row.is_null(2));
+        assert_eq!(row.get::<Option<i64>>(2).unwrap(), None);
+        assert!(row.get::<i64>(2).is_err(), "NULL into a non-Option");
+        assert!(
+            row.get::<String>(0)
+                .unwrap_err()
+                .contains("column 1 is int4")
+        );
+        assert!(row.get::<i32>(3).unwrap_err().contains("no column 4"));
+    }
+
+    #[test]
+    fn fatal_errors_close_the_connection() {
+        let fatal = Error::Db(Box::new(DbError {
+            severity: "FATAL".into(),
+            code: "57P01".into(),
+            message: "terminating connection due to administrator command".into(),
+        }));
+        assert!(fatal.is_closed());
+        let plain = Error::Db(Box::new(DbError {
+            severity: "ERROR".into(),
+            code: "40001".into(),
+            message: "could not serialize access".into(),
+        }));
+        assert!(!plain.is_closed());
+    }
+}
