@@ -7,11 +7,75 @@
 //! primary, and reached with the primary's user and password at the address they report
 //! (`report_host` / `report_port`, which txbench's sandboxes set).
 
-use crate::engine::{self, TargetUrl};
-use anyhow::{Context, Result};
+#[cfg(feature = "mysql")]
+use crate::engine;
+use crate::engine::{Conn, TargetUrl};
+#[cfg(feature = "mysql")]
+use anyhow::Context;
+use anyhow::Result;
+#[cfg(feature = "mysql")]
 use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(feature = "mysql")]
+use std::time::Instant;
+
+/// The pre-flight's topology facts ([`describe`]) and a primary's replicas, over any
+/// engine's connection: replication topologies are MySQL's and MariaDB's (PostgreSQL's
+/// standbys are not followed: nothing).
+pub fn at_start(conn: &mut Conn, url: &TargetUrl) -> (BTreeMap<String, String>, Vec<ReplicaAddr>) {
+    #[cfg(feature = "mysql")]
+    if let Some(c) = conn.as_mysql() {
+        return (describe(c, url), replicas(c));
+    }
+    let _ = (conn, url);
+    Default::default()
+}
+
+/// Whether the server is a Galera node.
+pub fn is_galera(conn: &mut Conn) -> Result<bool> {
+    #[cfg(feature = "mysql")]
+    if let Some(c) = conn.as_mysql() {
+        return Ok(galera_state(c)?.is_some());
+    }
+    let _ = conn;
+    Ok(false)
+}
+
+/// The Galera cluster this server is a node of ([`cluster_uuid`]); None otherwise.
+pub fn cluster_of(conn: &mut Conn) -> Option<String> {
+    #[cfg(feature = "mysql")]
+    if let Some(c) = conn.as_mysql() {
+        return cluster_uuid(c);
+    }
+    let _ = conn;
+    None
+}
+
+/// On a Galera node, reads wait for what the cluster committed before them (causal reads);
+/// nothing elsewhere.
+pub fn causal_reads(conn: &mut Conn) {
+    #[cfg(feature = "mysql")]
+    if let Some(c) = conn.as_mysql() {
+        let _ = c.query_drop("SET SESSION wsrep_sync_wait = 1");
+    }
+    let _ = conn;
+}
+
+/// [`verify_replicas`] over any engine's connection (none on PostgreSQL).
+pub fn verify_replicas_of(
+    conn: &mut Conn,
+    url: &TargetUrl,
+    expected: &[ReplicaAddr],
+    timeout: Duration,
+) -> Result<Vec<ReplicaCheck>> {
+    #[cfg(feature = "mysql")]
+    if let Some(c) = conn.as_mysql() {
+        return verify_replicas(c, url, expected, timeout);
+    }
+    let _ = (conn, url, expected, timeout);
+    Ok(Vec::new())
+}
 
 /// A replica as its primary lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +94,7 @@ impl std::fmt::Display for ReplicaAddr {
     }
 }
 
+#[cfg(feature = "mysql")]
 /// The replicas connected to the primary behind `conn` that report an address (others
 /// cannot be reached and are left out). Empty when it has none or cannot say.
 pub fn replicas(conn: &mut mysql::Conn) -> Vec<ReplicaAddr> {
@@ -85,6 +150,7 @@ impl ReplicaStatus {
     }
 }
 
+#[cfg(feature = "mysql")]
 /// The replication status of the replica behind `conn`; None when it replicates from no one.
 pub fn replica_status(conn: &mut mysql::Conn) -> Result<Option<ReplicaStatus>, mysql::Error> {
     let Some(row) = conn.query_first::<mysql::Row, _>("SHOW SLAVE STATUS")? else {
@@ -116,6 +182,7 @@ pub fn replica_status(conn: &mut mysql::Conn) -> Result<Option<ReplicaStatus>, m
     }))
 }
 
+#[cfg(feature = "mysql")]
 /// The primary's last binary-log GTIDs (@@gtid_binlog_pos, MariaDB); None where there are
 /// none or the server has no such variable.
 pub fn binlog_gtid(conn: &mut mysql::Conn) -> Result<Option<String>, mysql::Error> {
@@ -171,6 +238,7 @@ impl ReplicaCheck {
     }
 }
 
+#[cfg(feature = "mysql")]
 /// CHECKSUM TABLE of every base table of the current database, by name.
 pub fn checksums(conn: &mut mysql::Conn) -> Result<BTreeMap<String, Option<u64>>> {
     let tables: Vec<String> = conn
@@ -200,6 +268,7 @@ pub fn checksums(conn: &mut mysql::Conn) -> Result<BTreeMap<String, Option<u64>>
     Ok(out)
 }
 
+#[cfg(feature = "mysql")]
 /// Waits (up to `timeout` each) until every replica of the primary behind `conn` holds
 /// what the primary has written, then compares every table's checksum with the primary's.
 /// Empty when the server has no replicas.
@@ -307,6 +376,7 @@ pub struct GaleraState {
     pub state: String,
 }
 
+#[cfg(feature = "mysql")]
 /// The Galera state of the node behind `conn`; None when it is not a Galera node.
 pub fn galera_state(conn: &mut mysql::Conn) -> Result<Option<GaleraState>, mysql::Error> {
     let rows: Vec<(String, String)> = conn.query(
@@ -340,6 +410,7 @@ pub fn galera_state(conn: &mut mysql::Conn) -> Result<Option<GaleraState>, mysql
     }))
 }
 
+#[cfg(feature = "mysql")]
 /// The Galera cluster's state UUID (the same on every node of one cluster); None for a
 /// server that is not a Galera node.
 pub fn cluster_uuid(conn: &mut mysql::Conn) -> Option<String> {
@@ -351,6 +422,7 @@ pub fn cluster_uuid(conn: &mut mysql::Conn) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
+#[cfg(feature = "mysql")]
 /// The pre-flight's topology facts: a primary's replicas (address, threads, lag) and its
 /// semi-synchronous state, a replica's source, a Galera node's cluster. Nothing for a
 /// standalone server.

@@ -11,7 +11,6 @@ use crate::experiment::{self, CellStatus, Experiment, Prepared, builtin};
 use crate::results::RunStatus;
 use crate::server::{self, StateDir, cluster, snapshot};
 use anyhow::{Context, Result, bail};
-use mysql::prelude::Queryable;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Instant, SystemTime};
@@ -309,7 +308,7 @@ fn normal(v: &str) -> String {
 
 /// Each requested setting as the server reports it: one that it does not report, or
 /// reports with another value, stops the experiment naming it.
-fn verify_settings(conn: &mut mysql::Conn, v: &Variant) -> Result<Vec<String>> {
+fn verify_settings(conn: &mut engine::Conn, v: &Variant) -> Result<Vec<String>> {
     let mut seen = Vec::new();
     for (key, val) in &v.set {
         let name = key.replace('-', "_").to_ascii_lowercase();
@@ -532,7 +531,7 @@ impl Runner<'_> {
             }
             let targets = self.start(e, &variant, &workload)?;
             let reported =
-                engine::mysql::connect(&targets[0]).and_then(|mut c| verify_settings(&mut c, &v));
+                engine::connect(&targets[0]).and_then(|mut c| verify_settings(&mut c, &v));
             let reported = match reported {
                 Ok(r) => r,
                 Err(err) => {

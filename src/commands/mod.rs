@@ -371,10 +371,7 @@ fn topology_now(s: &server::Server) -> std::collections::BTreeMap<String, String
     }
     let url = s.record.url();
     match engine::connect(&url) {
-        Ok(mut c) => c
-            .as_mysql()
-            .map(|c| crate::topology::describe(c, &url))
-            .unwrap_or_default(),
+        Ok(mut c) => crate::topology::at_start(&mut c, &url).0,
         Err(_) => Default::default(),
     }
 }

@@ -106,7 +106,7 @@ pub fn error_message(e: &Error) -> String {
 
 /// The refusal for a URL whose engine this build leaves out.
 #[allow(dead_code)]
-fn not_built(engine: Engine) -> anyhow::Error {
+pub(crate) fn not_built(engine: Engine) -> anyhow::Error {
     anyhow::anyhow!(
         "this txbench was built without {} (cargo feature `{}`): rebuild with --features {}",
         engine.product(),

@@ -8,12 +8,15 @@
 //! taken is skipped and counted. The arithmetic is in [`crate::metrics::server`].
 
 pub mod host;
+#[cfg(feature = "mysql")]
+mod mysql;
+#[cfg(feature = "postgres")]
+mod postgres;
 
 use crate::engine::{self, TargetUrl};
 use crate::metrics::server::{Delta, RawSample, ServerRow};
 use crate::metrics::waits;
 use crate::results::{Event, Phase};
-use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
@@ -90,6 +93,7 @@ struct State {
     /// What happened to the servers, not yet taken by the driver.
     events: Vec<Event>,
     /// Replicas already reported unreachable.
+    #[cfg(feature = "mysql")]
     unreachable_replicas: std::collections::BTreeSet<String>,
     finished: bool,
 }
@@ -262,20 +266,26 @@ struct Worker {
     opts: Options,
     state: Arc<Mutex<State>>,
     files: Option<Files>,
-    conn: Option<mysql::Conn>,
+    /// The monitor's connection to a MySQL or MariaDB server.
+    #[cfg(feature = "mysql")]
+    conn: Option<::mysql::Conn>,
     /// Found out on the first connection.
     discovered: bool,
     local: Option<Local>,
     /// The INNODB_METRICS query that works on this server (None: not readable).
+    #[cfg(feature = "mysql")]
     innodb_sql: Option<&'static str>,
     /// Whether performance_schema's wait summary is read (it is on, with timed waits).
+    #[cfg(feature = "mysql")]
     read_waits: bool,
     workload_counts: Vec<(String, String)>,
     prev: Option<RawSample>,
     /// SELECTs the monitor itself ran (they are in Com_select).
+    #[cfg(feature = "mysql")]
     own_selects: f64,
     /// The primary's replicas (found on the first connection) and a connection to each.
-    replicas: Vec<(crate::topology::ReplicaAddr, Option<mysql::Conn>)>,
+    #[cfg(feature = "mysql")]
+    replicas: Vec<(crate::topology::ReplicaAddr, Option<::mysql::Conn>)>,
     /// The monitor's connection to a PostgreSQL server.
     #[cfg(feature = "postgres")]
     pg: Option<engine::postgres::Session>,
@@ -292,17 +302,6 @@ struct Worker {
     #[cfg(feature = "postgres")]
     pg_own_xacts: f64,
 }
-
-const INNODB_MARIADB: &str =
-    "SELECT NAME, COUNT FROM INFORMATION_SCHEMA.INNODB_METRICS WHERE ENABLED = 1";
-const INNODB_MYSQL: &str =
-    "SELECT NAME, COUNT FROM INFORMATION_SCHEMA.INNODB_METRICS WHERE STATUS = 'enabled'";
-/// Every wait event that has waited, less the ones that are threads at rest: `idle`
-/// (connections waiting for their client) and condition waits (background threads sleeping
-/// until signalled, such as mysys's COND_timer, which alone would fill half the time waited).
-const WAITS_SQL: &str = "SELECT EVENT_NAME, COUNT_STAR, SUM_TIMER_WAIT FROM performance_schema.events_waits_summary_global_by_event_name WHERE COUNT_STAR > 0 AND EVENT_NAME <> 'idle' AND EVENT_NAME NOT LIKE 'wait/synch/cond/%'";
-/// Wait instruments that are enabled and timed.
-const WAIT_INSTRUMENTS_SQL: &str = "SELECT COUNT(*) FROM performance_schema.setup_instruments WHERE NAME LIKE 'wait/%' AND ENABLED = 'YES' AND TIMED = 'YES'";
 
 /// The URL names this host: a unix socket or a loopback address.
 pub fn is_local(url: &TargetUrl) -> bool {
@@ -323,14 +322,19 @@ impl Worker {
             opts,
             state,
             files,
+            #[cfg(feature = "mysql")]
             conn: None,
             discovered: false,
             local: None,
-            innodb_sql: Some(INNODB_MARIADB),
+            #[cfg(feature = "mysql")]
+            innodb_sql: Some(mysql::INNODB_MARIADB),
+            #[cfg(feature = "mysql")]
             read_waits: false,
             workload_counts,
             prev: None,
+            #[cfg(feature = "mysql")]
             own_selects: 0.0,
+            #[cfg(feature = "mysql")]
             replicas: Vec::new(),
             #[cfg(feature = "postgres")]
             pg: None,
@@ -406,56 +410,6 @@ impl Worker {
         rx.recv().ok()
     }
 
-    /// One look at what PostgreSQL's client backends wait for, added to the running totals
-    /// (each backend seen waiting counts once, for the time since the last look). A failed
-    /// look is skipped: the interval's sample notices a lost server.
-    #[cfg(feature = "postgres")]
-    fn poll_pg_waits(&mut self) {
-        let Some(mut session) = self.pg.take() else {
-            // No session (a sample failed): the next look starts afresh, not weighting
-            // what it sees by the whole outage.
-            self.pg_last_poll = None;
-            return;
-        };
-        let now = Instant::now();
-        // A long gap (a slow sample) counts as a few polls at most.
-        let gap_ms = self.pg_last_poll.map_or(0.0, |t| {
-            now.duration_since(t)
-                .min(4 * engine::postgres::metrics::WAIT_POLL)
-                .as_secs_f64()
-                * 1000.0
-        });
-        // A server that stops answering here is noticed as in a sample: check() sees
-        // the monitor busy for too long and the run ends INVALID.
-        self.lock().busy_since = Some(now);
-        let rows = engine::postgres::metrics::waiting(&mut session);
-        self.lock().busy_since = None;
-        match rows {
-            Ok(rows) => {
-                self.pg_own_xacts += 1.0;
-                self.pg_last_poll = Some(now);
-                for (event, n) in rows {
-                    let w = self.pg_waits.entry(event).or_default();
-                    w.count += n;
-                    w.time_ms += n * gap_ms;
-                }
-                self.pg = Some(session);
-            }
-            // The session is dropped; the next sample reconnects or reports the server.
-            Err(_) => self.pg_last_poll = None,
-        }
-    }
-
-    fn connect(&self) -> Result<mysql::Conn, (String, bool)> {
-        let opts = mysql::OptsBuilder::from_opts(engine::mysql::opts(&self.opts.url))
-            .read_timeout(Some(UNRESPONSIVE_LIMIT))
-            .write_timeout(Some(UNRESPONSIVE_LIMIT));
-        mysql::Conn::new(opts).map_err(|e| {
-            let timeout = is_timeout(&e);
-            (engine::mysql::error_message(&e), timeout)
-        })
-    }
-
     /// One sample; false when the server could not be read. The closing sample (after the
     /// virtual users stopped) only completes the measured phase's counts: it has no row.
     fn sample_once(&mut self, closing: bool) -> bool {
@@ -476,315 +430,25 @@ impl Worker {
                 s.failing_since.get_or_insert(begun);
                 s.last_failure_timeout = timeout;
                 drop(s);
-                self.conn = None;
+                #[cfg(feature = "mysql")]
+                {
+                    self.conn = None;
+                }
                 false
             }
         }
     }
 
-    /// Reads PostgreSQL's counters ([`engine::postgres::metrics`]); Err(true) when the
-    /// server did not answer in time.
-    #[cfg(feature = "postgres")]
-    fn read_postgres(&mut self) -> Result<RawSample, bool> {
-        use engine::postgres::metrics;
-        if self.pg.is_none() {
-            let session = engine::postgres::connect_within(&self.opts.url, UNRESPONSIVE_LIMIT)
-                .map_err(|e| engine::postgres::timed_out(&e))?;
-            self.pg = Some(session);
-        }
-        // The waits up to now, on the session before it is taken out for the sample.
-        if self.opts.metrics {
-            self.poll_pg_waits();
-        }
-        let mut session = self.pg.take().ok_or(false)?;
-        if !self.discovered && self.opts.metrics {
-            self.discovered = true;
-            if !is_local(&self.opts.url) {
-                self.not_recorded(format!(
-                    "the server at {} is not on this host: its process CPU, memory and I/O, the host's CPU and the disk are not recorded",
-                    self.opts.url.host
-                ));
-            } else {
-                match metrics::paths(&mut session) {
-                    Ok((pid_file, datadir)) => self.find_local(&pid_file, &datadir),
-                    Err(e) => self.not_recorded(format!(
-                        "cannot ask the server for its data directory ({}): its process and the disk are not recorded",
-                        engine::postgres::error_message(&e)
-                    )),
-                }
-            }
-        }
-        let mut missing = metrics::Missing::default();
-        let status = metrics::read(
-            &mut session,
-            self.opts.metrics,
-            &mut self.pg_skip,
-            &mut missing,
-        )
-        .map_err(|_| false)?;
-        for (view, why) in missing.views {
-            self.not_recorded(format!("{view} is not recorded ({why})"));
-        }
-        // The monitor's own statements are transactions too (each in autocommit): what
-        // pg_xact_commit counts is the server's less the monitor's, as MySQL's Com_select
-        // less monitor_selects.
-        if self.opts.metrics {
-            self.pg_own_xacts += 1.0 + (3 - self.pg_skip.len().min(3)) as f64;
-        } else {
-            self.pg_own_xacts += 1.0;
-        }
-        let mut status = status;
-        if let Some(c) = status.get_mut("pg_xact_commit") {
-            *c = (*c - self.pg_own_xacts).max(0.0);
-        }
-        let t = self.opts.t0.elapsed().as_secs_f64();
-        let mut raw = RawSample {
-            t,
-            status,
-            waits: self.pg_waits.clone(),
-            ..RawSample::default()
-        };
-        if self.opts.metrics {
-            let mut failed = Vec::new();
-            for (name, sql) in &self.workload_counts {
-                let sql = format!("SELECT ({sql})::float8");
-                match session.query_one(sql.as_str()) {
-                    Ok(row) => {
-                        self.pg_own_xacts += 1.0;
-                        let v = row.get::<Option<f64>>(0).ok().flatten();
-                        raw.workload.insert(name.clone(), v.unwrap_or(0.0));
-                    }
-                    Err(e) if e.db().is_none() => return Err(false),
-                    Err(e) => failed.push((name.clone(), engine::postgres::error_message(&e))),
-                }
-            }
-            self.drop_counts(failed);
-            if let Some(l) = &self.local {
-                raw.process = host::read_process_tree(l.pid);
-                raw.host = host::read_host();
-                raw.disk = l.device.and_then(host::read_disk);
-            }
-        }
-        self.pg = Some(session);
-        Ok(raw)
-    }
-
     /// Reads everything; Err(true) when the server did not answer in time.
     fn read(&mut self) -> Result<RawSample, bool> {
-        #[cfg(feature = "postgres")]
-        if self.opts.url.engine == engine::Engine::Postgres {
-            return self.read_postgres();
+        match self.opts.url.engine {
+            #[cfg(feature = "mysql")]
+            engine::Engine::Mysql => self.read_mysql(),
+            #[cfg(feature = "postgres")]
+            engine::Engine::Postgres => self.read_postgres(),
+            #[allow(unreachable_patterns)]
+            _ => Err(false),
         }
-        if self.conn.is_none() {
-            self.conn = Some(self.connect().map_err(|(_, timeout)| timeout)?);
-        }
-        if !self.discovered && self.opts.metrics {
-            self.discovered = true;
-            self.discover();
-        }
-        // Taken out for the sample, put back when it succeeded: a failed one reconnects.
-        let mut conn = self.conn.take().ok_or(false)?;
-        let sql = if self.opts.metrics {
-            "SHOW GLOBAL STATUS"
-        } else {
-            "SHOW GLOBAL STATUS LIKE 'Uptime'"
-        };
-        let status: Vec<(String, String)> = conn.query(sql).map_err(|e| is_timeout(&e))?;
-        let t = self.opts.t0.elapsed().as_secs_f64();
-        let mut raw = RawSample {
-            t,
-            status: status
-                .into_iter()
-                .filter_map(|(k, v)| {
-                    Some((
-                        k.to_ascii_lowercase(),
-                        crate::metrics::server::status_value(&v)?,
-                    ))
-                })
-                .collect(),
-            ..RawSample::default()
-        };
-        if !self.opts.metrics {
-            self.conn = Some(conn);
-            return Ok(raw);
-        }
-        if let Some(sql) = self.innodb_sql {
-            match conn.query::<(String, i64), _>(sql) {
-                Ok(rows) => {
-                    self.own_selects += 1.0;
-                    raw.innodb = rows
-                        .into_iter()
-                        .map(|(k, v)| (k.to_ascii_lowercase(), v as f64))
-                        .collect();
-                }
-                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
-                Err(e) => {
-                    self.innodb_sql = None;
-                    self.not_recorded(format!(
-                        "INFORMATION_SCHEMA.INNODB_METRICS is not recorded ({}): page splits and the other InnoDB counters are missing",
-                        engine::mysql::error_message(&e)
-                    ));
-                }
-            }
-        }
-        if self.read_waits {
-            match conn.query::<(String, u64, u64), _>(WAITS_SQL) {
-                Ok(rows) => {
-                    self.own_selects += 1.0;
-                    raw.waits = rows
-                        .into_iter()
-                        .map(|(k, count, ps)| {
-                            (
-                                k,
-                                waits::WaitStat {
-                                    count: count as f64,
-                                    time_ms: ps as f64 / 1e9,
-                                },
-                            )
-                        })
-                        .collect();
-                }
-                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
-                Err(e) => {
-                    self.read_waits = false;
-                    self.not_recorded(format!(
-                        "performance_schema waits are not recorded ({})",
-                        engine::mysql::error_message(&e)
-                    ));
-                }
-            }
-        }
-        let mut failed = Vec::new();
-        for (name, sql) in &self.workload_counts {
-            match conn.query_first::<Option<f64>, _>(sql.as_str()) {
-                Ok(v) => {
-                    self.own_selects += 1.0;
-                    raw.workload
-                        .insert(name.clone(), v.flatten().unwrap_or(0.0));
-                }
-                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
-                Err(e) => failed.push((name.clone(), engine::mysql::error_message(&e))),
-            }
-        }
-        self.drop_counts(failed);
-        raw.workload
-            .insert("monitor_selects".into(), self.own_selects);
-        if !self.replicas.is_empty() {
-            match crate::topology::binlog_gtid(&mut conn) {
-                Ok(pos) => {
-                    self.own_selects += 1.0;
-                    self.read_replicas(&pos.unwrap_or_default(), &mut raw);
-                }
-                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
-                Err(_) => {}
-            }
-        }
-        self.conn = Some(conn);
-        if let Some(l) = &self.local {
-            raw.process = host::read_process(l.pid);
-            raw.host = host::read_host();
-            raw.disk = l.device.and_then(host::read_disk);
-        }
-        Ok(raw)
-    }
-
-    /// Each replica's lag, as `txbench_` gauges in the primary's sample: the largest
-    /// Seconds_Behind_Master, the largest GTID distance, and how many replicate. A replica
-    /// that cannot be reached counts as not replicating (and says so once).
-    fn read_replicas(&mut self, primary_pos: &str, raw: &mut RawSample) {
-        use crate::metrics::server::{REPLICA_GTID_BEHIND, REPLICA_LAG, REPLICAS_RUNNING};
-        let (mut lag, mut behind, mut running) = (None::<f64>, None::<f64>, 0.0);
-        let mut lost = Vec::new();
-        for (addr, conn) in &mut self.replicas {
-            if conn.is_none() {
-                let url = crate::topology::replica_url(&self.opts.url, addr);
-                let opts = mysql::OptsBuilder::from_opts(engine::mysql::opts(&url))
-                    .read_timeout(Some(Duration::from_secs(2)))
-                    .tcp_connect_timeout(Some(Duration::from_secs(1)));
-                *conn = mysql::Conn::new(opts).ok();
-            }
-            let Some(c) = conn.as_mut() else {
-                lost.push(addr.to_string());
-                continue;
-            };
-            match crate::topology::replica_status(c) {
-                Ok(Some(st)) => {
-                    if st.running() {
-                        running += 1.0;
-                    }
-                    if let Some(l) = st.seconds_behind {
-                        lag = Some(lag.map_or(l, |m: f64| m.max(l)));
-                    }
-                    let d = crate::topology::gtid_distance(primary_pos, &st.gtid_pos) as f64;
-                    behind = Some(behind.map_or(d, |m: f64| m.max(d)));
-                }
-                Ok(None) => {}
-                Err(_) => {
-                    *conn = None;
-                    lost.push(addr.to_string());
-                }
-            }
-        }
-        raw.status.insert(REPLICAS_RUNNING.into(), running);
-        if let Some(l) = lag {
-            raw.status.insert(REPLICA_LAG.into(), l);
-        }
-        if let Some(b) = behind {
-            raw.status.insert(REPLICA_GTID_BEHIND.into(), b);
-        }
-        let t = raw.t;
-        let mut s = self.lock();
-        for r in lost {
-            if s.unreachable_replicas.insert(r.clone()) {
-                s.events.push(Event {
-                    t_s: t,
-                    what: format!("replica {r} cannot be reached"),
-                });
-            }
-        }
-    }
-
-    /// What this server lets us record: INNODB_METRICS (MariaDB or MySQL column names), and
-    /// /proc when it runs here.
-    fn discover(&mut self) {
-        let Some(conn) = self.conn.as_mut() else {
-            return;
-        };
-        if let Err(mysql::Error::MySqlError(e)) =
-            conn.query_drop(format!("{INNODB_MARIADB} LIMIT 0"))
-            && e.code == 1054
-        {
-            self.innodb_sql = Some(INNODB_MYSQL);
-        }
-        self.discover_waits();
-        let Some(conn) = self.conn.as_mut() else {
-            return;
-        };
-        self.replicas = crate::topology::replicas(conn)
-            .into_iter()
-            .map(|r| (r, None))
-            .collect();
-        if !is_local(&self.opts.url) {
-            self.not_recorded(format!(
-                "the server at {} is not on this host: its process CPU, memory and I/O, the host's CPU and the disk are not recorded",
-                self.opts.url.host
-            ));
-            return;
-        }
-        let paths: Result<(String, String), _> = conn
-            .query_first::<(String, String), _>("SELECT @@pid_file, @@datadir")
-            .map(|r| r.unwrap_or_default());
-        let (pid_file, datadir) = match paths {
-            Ok(p) => p,
-            Err(e) => {
-                self.not_recorded(format!(
-                    "cannot ask the server for its pid file ({}): its process and the disk are not recorded",
-                    engine::mysql::error_message(&e)
-                ));
-                return;
-            }
-        };
-        self.find_local(&pid_file, &datadir);
     }
 
     /// The server's process (from its pid file) and its data directory's disk, for the
@@ -818,31 +482,6 @@ impl Worker {
             }
         };
         self.local = Some(Local { pid, device });
-    }
-
-    /// Waits are read when performance_schema is on and some wait instruments are timed.
-    fn discover_waits(&mut self) {
-        let Some(conn) = self.conn.as_mut() else {
-            return;
-        };
-        let on = conn
-            .query_first::<i64, _>("SELECT @@performance_schema")
-            .ok()
-            .flatten()
-            .unwrap_or(0);
-        if on != 1 {
-            return;
-        }
-        match conn.query_first::<i64, _>(WAIT_INSTRUMENTS_SQL) {
-            Ok(Some(n)) if n > 0 => self.read_waits = true,
-            Ok(_) => self.not_recorded(
-                "performance_schema is ON but no wait instrument is enabled and timed: waits are not recorded (performance_schema_instrument='wait/%=ON', as txbench sandboxes set it)".into(),
-            ),
-            Err(e) => self.not_recorded(format!(
-                "performance_schema waits are not recorded ({})",
-                engine::mysql::error_message(&e)
-            )),
-        }
     }
 
     /// Events from what changed between two samples (or in the first), and a lost quorum.
@@ -1009,54 +648,9 @@ fn json_line(row: &ServerRow, d: &Delta, ms: f64) -> String {
     format!("{v}\n")
 }
 
-fn is_timeout(e: &mysql::Error) -> bool {
-    let timed_out = |io: &std::io::Error| {
-        matches!(
-            io.kind(),
-            std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
-        )
-    };
-    match e {
-        mysql::Error::IoError(io) => timed_out(io),
-        // A read that timed out reaches us through the packet codec, its source the io error.
-        mysql::Error::CodecError(c) => std::error::Error::source(c)
-            .and_then(|s| s.downcast_ref::<std::io::Error>())
-            .is_some_and(timed_out),
-        mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => true,
-        mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(Some((_, _, kind)))) => {
-            matches!(
-                kind,
-                std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
-            )
-        }
-        _ => false,
-    }
-}
-
-fn is_lost(e: &mysql::Error) -> bool {
-    engine::mysql::classify(e).disconnects()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_read_that_timed_out_is_a_timeout_whichever_way_it_comes() {
-        let io = |k| std::io::Error::new(k, "x");
-        assert!(is_timeout(&mysql::Error::CodecError(
-            io(std::io::ErrorKind::WouldBlock).into()
-        )));
-        assert!(is_timeout(&mysql::Error::IoError(io(
-            std::io::ErrorKind::TimedOut
-        ))));
-        assert!(!is_timeout(&mysql::Error::CodecError(
-            io(std::io::ErrorKind::ConnectionReset).into()
-        )));
-        assert!(!is_timeout(&mysql::Error::IoError(io(
-            std::io::ErrorKind::ConnectionRefused
-        ))));
-    }
 
     #[test]
     fn local_means_loopback_or_a_socket() {

@@ -10,14 +10,17 @@ use super::{ServerRecord, StartOptions, Started, StateDir};
 use crate::engine;
 use crate::server::cnf::Setting;
 use anyhow::{Context, Result, bail};
+#[cfg(feature = "mysql")]
 use mysql::prelude::Queryable;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+#[cfg(feature = "mysql")]
 use std::time::{Duration, Instant};
 
 /// Where Debian's galera-4 package puts the provider library.
 pub const GALERA_LIBRARY: &str = "/usr/lib/galera/libgalera_smm.so";
 /// How long a replica may take to start replicating, and a Galera node to join.
+#[cfg(feature = "mysql")]
 const JOIN_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// A sandbox's place in a topology.
@@ -361,6 +364,7 @@ fn member_options(opts: &StartOptions, name: &str) -> StartOptions {
 
 /// Points a replica at its primary (when it is not already) and waits until both
 /// replication threads run.
+#[cfg(feature = "mysql")]
 fn attach(replica: &ServerRecord, primary: &ServerRecord) -> Result<()> {
     let mut conn = engine::mysql::connect(&replica.socket_url())?;
     let status = crate::topology::replica_status(&mut conn)?;
@@ -402,6 +406,12 @@ fn attach(replica: &ServerRecord, primary: &ServerRecord) -> Result<()> {
             _ => std::thread::sleep(Duration::from_millis(100)),
         }
     }
+}
+
+/// Replication needs the MySQL client: a build without it refuses, naming the feature.
+#[cfg(not(feature = "mysql"))]
+fn attach(_: &ServerRecord, _: &ServerRecord) -> Result<()> {
+    Err(engine::not_built(engine::Engine::Mysql))
 }
 
 fn free_ports(n: usize) -> Result<Vec<u16>> {
@@ -480,6 +490,7 @@ fn allow_bootstrap(datadir: &Path) -> Result<()> {
 }
 
 /// Waits until the node is ready (wsrep_ready) and sees `size` nodes.
+#[cfg(feature = "mysql")]
 fn wait_synced(record: &ServerRecord, size: usize) -> Result<()> {
     let t = Instant::now();
     let mut last = None;
@@ -504,6 +515,12 @@ fn wait_synced(record: &ServerRecord, size: usize) -> Result<()> {
         )),
         record.name
     )
+}
+
+/// Galera needs the MySQL client: a build without it refuses, naming the feature.
+#[cfg(not(feature = "mysql"))]
+fn wait_synced(_: &ServerRecord, _: usize) -> Result<()> {
+    Err(engine::not_built(engine::Engine::Mysql))
 }
 
 /// The replicas of the sandbox primary listening at `url` (a loopback URL whose port is

@@ -20,7 +20,6 @@ use anyhow::{Context, Result, bail};
 use cnf::{CnfInputs, Flavor, Setting};
 #[cfg(feature = "postgres")]
 use engine::postgres::sandbox as pg;
-use mysql::prelude::Queryable;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{Read, Seek, SeekFrom};
@@ -1053,7 +1052,7 @@ pub fn stop(home: &StateDir, name: &str, rm: bool) -> Result<Stopped> {
         None => StopMethod::NotRunning,
         Some(pid) => {
             let asked = match record.engine() {
-                Engine::Mysql => engine::mysql::connect(&record.socket_url())
+                Engine::Mysql => engine::connect(&record.socket_url())
                     .and_then(|mut c| c.query_drop("SHUTDOWN").map_err(anyhow::Error::from))
                     .is_ok(),
                 // SIGINT is PostgreSQL's fast shutdown: sessions end, a checkpoint, exit.

@@ -37,10 +37,7 @@ fn check_replicas(
     let expected = crate::server::StateDir::from_env()
         .map(|home| crate::server::cluster::sandbox_replicas(&home, url))
         .unwrap_or_default();
-    let Some(conn) = conn.as_mysql() else {
-        return Ok(());
-    };
-    let checks = crate::topology::verify_replicas(conn, url, &expected, REPLICA_CATCH_UP)?;
+    let checks = crate::topology::verify_replicas_of(conn, url, &expected, REPLICA_CATCH_UP)?;
     if checks.is_empty() {
         return Ok(());
     }
@@ -98,10 +95,7 @@ pub(super) fn replicas_after_run(
     at_start: &[crate::topology::ReplicaAddr],
 ) -> Result<()> {
     let mut conn = engine::connect(url)?;
-    let Some(conn) = conn.as_mysql() else {
-        return Ok(());
-    };
-    for c in crate::topology::verify_replicas(conn, url, at_start, REPLICA_CATCH_UP)? {
+    for c in crate::topology::verify_replicas_of(&mut conn, url, at_start, REPLICA_CATCH_UP)? {
         if c.ok() {
             result
                 .notes

@@ -363,13 +363,8 @@ fn run_level(
     let mut preflight = engine::preflight(&mut conn)?;
     placement_facts(&mut conn, &target, &mut preflight);
     // Replication topologies are MySQL's (PostgreSQL's standbys are not yet followed).
-    let replicas_at_start = match conn.as_mysql() {
-        Some(c) => {
-            preflight.topology = crate::topology::describe(c, &target);
-            crate::topology::replicas(c)
-        }
-        None => Vec::new(),
-    };
+    let (topology, replicas_at_start) = crate::topology::at_start(&mut conn, &target);
+    preflight.topology = topology;
     let mut tpcc_run: Option<Arc<tpcc::run::Tpcc>> = None;
     let mut tpcb_run: Option<Arc<tpcb::Tpcb>> = None;
     let mut workload_options = serde_json::Value::Null;
@@ -703,13 +698,8 @@ fn shard_part(
 /// (one database, so counts kept in its tables are the cluster's, not each node's).
 fn other_targets_ready(sel: &Selected, targets: &[TargetUrl]) -> Result<driver::Targets> {
     let (first, others) = (&targets[0], &targets[1..]);
-    let galera = |t: &TargetUrl| -> Result<bool> {
-        let mut c = engine::connect(t)?;
-        Ok(match c.as_mysql() {
-            Some(c) => crate::topology::galera_state(c)?.is_some(),
-            None => false,
-        })
-    };
+    let galera =
+        |t: &TargetUrl| -> Result<bool> { crate::topology::is_galera(&mut engine::connect(t)?) };
     let mut out = driver::Targets {
         urls: targets.to_vec(),
         shared_data: false,
@@ -720,9 +710,7 @@ fn other_targets_ready(sel: &Selected, targets: &[TargetUrl]) -> Result<driver::
     }
     let shape = |conn: &mut crate::engine::Conn| -> Result<String> {
         // A Galera node may still be applying the load: read after it (causal reads).
-        if let Some(c) = conn.as_mysql() {
-            let _ = mysql::prelude::Queryable::query_drop(c, "SET SESSION wsrep_sync_wait = 1");
-        }
+        crate::topology::causal_reads(conn);
         Ok(match sel {
             Selected::Tpcc(a) => {
                 let st = tpcc::ready(conn, a.warehouses)?;
@@ -752,7 +740,7 @@ fn other_targets_ready(sel: &Selected, targets: &[TargetUrl]) -> Result<driver::
     };
     let mut c = engine::connect(first)?;
     let want = shape(&mut c)?;
-    let cluster = c.as_mysql().and_then(crate::topology::cluster_uuid);
+    let cluster = crate::topology::cluster_of(&mut c);
     let mut shared = cluster.is_some();
     for t in others {
         let mut c = engine::connect(t)?;
@@ -762,8 +750,7 @@ fn other_targets_ready(sel: &Selected, targets: &[TargetUrl]) -> Result<driver::
                 "target {t} holds {has}, the first target {want}: every target needs the same data"
             );
         }
-        shared &=
-            cluster.is_some() && c.as_mysql().and_then(crate::topology::cluster_uuid) == cluster;
+        shared &= cluster.is_some() && crate::topology::cluster_of(&mut c) == cluster;
     }
     out.shared_data = shared;
     Ok(out)

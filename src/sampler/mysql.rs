@@ -1,0 +1,323 @@
+//! The monitor on MySQL and MariaDB: SHOW GLOBAL STATUS, INNODB_METRICS (MariaDB's or
+//! MySQL's column names), performance_schema's wait summary, the workload's counts, the
+//! replicas' lag, and what the server lets it record (discovered on the first connection).
+
+use super::{UNRESPONSIVE_LIMIT, Worker, host, is_local};
+use crate::engine;
+use crate::metrics::server::RawSample;
+use crate::metrics::waits;
+use crate::results::Event;
+use mysql::prelude::Queryable;
+use std::time::Duration;
+
+pub(super) const INNODB_MARIADB: &str =
+    "SELECT NAME, COUNT FROM INFORMATION_SCHEMA.INNODB_METRICS WHERE ENABLED = 1";
+const INNODB_MYSQL: &str =
+    "SELECT NAME, COUNT FROM INFORMATION_SCHEMA.INNODB_METRICS WHERE STATUS = 'enabled'";
+/// Every wait event that has waited, less the ones that are threads at rest: `idle`
+/// (connections waiting for their client) and condition waits (background threads sleeping
+/// until signalled, such as mysys's COND_timer, which alone would fill half the time waited).
+const WAITS_SQL: &str = "SELECT EVENT_NAME, COUNT_STAR, SUM_TIMER_WAIT FROM performance_schema.events_waits_summary_global_by_event_name WHERE COUNT_STAR > 0 AND EVENT_NAME <> 'idle' AND EVENT_NAME NOT LIKE 'wait/synch/cond/%'";
+/// Wait instruments that are enabled and timed.
+const WAIT_INSTRUMENTS_SQL: &str = "SELECT COUNT(*) FROM performance_schema.setup_instruments WHERE NAME LIKE 'wait/%' AND ENABLED = 'YES' AND TIMED = 'YES'";
+
+impl Worker {
+    pub(super) fn connect(&self) -> Result<mysql::Conn, (String, bool)> {
+        let opts = mysql::OptsBuilder::from_opts(engine::mysql::opts(&self.opts.url))
+            .read_timeout(Some(UNRESPONSIVE_LIMIT))
+            .write_timeout(Some(UNRESPONSIVE_LIMIT));
+        mysql::Conn::new(opts).map_err(|e| {
+            let timeout = is_timeout(&e);
+            (engine::mysql::error_message(&e), timeout)
+        })
+    }
+
+    /// Reads MySQL's or MariaDB's counters; Err(true) when the server did not answer in time.
+    pub(super) fn read_mysql(&mut self) -> Result<RawSample, bool> {
+        if self.conn.is_none() {
+            self.conn = Some(self.connect().map_err(|(_, timeout)| timeout)?);
+        }
+        if !self.discovered && self.opts.metrics {
+            self.discovered = true;
+            self.discover();
+        }
+        // Taken out for the sample, put back when it succeeded: a failed one reconnects.
+        let mut conn = self.conn.take().ok_or(false)?;
+        let sql = if self.opts.metrics {
+            "SHOW GLOBAL STATUS"
+        } else {
+            "SHOW GLOBAL STATUS LIKE 'Uptime'"
+        };
+        let status: Vec<(String, String)> = conn.query(sql).map_err(|e| is_timeout(&e))?;
+        let t = self.opts.t0.elapsed().as_secs_f64();
+        let mut raw = RawSample {
+            t,
+            status: status
+                .into_iter()
+                .filter_map(|(k, v)| {
+                    Some((
+                        k.to_ascii_lowercase(),
+                        crate::metrics::server::status_value(&v)?,
+                    ))
+                })
+                .collect(),
+            ..RawSample::default()
+        };
+        if !self.opts.metrics {
+            self.conn = Some(conn);
+            return Ok(raw);
+        }
+        if let Some(sql) = self.innodb_sql {
+            match conn.query::<(String, i64), _>(sql) {
+                Ok(rows) => {
+                    self.own_selects += 1.0;
+                    raw.innodb = rows
+                        .into_iter()
+                        .map(|(k, v)| (k.to_ascii_lowercase(), v as f64))
+                        .collect();
+                }
+                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
+                Err(e) => {
+                    self.innodb_sql = None;
+                    self.not_recorded(format!(
+                        "INFORMATION_SCHEMA.INNODB_METRICS is not recorded ({}): page splits and the other InnoDB counters are missing",
+                        engine::mysql::error_message(&e)
+                    ));
+                }
+            }
+        }
+        if self.read_waits {
+            match conn.query::<(String, u64, u64), _>(WAITS_SQL) {
+                Ok(rows) => {
+                    self.own_selects += 1.0;
+                    raw.waits = rows
+                        .into_iter()
+                        .map(|(k, count, ps)| {
+                            (
+                                k,
+                                waits::WaitStat {
+                                    count: count as f64,
+                                    time_ms: ps as f64 / 1e9,
+                                },
+                            )
+                        })
+                        .collect();
+                }
+                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
+                Err(e) => {
+                    self.read_waits = false;
+                    self.not_recorded(format!(
+                        "performance_schema waits are not recorded ({})",
+                        engine::mysql::error_message(&e)
+                    ));
+                }
+            }
+        }
+        let mut failed = Vec::new();
+        for (name, sql) in &self.workload_counts {
+            match conn.query_first::<Option<f64>, _>(sql.as_str()) {
+                Ok(v) => {
+                    self.own_selects += 1.0;
+                    raw.workload
+                        .insert(name.clone(), v.flatten().unwrap_or(0.0));
+                }
+                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
+                Err(e) => failed.push((name.clone(), engine::mysql::error_message(&e))),
+            }
+        }
+        self.drop_counts(failed);
+        raw.workload
+            .insert("monitor_selects".into(), self.own_selects);
+        if !self.replicas.is_empty() {
+            match crate::topology::binlog_gtid(&mut conn) {
+                Ok(pos) => {
+                    self.own_selects += 1.0;
+                    self.read_replicas(&pos.unwrap_or_default(), &mut raw);
+                }
+                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
+                Err(_) => {}
+            }
+        }
+        self.conn = Some(conn);
+        if let Some(l) = &self.local {
+            raw.process = host::read_process(l.pid);
+            raw.host = host::read_host();
+            raw.disk = l.device.and_then(host::read_disk);
+        }
+        Ok(raw)
+    }
+
+    /// Each replica's lag, as `txbench_` gauges in the primary's sample: the largest
+    /// Seconds_Behind_Master, the largest GTID distance, and how many replicate. A replica
+    /// that cannot be reached counts as not replicating (and says so once).
+    pub(super) fn read_replicas(&mut self, primary_pos: &str, raw: &mut RawSample) {
+        use crate::metrics::server::{REPLICA_GTID_BEHIND, REPLICA_LAG, REPLICAS_RUNNING};
+        let (mut lag, mut behind, mut running) = (None::<f64>, None::<f64>, 0.0);
+        let mut lost = Vec::new();
+        for (addr, conn) in &mut self.replicas {
+            if conn.is_none() {
+                let url = crate::topology::replica_url(&self.opts.url, addr);
+                let opts = mysql::OptsBuilder::from_opts(engine::mysql::opts(&url))
+                    .read_timeout(Some(Duration::from_secs(2)))
+                    .tcp_connect_timeout(Some(Duration::from_secs(1)));
+                *conn = mysql::Conn::new(opts).ok();
+            }
+            let Some(c) = conn.as_mut() else {
+                lost.push(addr.to_string());
+                continue;
+            };
+            match crate::topology::replica_status(c) {
+                Ok(Some(st)) => {
+                    if st.running() {
+                        running += 1.0;
+                    }
+                    if let Some(l) = st.seconds_behind {
+                        lag = Some(lag.map_or(l, |m: f64| m.max(l)));
+                    }
+                    let d = crate::topology::gtid_distance(primary_pos, &st.gtid_pos) as f64;
+                    behind = Some(behind.map_or(d, |m: f64| m.max(d)));
+                }
+                Ok(None) => {}
+                Err(_) => {
+                    *conn = None;
+                    lost.push(addr.to_string());
+                }
+            }
+        }
+        raw.status.insert(REPLICAS_RUNNING.into(), running);
+        if let Some(l) = lag {
+            raw.status.insert(REPLICA_LAG.into(), l);
+        }
+        if let Some(b) = behind {
+            raw.status.insert(REPLICA_GTID_BEHIND.into(), b);
+        }
+        let t = raw.t;
+        let mut s = self.lock();
+        for r in lost {
+            if s.unreachable_replicas.insert(r.clone()) {
+                s.events.push(Event {
+                    t_s: t,
+                    what: format!("replica {r} cannot be reached"),
+                });
+            }
+        }
+    }
+
+    /// What this server lets us record: INNODB_METRICS (MariaDB or MySQL column names), and
+    /// /proc when it runs here.
+    pub(super) fn discover(&mut self) {
+        let Some(conn) = self.conn.as_mut() else {
+            return;
+        };
+        if let Err(mysql::Error::MySqlError(e)) =
+            conn.query_drop(format!("{INNODB_MARIADB} LIMIT 0"))
+            && e.code == 1054
+        {
+            self.innodb_sql = Some(INNODB_MYSQL);
+        }
+        self.discover_waits();
+        let Some(conn) = self.conn.as_mut() else {
+            return;
+        };
+        self.replicas = crate::topology::replicas(conn)
+            .into_iter()
+            .map(|r| (r, None))
+            .collect();
+        if !is_local(&self.opts.url) {
+            self.not_recorded(format!(
+                "the server at {} is not on this host: its process CPU, memory and I/O, the host's CPU and the disk are not recorded",
+                self.opts.url.host
+            ));
+            return;
+        }
+        let paths: Result<(String, String), _> = conn
+            .query_first::<(String, String), _>("SELECT @@pid_file, @@datadir")
+            .map(|r| r.unwrap_or_default());
+        let (pid_file, datadir) = match paths {
+            Ok(p) => p,
+            Err(e) => {
+                self.not_recorded(format!(
+                    "cannot ask the server for its pid file ({}): its process and the disk are not recorded",
+                    engine::mysql::error_message(&e)
+                ));
+                return;
+            }
+        };
+        self.find_local(&pid_file, &datadir);
+    }
+
+    /// Waits are read when performance_schema is on and some wait instruments are timed.
+    pub(super) fn discover_waits(&mut self) {
+        let Some(conn) = self.conn.as_mut() else {
+            return;
+        };
+        let on = conn
+            .query_first::<i64, _>("SELECT @@performance_schema")
+            .ok()
+            .flatten()
+            .unwrap_or(0);
+        if on != 1 {
+            return;
+        }
+        match conn.query_first::<i64, _>(WAIT_INSTRUMENTS_SQL) {
+            Ok(Some(n)) if n > 0 => self.read_waits = true,
+            Ok(_) => self.not_recorded(
+                "performance_schema is ON but no wait instrument is enabled and timed: waits are not recorded (performance_schema_instrument='wait/%=ON', as txbench sandboxes set it)".into(),
+            ),
+            Err(e) => self.not_recorded(format!(
+                "performance_schema waits are not recorded ({})",
+                engine::mysql::error_message(&e)
+            )),
+        }
+    }
+}
+
+fn is_timeout(e: &mysql::Error) -> bool {
+    let timed_out = |io: &std::io::Error| {
+        matches!(
+            io.kind(),
+            std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+        )
+    };
+    match e {
+        mysql::Error::IoError(io) => timed_out(io),
+        // A read that timed out reaches us through the packet codec, its source the io error.
+        mysql::Error::CodecError(c) => std::error::Error::source(c)
+            .and_then(|s| s.downcast_ref::<std::io::Error>())
+            .is_some_and(timed_out),
+        mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => true,
+        mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(Some((_, _, kind)))) => {
+            matches!(
+                kind,
+                std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+            )
+        }
+        _ => false,
+    }
+}
+
+fn is_lost(e: &mysql::Error) -> bool {
+    engine::mysql::classify(e).disconnects()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_read_that_timed_out_is_a_timeout_whichever_way_it_comes() {
+        let io = |k| std::io::Error::new(k, "x");
+        assert!(is_timeout(&mysql::Error::CodecError(
+            io(std::io::ErrorKind::WouldBlock).into()
+        )));
+        assert!(is_timeout(&mysql::Error::IoError(io(
+            std::io::ErrorKind::TimedOut
+        ))));
+        assert!(!is_timeout(&mysql::Error::CodecError(
+            io(std::io::ErrorKind::ConnectionReset).into()
+        )));
+        assert!(!is_timeout(&mysql::Error::IoError(io(
+            std::io::ErrorKind::ConnectionRefused
+        ))));
+    }
+}

@@ -1,0 +1,137 @@
+//! The monitor on PostgreSQL: pg_stat_database and the other views
+//! ([`engine::postgres::metrics`]), the wait events polled between samples, and the
+//! workload's counts.
+
+use super::{UNRESPONSIVE_LIMIT, Worker, host, is_local};
+use crate::engine;
+use crate::metrics::server::RawSample;
+use std::time::Instant;
+
+impl Worker {
+    /// One look at what PostgreSQL's client backends wait for, added to the running totals
+    /// (each backend seen waiting counts once, for the time since the last look). A failed
+    /// look is skipped: the interval's sample notices a lost server.
+    #[cfg(feature = "postgres")]
+    pub(super) fn poll_pg_waits(&mut self) {
+        let Some(mut session) = self.pg.take() else {
+            // No session (a sample failed): the next look starts afresh, not weighting
+            // what it sees by the whole outage.
+            self.pg_last_poll = None;
+            return;
+        };
+        let now = Instant::now();
+        // A long gap (a slow sample) counts as a few polls at most.
+        let gap_ms = self.pg_last_poll.map_or(0.0, |t| {
+            now.duration_since(t)
+                .min(4 * engine::postgres::metrics::WAIT_POLL)
+                .as_secs_f64()
+                * 1000.0
+        });
+        // A server that stops answering here is noticed as in a sample: check() sees
+        // the monitor busy for too long and the run ends INVALID.
+        self.lock().busy_since = Some(now);
+        let rows = engine::postgres::metrics::waiting(&mut session);
+        self.lock().busy_since = None;
+        match rows {
+            Ok(rows) => {
+                self.pg_own_xacts += 1.0;
+                self.pg_last_poll = Some(now);
+                for (event, n) in rows {
+                    let w = self.pg_waits.entry(event).or_default();
+                    w.count += n;
+                    w.time_ms += n * gap_ms;
+                }
+                self.pg = Some(session);
+            }
+            // The session is dropped; the next sample reconnects or reports the server.
+            Err(_) => self.pg_last_poll = None,
+        }
+    }
+
+    /// Reads PostgreSQL's counters ([`engine::postgres::metrics`]); Err(true) when the
+    /// server did not answer in time.
+    #[cfg(feature = "postgres")]
+    pub(super) fn read_postgres(&mut self) -> Result<RawSample, bool> {
+        use engine::postgres::metrics;
+        if self.pg.is_none() {
+            let session = engine::postgres::connect_within(&self.opts.url, UNRESPONSIVE_LIMIT)
+                .map_err(|e| engine::postgres::timed_out(&e))?;
+            self.pg = Some(session);
+        }
+        // The waits up to now, on the session before it is taken out for the sample.
+        if self.opts.metrics {
+            self.poll_pg_waits();
+        }
+        let mut session = self.pg.take().ok_or(false)?;
+        if !self.discovered && self.opts.metrics {
+            self.discovered = true;
+            if !is_local(&self.opts.url) {
+                self.not_recorded(format!(
+                    "the server at {} is not on this host: its process CPU, memory and I/O, the host's CPU and the disk are not recorded",
+                    self.opts.url.host
+                ));
+            } else {
+                match metrics::paths(&mut session) {
+                    Ok((pid_file, datadir)) => self.find_local(&pid_file, &datadir),
+                    Err(e) => self.not_recorded(format!(
+                        "cannot ask the server for its data directory ({}): its process and the disk are not recorded",
+                        engine::postgres::error_message(&e)
+                    )),
+                }
+            }
+        }
+        let mut missing = metrics::Missing::default();
+        let status = metrics::read(
+            &mut session,
+            self.opts.metrics,
+            &mut self.pg_skip,
+            &mut missing,
+        )
+        .map_err(|_| false)?;
+        for (view, why) in missing.views {
+            self.not_recorded(format!("{view} is not recorded ({why})"));
+        }
+        // The monitor's own statements are transactions too (each in autocommit): what
+        // pg_xact_commit counts is the server's less the monitor's, as MySQL's Com_select
+        // less monitor_selects.
+        if self.opts.metrics {
+            self.pg_own_xacts += 1.0 + (3 - self.pg_skip.len().min(3)) as f64;
+        } else {
+            self.pg_own_xacts += 1.0;
+        }
+        let mut status = status;
+        if let Some(c) = status.get_mut("pg_xact_commit") {
+            *c = (*c - self.pg_own_xacts).max(0.0);
+        }
+        let t = self.opts.t0.elapsed().as_secs_f64();
+        let mut raw = RawSample {
+            t,
+            status,
+            waits: self.pg_waits.clone(),
+            ..RawSample::default()
+        };
+        if self.opts.metrics {
+            let mut failed = Vec::new();
+            for (name, sql) in &self.workload_counts {
+                let sql = format!("SELECT ({sql})::float8");
+                match session.query_one(sql.as_str()) {
+                    Ok(row) => {
+                        self.pg_own_xacts += 1.0;
+                        let v = row.get::<Option<f64>>(0).ok().flatten();
+                        raw.workload.insert(name.clone(), v.unwrap_or(0.0));
+                    }
+                    Err(e) if e.db().is_none() => return Err(false),
+                    Err(e) => failed.push((name.clone(), engine::postgres::error_message(&e))),
+                }
+            }
+            self.drop_counts(failed);
+            if let Some(l) = &self.local {
+                raw.process = host::read_process_tree(l.pid);
+                raw.host = host::read_host();
+                raw.disk = l.device.and_then(host::read_disk);
+            }
+        }
+        self.pg = Some(session);
+        Ok(raw)
+    }
+}
