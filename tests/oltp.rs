@@ -7,7 +7,12 @@ use std::time::Duration;
 
 /// Starts sandbox `name` and prepares `workload` on it with `opts`.
 fn prepared(home: &Home, name: &str, workload: &str, opts: &[&str]) -> Server {
-    let s = home.start(name, &[]);
+    prepared_on(Db::MariaDb, home, name, workload, opts)
+}
+
+/// [`prepared`] on `db`.
+fn prepared_on(db: Db, home: &Home, name: &str, workload: &str, opts: &[&str]) -> Server {
+    let s = home.start_db(db, name, &[]);
     let out = home
         .cmd()
         .args(["--url", &s.url, "prepare", workload])
@@ -37,8 +42,17 @@ fn run_args<'a>(workload: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
 
 #[test]
 fn every_oltp_workload_runs_with_sysbench_statement_counts() {
+    every_oltp_workload_runs(Db::MariaDb);
+}
+
+#[test]
+fn every_oltp_workload_runs_with_sysbench_statement_counts_on_postgres() {
+    every_oltp_workload_runs(Db::Postgres);
+}
+
+fn every_oltp_workload_runs(db: Db) {
     let home = Home::new();
-    let s = home.start("oltp", &[]);
+    let s = home.start_db(db, "oltp", &[]);
     let out = home
         .cmd()
         .args(["--url", &s.url, "prepare", "oltp_read_write"])
@@ -163,11 +177,15 @@ fn every_oltp_workload_runs_with_sysbench_statement_counts() {
                 || extra.contains(&"zipfian")
         );
         // No password in stored results; the URL is stored redacted.
+        let scheme = match db {
+            Db::MariaDb => "mysql",
+            Db::Postgres => "postgres",
+        };
         assert!(
             result["config"]["url"]
                 .as_str()
                 .unwrap()
-                .starts_with("mysql://txbench@127.0.0.1:")
+                .starts_with(&format!("{scheme}://txbench@127.0.0.1:"))
         );
         if i == 0 {
             // The HDR interval log is readable by HdrHistogram's own parser and holds every
@@ -508,16 +526,24 @@ fn bad_run_input_is_refused_clearly() {
 
 #[test]
 fn a_table_of_the_wrong_shape_is_named() {
+    a_table_of_the_wrong_shape(Db::MariaDb);
+}
+
+#[test]
+fn a_table_of_the_wrong_shape_is_named_on_postgres() {
+    a_table_of_the_wrong_shape(Db::Postgres);
+}
+
+fn a_table_of_the_wrong_shape(db: Db) {
     let home = Home::new();
-    let s = prepared(
+    let s = prepared_on(
+        db,
         &home,
         "shape",
         "oltp_point_select",
         &["--table-size", "100"],
     );
-    s.conn()
-        .query_drop("ALTER TABLE sbtest1 DROP COLUMN pad")
-        .unwrap();
+    s.exec(&["ALTER TABLE sbtest1 DROP COLUMN pad"]);
     let out = home
         .cmd()
         .args([
@@ -605,8 +631,18 @@ fn a_server_that_dies_mid_run_ends_it_invalid_with_results_kept() {
 
 #[test]
 fn a_server_restarted_mid_run_makes_it_invalid() {
+    a_server_restarted_mid_run(Db::MariaDb);
+}
+
+#[test]
+fn a_server_restarted_mid_run_makes_it_invalid_on_postgres() {
+    a_server_restarted_mid_run(Db::Postgres);
+}
+
+fn a_server_restarted_mid_run(db: Db) {
     let home = Home::new();
-    let s = prepared(
+    let s = prepared_on(
+        db,
         &home,
         "restart",
         "oltp_point_select",
@@ -653,19 +689,41 @@ fn a_server_restarted_mid_run_makes_it_invalid() {
 
 #[test]
 fn transactions_that_always_fail_stop_the_run_as_invalid() {
+    transactions_that_always_fail(Db::MariaDb);
+}
+
+#[test]
+fn transactions_that_always_fail_stop_the_run_as_invalid_on_postgres() {
+    transactions_that_always_fail(Db::Postgres);
+}
+
+fn transactions_that_always_fail(db: Db) {
     let home = Home::new();
-    let s = prepared(
+    let s = prepared_on(
+        db,
         &home,
         "sabotage",
         "oltp_update_index",
         &["--table-size", "1000"],
     );
-    s.conn()
-        .query_drop(
-            "CREATE TRIGGER sbtest1_sabotage BEFORE UPDATE ON sbtest1 FOR EACH ROW \
-             SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'sabotaged by the test'",
-        )
-        .unwrap();
+    let code = match db {
+        Db::MariaDb => {
+            s.exec(&[
+                "CREATE TRIGGER sbtest1_sabotage BEFORE UPDATE ON sbtest1 FOR EACH ROW \
+                 SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'sabotaged by the test'",
+            ]);
+            "1644"
+        }
+        Db::Postgres => {
+            s.exec(&[
+                "CREATE FUNCTION sabotage() RETURNS trigger LANGUAGE plpgsql AS \
+                 $$ BEGIN RAISE EXCEPTION 'sabotaged by the test'; END $$",
+                "CREATE TRIGGER sbtest1_sabotage BEFORE UPDATE ON sbtest1 FOR EACH ROW \
+                 EXECUTE FUNCTION sabotage()",
+            ]);
+            "P0001"
+        }
+    };
     let out = home
         .cmd()
         .args([
@@ -691,7 +749,7 @@ fn transactions_that_always_fail_stop_the_run_as_invalid() {
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("failed with unexpected errors"), "{stderr}");
     assert!(
-        stderr.contains("sabotaged by the test (1644)"),
+        stderr.contains(&format!("sabotaged by the test ({code})")),
         "the top error is named: {stderr}"
     );
     let sum = summary_of(&out);
@@ -706,22 +764,27 @@ fn transactions_that_always_fail_stop_the_run_as_invalid() {
 
 #[test]
 fn every_transaction_the_database_saw_is_counted() {
+    every_transaction_counted(Db::MariaDb);
+}
+
+#[test]
+fn every_transaction_the_database_saw_is_counted_on_postgres() {
+    every_transaction_counted(Db::Postgres);
+}
+
+fn every_transaction_counted(db: Db) {
     // Each oltp_update_index transaction adds exactly 1 to SUM(k): the database's delta must
     // equal the transactions recorded over all intervals (warm-up included), so none that
     // finished after the last snapshot may be lost.
     let home = Home::new();
-    let s = prepared(
+    let s = prepared_on(
+        db,
         &home,
         "count",
         "oltp_update_index",
         &["--table-size", "1000"],
     );
-    let sum_k = |s: &Server| -> u64 {
-        s.conn()
-            .query_first::<u64, _>("SELECT CAST(SUM(k) AS UNSIGNED) FROM sbtest1")
-            .unwrap()
-            .unwrap()
-    };
+    let sum_k = |s: &Server| -> u64 { s.count("SELECT SUM(k) FROM sbtest1") };
     let before = sum_k(&s);
     let dir = home.path().join("counted");
     let out = home
