@@ -925,13 +925,12 @@ fn server_figures(
         s.per_transaction.clear();
         s.per_new_order.clear();
     } else if let Some(mode) = shard.server_count {
-        s.cross_checks = cross_checks(
-            m,
-            summary,
-            mode,
-            &shard.commits,
-            shard.opening_lag_s + spread,
-        );
+        let ends = crate::metrics::server::Ends {
+            commits: shard.commits.clone(),
+            autocommit_statements: shard.autocommit_statements.clone(),
+            connections: u64::from(result.config.threads),
+        };
+        s.cross_checks = cross_checks(m, summary, mode, &ends, shard.opening_lag_s + spread);
     }
     summary.server = Some(s);
     result.summary = Some(summary.clone());

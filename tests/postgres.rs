@@ -149,6 +149,49 @@ fn tpcb_on_pgbench_schema_runs_both_ways_with_pgbench() {
         r["summary"]["server"]
     );
     ok(&run(&home, &s, &["check", "tpcb"]));
+    // The server's transactions agree with txbench's.
+    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+    let pg = checks
+        .iter()
+        .find(|c| c["what"].as_str().unwrap().contains("xact_commit"))
+        .unwrap_or_else(|| panic!("{checks:?}"));
+    assert_eq!(pg["agrees"], true, "{pg}");
+
+    // Another client working on the server during the run: its transactions show in
+    // pg_stat_database, and the run is INVALID.
+    let other = std::thread::spawn({
+        let port = s.port;
+        move || {
+            std::process::Command::new("pgbench")
+                .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-U", "txbench"])
+                .args(["-n", "-S", "-c", "2", "-T", "6", "txbench"])
+                .output()
+                .unwrap()
+        }
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "tpcb",
+            "--threads",
+            "2",
+            "--time",
+            "4",
+        ])
+        .args(["--warmup", "0", "--report-interval", "1"])
+        .output()
+        .unwrap();
+    assert!(other.join().unwrap().status.success());
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout} {stderr}");
+    assert!(
+        stdout.contains("INVALID") && stdout.contains("another client was using the server"),
+        "{stdout}"
+    );
 
     // pgbench runs on the database txbench prepared (-n: no vacuum, which would truncate
     // the history txbench's check counts).

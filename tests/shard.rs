@@ -84,6 +84,63 @@ fn sum_d_next_o_id(s: &Server) -> u64 {
         .unwrap()
 }
 
+/// Two shards of a TPC-B run on PostgreSQL: merged counts, the history rows the database
+/// holds, and pg_stat_database's transactions against the merged count.
+#[test]
+fn two_shards_of_a_tpcb_run_on_postgres_merge_exactly() {
+    let home = Home::new();
+    let s = home.start_postgres("pgshards", &[]);
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "prepare", "tpcb", "--scale", "1", "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let history = || s.count("SELECT COUNT(*) FROM pgbench_history");
+    let before = history();
+    let at = (now_s() + 5).to_string();
+    let run = [
+        "tpcb",
+        "--threads",
+        "4",
+        "--time",
+        "4",
+        "--report-interval",
+        "1",
+        "--start-at",
+        &at,
+    ];
+    let dirs: Vec<PathBuf> = (0..2).map(|i| home.path().join(format!("p{i}"))).collect();
+    let children: Vec<Child> = (0..2)
+        .map(|i| spawn_shard(&home, &s.url, i, 2, &run, &dirs[i as usize]))
+        .collect();
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success(), "{:?}", text(&o));
+    }
+    let merged = home.path().join("pgmerged");
+    let out = merge(&home, &dirs, &merged);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let m = result_json(&merged);
+    assert_schema_valid(&m);
+    assert_eq!(m["validity"]["valid"], true, "{}", m["validity"]);
+    let shard_txns: u64 = dirs
+        .iter()
+        .map(|d| result_json(d)["summary"]["transactions"].as_u64().unwrap())
+        .sum();
+    let txns = m["summary"]["transactions"].as_u64().unwrap();
+    assert_eq!(txns, shard_txns);
+    // Every committed TPC-B transaction added one history row.
+    assert_eq!(history() - before, txns);
+    let checks = m["summary"]["server"]["cross_checks"].as_array().unwrap();
+    let pg = checks
+        .iter()
+        .find(|c| c["what"].as_str().unwrap().contains("xact_commit"))
+        .unwrap_or_else(|| panic!("{checks:?}"));
+    assert_eq!(pg["agrees"], true, "{pg}");
+    assert!(pg["txbench"].as_f64().unwrap() >= txns as f64, "{pg}");
+}
+
 #[test]
 fn three_shards_of_a_tpcc_run_merge_exactly() {
     let home = Home::new();

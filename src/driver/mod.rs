@@ -977,6 +977,9 @@ fn server_figures(
         shard.commits = (0..summary.kinds.len())
             .map(|k| workload.commits(k))
             .collect();
+        shard.autocommit_statements = (0..summary.kinds.len())
+            .map(|k| workload.autocommit_statements(k))
+            .collect();
         if let Some(r) = reports.first().filter(|_| shard.index == 1) {
             shard.server_measured = r.measured.clone().filter(|_| r.final_taken);
             shard.opening_lag_s = r.opening_lag_s;
@@ -1012,9 +1015,15 @@ fn server_figures(
     s.sample_ms_avg = report.sample_ms_sum / report.samples.max(1) as f64;
     s.sample_ms_max = report.sample_ms_max;
     s.not_recorded = report.not_recorded.clone();
-    let commits: Vec<bool> = (0..summary.kinds.len())
-        .map(|k| workload.commits(k))
-        .collect();
+    let ends = crate::metrics::server::Ends {
+        commits: (0..summary.kinds.len())
+            .map(|k| workload.commits(k))
+            .collect(),
+        autocommit_statements: (0..summary.kinds.len())
+            .map(|k| workload.autocommit_statements(k))
+            .collect(),
+        connections: u64::from(result.config.threads),
+    };
     // Only a phase bounded by samples on both sides, the last after every transaction
     // ended, can be compared with txbench's count.
     for (i, r) in reports.iter().enumerate() {
@@ -1031,14 +1040,14 @@ fn server_figures(
             // A node's appliers count the other nodes' writes as its statements.
             mode.statements = false;
         }
-        let mut checks = cross_checks(m, own, mode, &commits, r.opening_lag_s);
+        let mut checks = cross_checks(m, own, mode, &ends, r.opening_lag_s);
         if targets.shared_data {
             // Each node's tables hold the whole cluster's New-Orders: the first node's
             // count against every target's.
             checks.retain(|c| !c.what.starts_with("New-Orders"));
             if i == 0 {
                 checks.extend(
-                    cross_checks(m, summary, mode, &commits, r.opening_lag_s)
+                    cross_checks(m, summary, mode, &ends, r.opening_lag_s)
                         .into_iter()
                         .filter(|c| c.what.starts_with("New-Orders")),
                 );

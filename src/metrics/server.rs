@@ -869,15 +869,16 @@ pub struct ServerCount {
 /// The server's counts beside txbench's over the measured phase: transactions or statements
 /// (as `mode` says) and, when the workload counts them in its tables, New-Orders.
 /// `opening_lag_s` is how late the sample that opened the measured phase was taken.
-/// `commits[k]` says whether a transaction of kind k ends with COMMIT or ROLLBACK (TPC-C's
-/// Stock-Level is read-only and autocommits); every failed attempt of any kind is rolled back.
+/// `ends` says how each kind's attempts end on the server; every failed attempt of any kind
+/// is rolled back.
 pub fn cross_checks(
     measured: &Delta,
     summary: &crate::results::Summary,
     mode: ServerCount,
-    commits: &[bool],
+    ends: &Ends,
     opening_lag_s: f64,
 ) -> Vec<CrossCheck> {
+    let commits = &ends.commits[..];
     let mut out = Vec::new();
     let disconnects: u64 = ["lost_connection", "server_shutdown", "node_not_ready"]
         .iter()
@@ -912,6 +913,9 @@ pub fn cross_checks(
             txbench,
             slack,
         ));
+    }
+    if let Some(c) = pg_transactions(measured, summary, mode, ends, opening_lag_s) {
+        out.push(c);
     }
     let names = [
         "com_select",
@@ -952,6 +956,66 @@ pub fn cross_checks(
         ));
     }
     out
+}
+
+/// How the virtual users' attempts end in server transactions, per kind.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ends {
+    /// Whether an attempt of kind k ends with COMMIT or ROLLBACK (TPC-C's Stock-Level is
+    /// read-only and autocommits).
+    pub commits: Vec<bool>,
+    /// The statements an attempt of an autocommitting kind sends (1 when not known).
+    pub autocommit_statements: Vec<u64>,
+    /// The virtual users' connections at the start.
+    pub connections: u64,
+}
+
+/// Statements a connection may prepare on first use: on PostgreSQL each Parse ends an
+/// implicit transaction, which pg_stat_database counts.
+const PREPARES_PER_CONNECTION: f64 = 64.0;
+
+/// PostgreSQL's transactions (pg_stat_database's xact_commit + xact_rollback, the monitor's
+/// own taken off) against the ones txbench's attempts make: one per attempt of a kind that
+/// commits, one per statement of a kind that autocommits, one per failed attempt, and with
+/// procedures a second for each New-Order rolled back inside its CALL. Backends flush their
+/// counts at most once a second while busy: a second's worth at the phase's opening is
+/// allowed, and the statements the connections may prepare during the phase.
+fn pg_transactions(
+    measured: &Delta,
+    summary: &crate::results::Summary,
+    mode: ServerCount,
+    ends: &Ends,
+    opening_lag_s: f64,
+) -> Option<CrossCheck> {
+    let server = measured.status("pg_xact_commit")? + measured.status("pg_xact_rollback")?;
+    let disconnects: u64 = ["lost_connection", "server_shutdown"]
+        .iter()
+        .filter_map(|c| summary.errors_by_class.get(*c))
+        .sum();
+    let mut txbench = 0.0;
+    for (i, k) in summary.kinds.iter().enumerate() {
+        let per_attempt = if ends.commits.get(i).copied().unwrap_or(true) {
+            1
+        } else {
+            ends.autocommit_statements.get(i).copied().unwrap_or(1)
+        };
+        txbench += (k.completed * per_attempt) as f64;
+        if mode.double_rollback {
+            txbench += k.rolled_back as f64;
+        }
+    }
+    let failed = (summary.errors + summary.retries).saturating_sub(disconnects) as f64;
+    txbench += failed;
+    let rate = txbench / summary.duration_s.max(1e-9);
+    let slack = rate * (opening_lag_s + 1.0)
+        + (summary.errors + summary.retries + summary.reconnects) as f64
+        + PREPARES_PER_CONNECTION * (ends.connections + summary.reconnects) as f64;
+    Some(CrossCheck::new(
+        "transactions (pg_stat_database xact_commit + xact_rollback)",
+        server,
+        txbench,
+        slack,
+    ))
 }
 
 /// The server block of the summary: per-transaction figures, peaks and the cross-checks.
@@ -1369,5 +1433,68 @@ mod tests {
         );
         // Fewer on the server is as suspicious as more.
         assert!(!CrossCheck::new("transactions", 5_000.0, 10_000.0, 0.0).agrees);
+    }
+
+    /// PostgreSQL counts every autocommit statement as a transaction of its own.
+    #[test]
+    fn postgres_transactions_count_autocommit_statements_and_allow_the_flush() {
+        use crate::metrics::{Outcome, Recorder};
+        // 10 s: 1,000 attempts of a kind that commits (10 rolled back on purpose), 500 of a
+        // kind that autocommits two statements.
+        let mut rec = Recorder::new(2);
+        for i in 0..1000 {
+            let o = if i < 10 {
+                Outcome::RolledBack
+            } else {
+                Outcome::Committed
+            };
+            rec.completed(0, o, 100, 100);
+        }
+        for _ in 0..500 {
+            rec.completed(1, Outcome::Committed, 100, 100);
+        }
+        let names = vec!["tx".to_string(), "sl".to_string()];
+        let summary = crate::results::Summary::of(&rec, &names, 10.0);
+        let ends = Ends {
+            commits: vec![true, false],
+            autocommit_statements: vec![1, 2],
+            connections: 2,
+        };
+        let mode = ServerCount {
+            transactions: true,
+            statements: false,
+            double_rollback: false,
+        };
+        let delta = |commits: f64| Delta {
+            secs: 10.0,
+            status: [
+                ("pg_xact_commit".to_string(), commits),
+                ("pg_xact_rollback".to_string(), 10.0),
+            ]
+            .into(),
+            ..Delta::default()
+        };
+        // txbench: 1,000 + 500 x 2 = 2,000 transactions, 200/s.
+        let check = |commits: f64| {
+            cross_checks(&delta(commits), &summary, mode, &ends, 0.0)
+                .into_iter()
+                .find(|c| c.what.starts_with("transactions (pg_stat_database"))
+                .unwrap()
+        };
+        let exact = check(1990.0);
+        assert_eq!(exact.txbench, 2000.0);
+        assert!(exact.agrees);
+        // A second's worth not yet flushed (200) plus the prepares (2 x 64) plus 2 %.
+        assert!(check(1990.0 + 200.0 + 128.0 + 39.0).agrees);
+        // Another client's 1,000 transactions.
+        let other = check(2990.0);
+        assert!(!other.agrees);
+        assert!(other.reason().unwrap().contains("another client"));
+        // No PostgreSQL counters (MySQL): no such check.
+        assert!(
+            cross_checks(&Delta::default(), &summary, mode, &ends, 0.0)
+                .iter()
+                .all(|c| !c.what.starts_with("transactions (pg_stat_database"))
+        );
     }
 }

@@ -531,6 +531,10 @@ pub struct ShardRecord {
     /// Per kind: whether it ends with COMMIT or ROLLBACK.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commits: Vec<bool>,
+    /// Per kind: the statements an autocommitting attempt sends (PostgreSQL counts each as a
+    /// transaction).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub autocommit_statements: Vec<u64>,
 }
 
 /// A merged run's origin.

@@ -67,6 +67,11 @@ pub trait Workload: Send + Sync {
     fn commits(&self, _kind: usize) -> bool {
         true
     }
+    /// The statements one attempt of an autocommitting `kind` sends: on PostgreSQL each is a
+    /// transaction of its own (pg_stat_database counts it). Unused for kinds that commit.
+    fn autocommit_statements(&self, _kind: usize) -> u64 {
+        1
+    }
     /// Reasons the measured phase cannot be trusted, beyond the driver's own rules.
     fn invalid_reasons(&self, _summary: &Summary) -> Vec<String> {
         Vec::new()

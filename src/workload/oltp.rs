@@ -431,6 +431,16 @@ impl Workload for Oltp {
         })
     }
 
+    fn commits(&self, _kind: usize) -> bool {
+        // BEGIN and COMMIT, unless --skip-trx or a one-statement workload.
+        self.options.statements_per_txn(self.kind).other > 0
+    }
+
+    fn autocommit_statements(&self, _kind: usize) -> u64 {
+        let c = self.options.statements_per_txn(self.kind);
+        c.reads + c.writes
+    }
+
     fn server_count(&self) -> crate::metrics::server::ServerCount {
         crate::metrics::server::ServerCount {
             transactions: self.options.statements_per_txn(self.kind).other > 0,

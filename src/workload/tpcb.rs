@@ -693,6 +693,11 @@ impl Workload for Tpcb {
         })
     }
 
+    fn commits(&self, _kind: usize) -> bool {
+        // pgbench's -S is one autocommit SELECT.
+        self.o.variant != Variant::SelectOnly
+    }
+
     fn server_count(&self) -> crate::metrics::server::ServerCount {
         crate::metrics::server::ServerCount {
             // pgbench's -S is one autocommit SELECT.

@@ -687,6 +687,7 @@ fn shard_part(
             opening_lag_s: 0.0,
             server_count: None,
             commits: Vec::new(),
+            autocommit_statements: Vec::new(),
         }),
         users,
     })

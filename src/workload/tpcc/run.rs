@@ -513,6 +513,11 @@ impl Workload for Tpcc {
         KINDS[kind] != "stock_level"
     }
 
+    fn autocommit_statements(&self, _kind: usize) -> u64 {
+        // Stock-Level: the district's next order id, then the stock count; or one CALL.
+        if self.procedures { 1 } else { 2 }
+    }
+
     fn server_count(&self) -> crate::metrics::server::ServerCount {
         crate::metrics::server::ServerCount {
             transactions: true,
