@@ -12,8 +12,17 @@ fn sweep_json(dir: &std::path::Path) -> serde_json::Value {
 
 #[test]
 fn a_sweep_of_three_levels_is_interrupted_and_resumed() {
+    a_sweep_interrupted_and_resumed(Db::MariaDb);
+}
+
+#[test]
+fn a_sweep_of_three_levels_is_interrupted_and_resumed_on_postgres() {
+    a_sweep_interrupted_and_resumed(Db::Postgres);
+}
+
+fn a_sweep_interrupted_and_resumed(db: Db) {
     let home = Home::new();
-    let s = point_select_server(&home, "sweep");
+    let s = point_select_server_on(db, &home, "sweep");
     let dir = home.path().join("sw");
     let child = home
         .std_cmd()
@@ -165,6 +174,22 @@ fn a_sweep_of_three_levels_is_interrupted_and_resumed() {
     assert!(
         assert_one_line_error(&out, 1).contains("holds a sweep already; resume it with --resume")
     );
+    // The sweep's report (its server figures are the engine's own).
+    let out = home
+        .cmd()
+        .arg("report")
+        .arg(&dir)
+        .arg("-o")
+        .arg(home.path().join("sweep.html"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let html = std::fs::read_to_string(home.path().join("sweep.html")).unwrap();
+    let product = match db {
+        Db::MariaDb => "MariaDB",
+        Db::Postgres => "PostgreSQL",
+    };
+    assert!(html.contains(product), "the report names {product}");
 }
 
 #[test]

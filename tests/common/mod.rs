@@ -232,7 +232,13 @@ pub fn assert_schema_valid(v: &serde_json::Value) {
 /// Starts sandbox `name` with 1,000 rows of oltp_point_select prepared.
 #[allow(dead_code)]
 pub fn point_select_server(home: &Home, name: &str) -> Server {
-    let s = home.start(name, &[]);
+    point_select_server_on(Db::MariaDb, home, name)
+}
+
+/// [`point_select_server`] on `db`.
+#[allow(dead_code)]
+pub fn point_select_server_on(db: Db, home: &Home, name: &str) -> Server {
+    let s = home.start_db(db, name, &[]);
     let out = home
         .cmd()
         .args([

@@ -347,6 +347,7 @@ fn main() {
     let result = StateDir::at(&root).and_then(|home| {
         let only = std::env::args().nth(1);
         let r = match only.as_deref() {
+            Some("driver") => driver(&home),
             Some("tpcc") => tpcc(&home),
             Some("tpcb") => tpcb(&home),
             Some("postgres") => postgres(&home),
