@@ -336,6 +336,41 @@ fn oltp_runs_and_serialization_failures_are_retried_and_counted() {
         line.contains("holds the oltp_read_write workload"),
         "{line}"
     );
+
+    // 32 tables: each connection prepares 288 statements, in one transaction, so the
+    // server's transaction count still matches txbench's (one per statement prepared
+    // outside a transaction would be 1,152 more than the run made).
+    ok(&run(&home, &s, &["cleanup", "oltp_read_write"]));
+    let many = ["--tables", "32", "--table-size", "100"];
+    ok(&run(
+        &home,
+        &s,
+        &[&["prepare", "oltp_read_write"][..], &many].concat(),
+    ));
+    let dir = home.path().join("many");
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "run", "oltp_read_write", "--threads", "4"])
+        .args(["--time", "4", "--warmup", "0", "--report-interval", "1"])
+        .args(many)
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    ok(&out);
+    let r = result_json(&dir);
+    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+    let pg = checks
+        .iter()
+        .find(|c| c["what"].as_str().unwrap().contains("xact_commit"))
+        .unwrap_or_else(|| panic!("{checks:?}"));
+    assert_eq!(pg["agrees"], true, "{pg}");
+
+    // SQL the protocol cannot carry (a NUL) is refused, and the connection goes on.
+    let mut c = s.engine_conn();
+    let e = c.query_drop("SELECT 1\0").unwrap_err().to_string();
+    assert!(e.contains("cannot send the statement"), "{e}");
+    assert_eq!(c.query_first::<u64>("SELECT 7").unwrap(), Some(7));
 }
 
 #[test]

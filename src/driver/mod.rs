@@ -196,7 +196,7 @@ pub fn run(
             .spawn(move || {
                 let mut current = user as usize % urls.len();
                 let conn = connect_session(&urls[current], &cfg).and_then(|mut c| {
-                    worker.on_connect(&mut c)?;
+                    c.in_one_transaction(|c| worker.on_connect(c))?;
                     Ok(c)
                 });
                 let mut conn = match conn {
@@ -829,7 +829,7 @@ fn worker_loop(
                         break Err((class, engine::error_message(&e)));
                     }
                     // A lock-wait timeout rolls back only the statement: end the transaction.
-                    let _ = conn.query_drop("ROLLBACK");
+                    let _ = conn.rollback();
                     // On Galera another node's write can reach a row between this
                     // transaction's read and its write (certification would roll it back).
                     let conflict = class == crate::metrics::ErrorClass::Data
@@ -925,7 +925,7 @@ fn reconnect(
         for k in 0..urls.len() {
             let t = (*current + k) % urls.len();
             if let Ok(mut c) = connect_session(&urls[t], cfg)
-                && worker.on_connect(&mut c).is_ok()
+                && c.in_one_transaction(|c| worker.on_connect(c)).is_ok()
             {
                 *conn = c;
                 *current = t;

@@ -565,6 +565,36 @@ impl Conn {
         }
     }
 
+    /// Ends the transaction in progress with ROLLBACK. On PostgreSQL only when one is open:
+    /// there a ROLLBACK outside a transaction is a transaction of its own (pg_stat_database
+    /// counts it), so, as pgbench does, none is sent.
+    pub fn rollback(&mut self) -> Result<()> {
+        match self {
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(c) if !c.in_transaction() => Ok(()),
+            _ => self.query_drop("ROLLBACK"),
+        }
+    }
+
+    /// Runs `f` (a virtual user's preparation of a new connection) in one transaction on
+    /// PostgreSQL, where each statement prepared outside one is a transaction of its own.
+    pub fn in_one_transaction<T>(&mut self, f: impl FnOnce(&mut Conn) -> Result<T>) -> Result<T> {
+        if self.engine() != Engine::Postgres {
+            return f(self);
+        }
+        self.query_drop("BEGIN")?;
+        match f(self) {
+            Ok(v) => {
+                self.query_drop("COMMIT")?;
+                Ok(v)
+            }
+            Err(e) => {
+                let _ = self.rollback();
+                Err(e)
+            }
+        }
+    }
+
     /// Runs SQL text (one or more statements) and drops any result.
     #[inline]
     pub fn query_drop(&mut self, sql: impl AsRef<str>) -> Result<()> {

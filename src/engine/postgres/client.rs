@@ -115,6 +115,11 @@ impl Session {
     pub(crate) fn affected_rows(&self) -> u64 {
         self.affected
     }
+
+    /// Whether a transaction is open on this session.
+    pub(crate) fn in_transaction(&self) -> bool {
+        self.client.in_transaction()
+    }
 }
 
 /// Streams rows into `table` with `COPY table (columns) FROM STDIN` (text format: tab
@@ -224,7 +229,7 @@ pub fn classify(e: &wire::Error) -> ErrorClass {
             c if c == DATA_ERROR_STATE => ErrorClass::Data,
             "40001" => ErrorClass::Serialization,
             "40P01" => ErrorClass::Deadlock,
-            // lock_timeout, and a statement_timeout cancelling a lock wait.
+            // lock_timeout (a statement_timeout is 57014: not a lock wait, counted as other).
             "55P03" => ErrorClass::LockWaitTimeout,
             "23505" => ErrorClass::DuplicateKey,
             // admin_shutdown (also pg_terminate_backend), crash_shutdown, cannot_connect_now.
@@ -265,6 +270,9 @@ pub(crate) fn int_cell(row: &Row, i: usize) -> Result<i64> {
         Type::OID => Ok(i64::from(decode::<u32>(row, i)?)),
         Type::NUMERIC => {
             let d = decode::<Decimal>(row, i)?;
+            if !d.fract().is_zero() {
+                return Err(Error::Decode(format!("{d} is not an integer")));
+            }
             i64::try_from(d).map_err(|_| Error::Decode(format!("{d} is not an integer")))
         }
         Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME => {

@@ -7,9 +7,11 @@
 use super::{Row, Session, wire};
 use std::collections::BTreeMap;
 
-/// pg_stat_database's counters for the current database.
+/// pg_stat_database's counters for the current database; transactions are the whole
+/// server's (as MySQL's Com_commit is), so another client in another database shows.
 const DATABASE: &str = "SELECT EXTRACT(EPOCH FROM now() - pg_postmaster_start_time())::float8, \
-     xact_commit::float8, xact_rollback::float8, blks_read::float8, blks_hit::float8, \
+     (SELECT sum(xact_commit) FROM pg_stat_database)::float8, \
+     (SELECT sum(xact_rollback) FROM pg_stat_database)::float8, blks_read::float8, blks_hit::float8, \
      tup_returned::float8, tup_fetched::float8, tup_inserted::float8, tup_updated::float8, \
      tup_deleted::float8, deadlocks::float8, temp_files::float8, temp_bytes::float8, conflicts::float8 \
      FROM pg_stat_database WHERE datname = current_database()";

@@ -231,6 +231,11 @@ pub struct Client {
     /// Set once the socket failed or the server ended the session.
     broken: bool,
     statements: u32,
+    /// The last ReadyForQuery's transaction status: `I` idle, `T` in a transaction, `E` in
+    /// a failed one.
+    status: u8,
+    /// Whether the round trip in flight is the extended protocol's (ended by Sync).
+    extended: bool,
 }
 
 /// Connects and authenticates; `timeout` bounds the connect and every read and write of the
@@ -274,6 +279,8 @@ pub fn connect(url: &TargetUrl, app: &str, timeout: Duration) -> Result<Client, 
         wbuf: BytesMut::with_capacity(4096),
         broken: false,
         statements: 0,
+        status: b'I',
+        extended: false,
     };
     c.startup(url, app)?;
     c.stream.set_timeouts(None)?;
@@ -362,6 +369,18 @@ impl Client {
         self.broken
     }
 
+    /// Whether a transaction is open (or failed and not yet ended), as the server last said.
+    pub fn in_transaction(&self) -> bool {
+        self.status != b'I'
+    }
+
+    /// A message that could not be encoded (a NUL in the SQL, too many parameters): nothing
+    /// of it is sent, and the connection stays usable.
+    fn unencodable(&mut self, e: impl std::fmt::Display) -> Error {
+        self.wbuf.clear();
+        Error::Protocol(format!("cannot send the statement: {e}"))
+    }
+
     fn fail(&mut self, why: String) -> Error {
         self.broken = true;
         Error::Protocol(why)
@@ -424,7 +443,8 @@ impl Client {
         let mut error = None;
         loop {
             match self.read_message()? {
-                Message::ReadyForQuery(_) => {
+                Message::ReadyForQuery(b) => {
+                    self.status = b.status();
                     return match error {
                         Some(e) => Err(e),
                         None => Ok(out),
@@ -433,11 +453,17 @@ impl Client {
                 Message::DataRow(body) => {
                     if keep_rows && error.is_none() {
                         let cols = out.columns.clone().unwrap_or_else(|| Arc::from([]));
-                        out.rows.push(Row::new(cols, body)?);
+                        match Row::new(cols, body) {
+                            Ok(r) => out.rows.push(r),
+                            Err(e) => return Err(self.fail(format!("a malformed row: {e}"))),
+                        }
                     }
                 }
                 Message::CommandComplete(b) => {
-                    let tag = b.tag().map_err(Error::Io)?;
+                    let tag = match b.tag() {
+                        Ok(t) => t,
+                        Err(e) => return Err(self.fail(format!("a malformed command tag: {e}"))),
+                    };
                     out.affected = tag
                         .rsplit(' ')
                         .next()
@@ -445,12 +471,16 @@ impl Client {
                         .unwrap_or(0);
                 }
                 Message::RowDescription(b) => {
-                    let types: Vec<Type> = b
+                    let types: std::io::Result<Vec<Type>> = b
                         .fields()
                         .map(|f| Ok(Type::from_oid(f.type_oid()).unwrap_or(Type::UNKNOWN)))
-                        .collect()
-                        .map_err(Error::Io)?;
-                    out.columns = Some(types.into());
+                        .collect();
+                    match types {
+                        Ok(t) => out.columns = Some(t.into()),
+                        Err(e) => {
+                            return Err(self.fail(format!("a malformed row description: {e}")));
+                        }
+                    }
                 }
                 Message::ErrorResponse(b) => {
                     let e = db_error(&b);
@@ -462,11 +492,16 @@ impl Client {
                     error.get_or_insert(e);
                 }
                 Message::CopyInResponse(_) => {
-                    // COPY FROM STDIN outside copy_in: refuse, the server then ends it.
+                    // COPY FROM STDIN outside copy_in: refuse, the server then ends it. In
+                    // the extended protocol it then waits for a Sync (the one sent before
+                    // was taken as copy data's end).
                     frontend::copy_fail(
                         "txbench sends COPY data only through its loader",
                         &mut self.wbuf,
                     )?;
+                    if self.extended {
+                        frontend::sync(&mut self.wbuf);
+                    }
                     self.send()?;
                 }
                 Message::ParseComplete
@@ -490,7 +525,10 @@ impl Client {
     /// Runs SQL text with the simple query protocol (one or more statements; rows dropped).
     pub fn batch_execute(&mut self, sql: &str) -> Result<u64, Error> {
         self.usable()?;
-        frontend::query(sql, &mut self.wbuf)?;
+        if let Err(e) = frontend::query(sql, &mut self.wbuf) {
+            return Err(self.unencodable(e));
+        }
+        self.extended = false;
         self.send()?;
         Ok(self.reply(false, None)?.affected)
     }
@@ -500,9 +538,13 @@ impl Client {
         self.usable()?;
         self.statements += 1;
         let name = format!("txb{}", self.statements);
-        frontend::parse(&name, sql, std::iter::empty(), &mut self.wbuf)?;
-        frontend::describe(b'S', &name, &mut self.wbuf)?;
+        if let Err(e) = frontend::parse(&name, sql, std::iter::empty(), &mut self.wbuf)
+            .and_then(|_| frontend::describe(b'S', &name, &mut self.wbuf))
+        {
+            return Err(self.unencodable(e));
+        }
         frontend::sync(&mut self.wbuf);
+        self.extended = true;
         self.send()?;
         let reply = self.reply(false, None)?;
         Ok(Statement(Arc::new(StatementInner {
@@ -521,8 +563,11 @@ impl Client {
     ) -> Result<(Vec<Row>, u64), Error> {
         self.usable()?;
         self.bind(&st.0.name, params, !st.0.columns.is_empty())?;
-        frontend::execute("", 0, &mut self.wbuf)?;
+        if let Err(e) = frontend::execute("", 0, &mut self.wbuf) {
+            return Err(self.unencodable(e));
+        }
         frontend::sync(&mut self.wbuf);
+        self.extended = true;
         self.send()?;
         let reply = self.reply(keep_rows, Some(st.0.columns.clone()))?;
         Ok((reply.rows, reply.affected))
@@ -532,13 +577,19 @@ impl Client {
     /// Sync in one write, one reply.
     pub fn execute_once(&mut self, sql: &str, params: &[Value]) -> Result<(Vec<Row>, u64), Error> {
         self.usable()?;
-        frontend::parse("", sql, std::iter::empty(), &mut self.wbuf)?;
+        if let Err(e) = frontend::parse("", sql, std::iter::empty(), &mut self.wbuf) {
+            return Err(self.unencodable(e));
+        }
         // Binary results for every column (one format code applies to all; a statement
         // without columns ignores it).
         self.bind("", params, true)?;
-        frontend::describe(b'P', "", &mut self.wbuf)?;
-        frontend::execute("", 0, &mut self.wbuf)?;
+        if let Err(e) = frontend::describe(b'P', "", &mut self.wbuf)
+            .and_then(|_| frontend::execute("", 0, &mut self.wbuf))
+        {
+            return Err(self.unencodable(e));
+        }
         frontend::sync(&mut self.wbuf);
+        self.extended = true;
         self.send()?;
         let reply = self.reply(true, None)?;
         Ok((reply.rows, reply.affected))
@@ -555,7 +606,7 @@ impl Client {
 
     fn bind(&mut self, statement: &str, params: &[Value], binary: bool) -> Result<(), Error> {
         let formats: &[i16] = if binary { &[1] } else { &[] };
-        frontend::bind(
+        let r = frontend::bind(
             "",
             statement,
             std::iter::empty(),
@@ -563,11 +614,12 @@ impl Client {
             |v, buf| Ok(text_param(v, buf)),
             formats.iter().copied(),
             &mut self.wbuf,
-        )
-        .map_err(|e| match e {
-            frontend::BindError::Conversion(e) => Error::Protocol(e.to_string()),
-            frontend::BindError::Serialization(e) => Error::Io(e),
-        })
+        );
+        match r {
+            Ok(()) => Ok(()),
+            Err(frontend::BindError::Conversion(e)) => Err(self.unencodable(e)),
+            Err(frontend::BindError::Serialization(e)) => Err(self.unencodable(e)),
+        }
     }
 
     /// `COPY … FROM STDIN` (`sql`), the data from `chunk` (which returns false after its
@@ -578,7 +630,10 @@ impl Client {
         mut chunk: impl FnMut(&mut dyn Write) -> io::Result<bool>,
     ) -> Result<u64, Error> {
         self.usable()?;
-        frontend::query(sql, &mut self.wbuf)?;
+        if let Err(e) = frontend::query(sql, &mut self.wbuf) {
+            return Err(self.unencodable(e));
+        }
+        self.extended = false;
         self.send()?;
         loop {
             match self.read_message()? {

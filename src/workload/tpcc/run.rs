@@ -411,7 +411,7 @@ impl Tpcc {
                                 break;
                             }
                             Err(e) if crate::engine::classify(&e).retryable() => {
-                                let _ = conn.query_drop("ROLLBACK");
+                                let _ = conn.rollback();
                             }
                             Err(e) if crate::engine::classify(&e).disconnects() => {
                                 match connect() {
@@ -425,7 +425,7 @@ impl Tpcc {
                             Err(_) => {
                                 // PostgreSQL keeps a failed transaction open (aborted) until
                                 // it is ended: the next delivery must not start inside it.
-                                let _ = conn.query_drop("ROLLBACK");
+                                let _ = conn.rollback();
                                 break;
                             }
                         }
