@@ -1,16 +1,20 @@
 //! The DECLINING verdict on real runs. A file of its own: test files run one after another,
-//! so no other file's load blurs the decline induced here (beside the sweep tests it read as
-//! noise on a 2-CPU machine). Its two runs go side by side, each on its own sandbox: the
-//! falling one is slowed by a table lock, which the other's load does not blur, and the clean
-//! one, beside a run that slows, sees its machine's load fall, never rise.
+//! so no other test's load blurs the decline this one induces (beside the sweep tests it
+//! read as noise on a 2-CPU machine).
 
 mod common;
 use common::*;
 use std::time::{Duration, Instant};
 
-/// Prepares oltp_read_only on a sandbox of its own.
-fn prepared(home: &Home, name: &str) -> Server {
-    let s = home.start(name, &[]);
+/// DECLINING is kept for runs whose throughput really falls: a clean run is not flagged, and
+/// the same run while another session holds its table locked for a growing share of the time
+/// is (from 0 to 90 % across the run).
+#[test]
+fn a_run_that_really_falls_is_flagged_declining_and_a_clean_one_is_not() {
+    use mysql::prelude::Queryable;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let home = Home::new();
+    let s = home.start("decline", &[]);
     let out = home
         .cmd()
         .args([
@@ -24,69 +28,40 @@ fn prepared(home: &Home, name: &str) -> Server {
         .output()
         .unwrap();
     assert!(out.status.success(), "{:?}", text(&out));
-    s
-}
-
-// 40 s of 1 s intervals: at least the 30 a verdict needs, even when a loaded machine
-// merges a few (half-second intervals are more correlated: fewer effective samples).
-const SECS: f64 = 40.0;
-
-/// A 40-s oltp_read_only run into `name`: its result and its text output.
-fn run(home: &Home, s: &Server, name: &str) -> (serde_json::Value, String) {
-    let dir = home.path().join(name);
-    let out = home
-        .cmd()
-        .args([
-            "--url",
-            &s.url,
-            "run",
-            "oltp_read_only",
-            "--table-size",
-            "10000",
-        ])
-        .args([
-            "--threads",
-            "4",
-            "--time",
-            &SECS.to_string(),
-            "--warmup",
-            "2",
-        ])
-        .args(["--report-interval", "1", "--out"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        matches!(out.status.code(), Some(0) | Some(3)),
-        "{:?}",
-        text(&out)
-    );
-    (result_json(&dir), text(&out).0)
-}
-
-/// DECLINING is kept for runs whose throughput really falls: a clean run is not flagged
-/// (this test), and the same run while another session holds its table locked for a growing
-/// share of the time is (the next; the two run side by side on sandboxes of their own).
-#[test]
-fn a_clean_run_is_not_flagged_declining() {
-    let home = Home::new();
-    let s = prepared(&home, "clean");
-    let (clean, _) = run(&home, &s, "clean");
+    // 40 s of 1 s intervals: at least the 30 a verdict needs, even when a loaded machine
+    // merges a few (half-second intervals are more correlated: fewer effective samples).
+    let secs = 40.0;
+    let run = |name: &str| {
+        let dir = home.path().join(name);
+        let out = home
+            .cmd()
+            .args([
+                "--url",
+                &s.url,
+                "run",
+                "oltp_read_only",
+                "--table-size",
+                "10000",
+            ])
+            .args(["--threads", "4", "--time", "40", "--warmup", "2"])
+            .args(["--report-interval", "1", "--out"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0) | Some(3)),
+            "{:?}",
+            text(&out)
+        );
+        (result_json(&dir), text(&out).0)
+    };
+    let (clean, _) = run("clean");
     assert_eq!(
         clean["stability"]["declining"], false,
         "{}",
         clean["stability"]
     );
-}
 
-/// A run whose throughput really falls (its table locked from 0 to 90 % of the time across
-/// the run) is flagged DECLINING.
-#[test]
-fn a_run_that_really_falls_is_flagged_declining() {
-    use mysql::prelude::Queryable;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let home = Home::new();
-    let s = prepared(&home, "decline");
     let stop = AtomicBool::new(false);
     let (falling, stdout) = std::thread::scope(|scope| {
         // A session that holds the table locked for a share of every 200 ms growing steadily
@@ -96,7 +71,7 @@ fn a_run_that_really_falls_is_flagged_declining() {
             let mut c = s.conn();
             let t0 = Instant::now();
             while !stop.load(Ordering::Relaxed) {
-                let share = (t0.elapsed().as_secs_f64() / (SECS + 2.0)).min(0.9);
+                let share = (t0.elapsed().as_secs_f64() / (secs + 2.0)).min(0.9);
                 let busy = Duration::from_secs_f64(0.2 * share);
                 c.query_drop("LOCK TABLES sbtest1 WRITE").unwrap();
                 std::thread::sleep(busy);
@@ -105,7 +80,7 @@ fn a_run_that_really_falls_is_flagged_declining() {
             }
         };
         let hogs = [scope.spawn(hog)];
-        let r = run(&home, &s, "falling");
+        let r = run("falling");
         stop.store(true, Ordering::Relaxed);
         for h in hogs {
             h.join().unwrap();
