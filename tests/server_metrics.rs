@@ -702,9 +702,10 @@ fn tpcc_new_orders_cross_checked_and_compared_with_a_why_table() {
         assert!(whats[2].starts_with("New-Orders (SUM(D_NEXT_O_ID))"));
         let no = &checks[2];
         assert_eq!(no["agrees"], true, "{no}");
-        // A New-Order or two may commit between the warm-up's end and the opening sample.
+        // A few New-Orders may commit between the warm-up's end and the opening sample (at
+        // 150 transactions a second, 67 New-Orders: 4 in a loaded machine's 60 ms).
         let diff = no["server"].as_f64().unwrap() - no["txbench"].as_f64().unwrap();
-        assert!(diff.abs() <= 3.0, "{no}");
+        assert!(diff.abs() <= 8.0, "{no}");
         assert!(no["txbench"].as_f64().unwrap() > 100.0, "{no}");
         assert!(srv["per_new_order"]["page_splits"].is_number(), "{srv}");
         // Rows that grow on delivery churn the B-tree pages: a finding under NULL dates only.

@@ -132,13 +132,22 @@ fn two_shards_of_a_tpcb_run_on_postgres_merge_exactly() {
     assert_eq!(txns, shard_txns);
     // Every committed TPC-B transaction added one history row.
     assert_eq!(history() - before, txns);
-    let checks = m["summary"]["server"]["cross_checks"].as_array().unwrap();
-    let pg = checks
-        .iter()
-        .find(|c| c["what"].as_str().unwrap().contains("xact_commit"))
-        .unwrap_or_else(|| panic!("{checks:?}"));
-    assert_eq!(pg["agrees"], true, "{pg}");
-    assert!(pg["txbench"].as_f64().unwrap() >= txns as f64, "{pg}");
+    // PostgreSQL's transaction count is not cross-checked over shards (the other shards'
+    // backends flush theirs after the sampling shard's last sample), and the merge says so.
+    let checks = m["summary"]["server"]["cross_checks"].as_array();
+    assert!(
+        checks.is_none_or(|c| c
+            .iter()
+            .all(|c| !c["what"].as_str().unwrap().contains("xact_commit"))),
+        "{checks:?}"
+    );
+    assert!(
+        m["notes"]
+            .to_string()
+            .contains("PostgreSQL's transaction count is not cross-checked over shards"),
+        "{}",
+        m["notes"]
+    );
 }
 
 #[test]

@@ -33,7 +33,7 @@ fn assert_check_passes(home: &Home, s: &Server, after: &str) {
 /// Flags, kind, statements per transaction (reads, writes, other), adds a history row.
 type Variant = (&'static [&'static str], &'static str, (u64, u64, u64), bool);
 
-/// Prepares scale 1 with `key`, runs each variant for 10 s with 4 threads and checks the
+/// Prepares scale 1 with `key`, runs each variant for 5 s with 4 threads and checks the
 /// data after each; returns the server for key-specific assertions.
 fn every_variant_on(key: &str) -> (Home, Server) {
     every_variant_on_db(Db::MariaDb, key)
@@ -80,7 +80,7 @@ fn every_variant_on_db(db: Db, key: &str) -> (Home, Server) {
             "--threads",
             "4",
             "--time",
-            "10",
+            "5",
             "--json",
             "--check",
         ];

@@ -26,7 +26,12 @@ pub const ROOT_DATA_HOME: &str = "/var/lib/txbench/postgres";
 /// The `postgres` program: the newest `/usr/lib/postgresql/*/bin/postgres` (Debian's
 /// layout, not on PATH), else one on `dirs`.
 pub fn find_server(dirs: &[PathBuf]) -> Result<(PathBuf, String)> {
-    let mut versions: Vec<(u32, PathBuf)> = fs::read_dir("/usr/lib/postgresql")
+    find_server_in(Path::new("/usr/lib/postgresql"), dirs)
+}
+
+/// [`find_server`] with Debian's version directories under `lib`.
+fn find_server_in(lib: &Path, dirs: &[PathBuf]) -> Result<(PathBuf, String)> {
+    let mut versions: Vec<(u32, PathBuf)> = fs::read_dir(lib)
         .into_iter()
         .flatten()
         .flatten()
@@ -371,6 +376,20 @@ pub fn create_bench_db(admin: &TargetUrl, user: &str, db: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_postgresql_installed_names_the_package() {
+        let empty = std::env::temp_dir().join(format!("txb-nopg-{}", std::process::id()));
+        fs::create_dir_all(&empty).unwrap();
+        let e = find_server_in(&empty, std::slice::from_ref(&empty))
+            .unwrap_err()
+            .to_string();
+        let _ = fs::remove_dir_all(&empty);
+        assert!(
+            e.contains("postgres not found") && e.contains("apt-get install postgresql"),
+            "{e}"
+        );
+    }
 
     fn inputs<'a>(sets: &'a [Setting], user: Option<(&'a Path, &'a str)>) -> ConfInputs<'a> {
         ConfInputs {
