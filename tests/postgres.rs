@@ -37,6 +37,16 @@ fn pgbench(s: &Server, db: &str, args: &[&str]) -> std::process::Output {
         .expect("pgbench (Debian package postgresql-client)")
 }
 
+/// A run's result holds the PostgreSQL transaction cross-check, and it agrees.
+fn assert_transactions_agree(r: &serde_json::Value) {
+    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+    let pg = checks
+        .iter()
+        .find(|c| c["what"].as_str().unwrap().contains("xact_commit"))
+        .unwrap_or_else(|| panic!("{checks:?}"));
+    assert_eq!(pg["agrees"], true, "{pg}");
+}
+
 #[test]
 fn tpcb_on_pgbench_schema_runs_both_ways_with_pgbench() {
     let home = Home::new();
@@ -150,12 +160,7 @@ fn tpcb_on_pgbench_schema_runs_both_ways_with_pgbench() {
     );
     ok(&run(&home, &s, &["check", "tpcb"]));
     // The server's transactions agree with txbench's.
-    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
-    let pg = checks
-        .iter()
-        .find(|c| c["what"].as_str().unwrap().contains("xact_commit"))
-        .unwrap_or_else(|| panic!("{checks:?}"));
-    assert_eq!(pg["agrees"], true, "{pg}");
+    assert_transactions_agree(&r);
 
     // Another client working on the server during the run: its transactions show in
     // pg_stat_database, and the run is INVALID.
@@ -358,13 +363,7 @@ fn oltp_runs_and_serialization_failures_are_retried_and_counted() {
         .output()
         .unwrap();
     ok(&out);
-    let r = result_json(&dir);
-    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
-    let pg = checks
-        .iter()
-        .find(|c| c["what"].as_str().unwrap().contains("xact_commit"))
-        .unwrap_or_else(|| panic!("{checks:?}"));
-    assert_eq!(pg["agrees"], true, "{pg}");
+    assert_transactions_agree(&result_json(&dir));
 
     // SQL the protocol cannot carry (a NUL) is refused, and the connection goes on.
     let mut c = s.engine_conn();

@@ -945,6 +945,21 @@ fn reconnect(
     false
 }
 
+/// How the workload's `kinds` attempts end on the server, for the cross-checks.
+fn ends_of(
+    workload: &dyn Workload,
+    kinds: usize,
+    connections: u64,
+) -> crate::metrics::server::Ends {
+    crate::metrics::server::Ends {
+        commits: (0..kinds).map(|k| workload.commits(k)).collect(),
+        autocommit_statements: (0..kinds)
+            .map(|k| workload.autocommit_statements(k))
+            .collect(),
+        connections,
+    }
+}
+
 /// The server block of the summary, the cross-checks (a disagreement makes the run
 /// INVALID) and the findings, from what the samplers saw. The first target's figures are the
 /// summary's; with several targets each one's counts are checked against its own share
@@ -974,12 +989,9 @@ fn server_figures(
         let mut mode = workload.server_count();
         mode.statements &= !targets.shared_data;
         shard.server_count = Some(mode);
-        shard.commits = (0..summary.kinds.len())
-            .map(|k| workload.commits(k))
-            .collect();
-        shard.autocommit_statements = (0..summary.kinds.len())
-            .map(|k| workload.autocommit_statements(k))
-            .collect();
+        let ends = ends_of(workload, summary.kinds.len(), 0);
+        shard.commits = ends.commits;
+        shard.autocommit_statements = ends.autocommit_statements;
         if let Some(r) = reports.first().filter(|_| shard.index == 1) {
             shard.server_measured = r.measured.clone().filter(|_| r.final_taken);
             shard.opening_lag_s = r.opening_lag_s;
@@ -1015,15 +1027,11 @@ fn server_figures(
     s.sample_ms_avg = report.sample_ms_sum / report.samples.max(1) as f64;
     s.sample_ms_max = report.sample_ms_max;
     s.not_recorded = report.not_recorded.clone();
-    let ends = crate::metrics::server::Ends {
-        commits: (0..summary.kinds.len())
-            .map(|k| workload.commits(k))
-            .collect(),
-        autocommit_statements: (0..summary.kinds.len())
-            .map(|k| workload.autocommit_statements(k))
-            .collect(),
-        connections: u64::from(result.config.threads),
-    };
+    let ends = ends_of(
+        workload,
+        summary.kinds.len(),
+        u64::from(result.config.threads),
+    );
     // Only a phase bounded by samples on both sides, the last after every transaction
     // ended, can be compared with txbench's count.
     for (i, r) in reports.iter().enumerate() {

@@ -884,6 +884,8 @@ pub fn cross_checks(
         .iter()
         .filter_map(|c| summary.errors_by_class.get(*c))
         .sum();
+    // Failed attempts that ended on the server (not with their connection).
+    let failed = (summary.errors + summary.retries).saturating_sub(disconnects) as f64;
     let attempts_not_ended = (summary.errors + summary.retries + summary.reconnects) as f64;
     if mode.transactions
         && let Some(server) = measured.server_transactions()
@@ -898,7 +900,6 @@ pub fn cross_checks(
             .filter(|(i, _)| commits.get(*i).copied().unwrap_or(true))
             .map(|(_, k)| k.completed)
             .sum();
-        let failed = (summary.errors + summary.retries).saturating_sub(disconnects) as f64;
         // With procedures a failed attempt counts 1 to 2 rollbacks: the middle, ± half.
         let (per_failure, spread) = if mode.double_rollback {
             (1.5, 0.5 * failed)
@@ -914,7 +915,7 @@ pub fn cross_checks(
             slack,
         ));
     }
-    if let Some(c) = pg_transactions(measured, summary, mode, ends, opening_lag_s) {
+    if let Some(c) = pg_transactions(measured, summary, mode, ends, failed, opening_lag_s) {
         out.push(c);
     }
     let names = [
@@ -990,13 +991,10 @@ fn pg_transactions(
     summary: &crate::results::Summary,
     mode: ServerCount,
     ends: &Ends,
+    failed: f64,
     opening_lag_s: f64,
 ) -> Option<CrossCheck> {
     let server = measured.status("pg_xact_commit")? + measured.status("pg_xact_rollback")?;
-    let disconnects: u64 = ["lost_connection", "server_shutdown"]
-        .iter()
-        .filter_map(|c| summary.errors_by_class.get(*c))
-        .sum();
     let mut txbench = 0.0;
     for (i, k) in summary.kinds.iter().enumerate() {
         let per_attempt = if ends.commits.get(i).copied().unwrap_or(true) {
@@ -1009,7 +1007,6 @@ fn pg_transactions(
             txbench += k.rolled_back as f64;
         }
     }
-    let failed = (summary.errors + summary.retries).saturating_sub(disconnects) as f64;
     txbench += failed;
     let rate = txbench / summary.duration_s.max(1e-9);
     // A failed attempt of an autocommitting kind ends up to all its statements' transactions

@@ -55,7 +55,7 @@ impl Worker {
         use engine::postgres::metrics;
         if self.pg.is_none() {
             let session = engine::postgres::connect_within(&self.opts.url, UNRESPONSIVE_LIMIT)
-                .map_err(|e| engine::postgres::timed_out(&e))?;
+                .map_err(|e| e.is_timeout())?;
             self.pg = Some(session);
         }
         // The waits up to now, on the session before it is taken out for the sample.

@@ -140,36 +140,18 @@ pub(super) fn postgres(home: &StateDir) -> Result<()> {
         "  {:<10} {:>10} {:>10} {:>10} {:>10} {:>8}",
         "threads", "sysbench/s", "us/txn", "txbench/s", "us/txn", "ratio"
     );
+    let args = [
+        "oltp_read_write",
+        "--tables",
+        "4",
+        "--table-size",
+        size,
+        "--no-server-metrics",
+    ];
     for threads in [4, 16] {
         let a1 = sysbench_pgsql(&url, threads, secs, size)?;
-        let b1 = txbench_run(
-            &bin,
-            &url,
-            &[
-                "oltp_read_write",
-                "--tables",
-                "4",
-                "--table-size",
-                size,
-                "--no-server-metrics",
-            ],
-            threads,
-            secs,
-        )?;
-        let b2 = txbench_run(
-            &bin,
-            &url,
-            &[
-                "oltp_read_write",
-                "--tables",
-                "4",
-                "--table-size",
-                size,
-                "--no-server-metrics",
-            ],
-            threads,
-            secs,
-        )?;
+        let b1 = txbench_run(&bin, &url, &args, threads, secs)?;
+        let b2 = txbench_run(&bin, &url, &args, threads, secs)?;
         let a2 = sysbench_pgsql(&url, threads, secs, size)?;
         row(&threads.to_string(), &[a1, a2], &[b1, b2], secs);
     }

@@ -22,22 +22,20 @@ pub struct Session {
 
 /// Opens one connection; errors are one line naming the redacted URL and what to check.
 pub fn connect(url: &TargetUrl) -> anyhow::Result<Session> {
-    connect_within(url, CONNECT_TIMEOUT)
+    connect_within(url, CONNECT_TIMEOUT).map_err(|e| connect_error(url, &e))
 }
 
-/// [`connect`] with its own bound on connecting and logging in (the sampler's).
-pub fn connect_within(url: &TargetUrl, timeout: Duration) -> anyhow::Result<Session> {
-    let client = wire::connect(url, "txbench", timeout).map_err(|e| connect_error(url, &e))?;
+/// [`connect`] with its own bound on connecting and logging in (the sampler's), its error
+/// the wire client's (see [`wire::Error::is_timeout`]).
+pub fn connect_within(
+    url: &TargetUrl,
+    timeout: Duration,
+) -> std::result::Result<Session, wire::Error> {
+    let client = wire::connect(url, "txbench", timeout)?;
     Ok(Session {
         client,
         affected: 0,
     })
-}
-
-/// Whether a connect error is the server not answering in time.
-pub fn timed_out(e: &anyhow::Error) -> bool {
-    e.to_string()
-        .contains(&io_reason(std::io::ErrorKind::TimedOut, ""))
 }
 
 fn connect_error(url: &TargetUrl, e: &wire::Error) -> anyhow::Error {

@@ -81,6 +81,11 @@ impl Error {
         }
     }
 
+    /// Whether the server did not answer in time (a connect or startup timeout).
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, Error::Io(e) if matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock))
+    }
+
     /// Whether the connection is gone (a socket failure, or a server that ended it).
     pub fn is_closed(&self) -> bool {
         match self {
@@ -833,6 +838,15 @@ mod tests {
                 .contains("column 1 is int4")
         );
         assert!(row.get::<i32>(3).unwrap_err().contains("no column 4"));
+    }
+
+    #[test]
+    fn timeouts_are_told_from_other_failures() {
+        let io = |k| Error::Io(io::Error::new(k, "x"));
+        assert!(io(io::ErrorKind::TimedOut).is_timeout());
+        assert!(io(io::ErrorKind::WouldBlock).is_timeout());
+        assert!(!io(io::ErrorKind::ConnectionRefused).is_timeout());
+        assert!(!Error::Closed.is_timeout());
     }
 
     #[test]
