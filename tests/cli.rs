@@ -88,12 +88,25 @@ fn bad_server_flags_name_the_flag() {
         assert_one_line_error(&out, 1)
             .starts_with("Error: --set innodb_buffer_pool_size: expected key=value")
     );
-    let out = home
-        .cmd()
-        .args(["server", "start", "--set", "bind-address=0.0.0.0"])
-        .output()
-        .unwrap();
-    assert!(assert_one_line_error(&out, 1).contains("127.0.0.1 only"));
+    // The managed option in every spelling the server would read (a prefix, either
+    // separator, any case, a loose-/maximum- prefix).
+    for set in [
+        "bind-address=0.0.0.0",
+        "bind-addr=0.0.0.0",
+        "BIND_ADDR=0.0.0.0",
+        "loose-bind-addr=0.0.0.0",
+        "maximum-bind-address=0.0.0.0",
+    ] {
+        let out = home
+            .cmd()
+            .args(["server", "start", "--set", set])
+            .output()
+            .unwrap();
+        assert!(
+            assert_one_line_error(&out, 1).contains("127.0.0.1 only"),
+            "{set}"
+        );
+    }
     let out = home
         .cmd()
         .args(["server", "start", "--name", "../escape"])

@@ -75,19 +75,37 @@ impl Setting {
     }
 }
 
-/// If `key` names a managed setting, why the user may not set it.
+/// If `key` names a managed setting, why the user may not set it. The server reads dashes
+/// as underscores, takes `loose-`, `maximum-`, `enable-`, `disable-` and `skip-` before a
+/// name, and accepts any unambiguous prefix of a name (`bind-addr` is `bind-address`): each
+/// of those spellings of a managed name is refused too.
 fn managed(key: &str) -> Option<String> {
     let norm = key.trim().to_ascii_lowercase().replace('-', "_");
-    let norm = norm.strip_prefix("loose_").unwrap_or(&norm);
-    if !MANAGED.contains(&norm) {
-        return None;
+    if norm.starts_with("set_variable") {
+        return Some("set-variable is not supported: give the option's own name".into());
     }
-    Some(match norm {
+    let mut names = vec![norm.as_str()];
+    let mut rest = norm.as_str();
+    while let Some(r) = ["loose_", "maximum_", "enable_", "disable_", "skip_"]
+        .iter()
+        .find_map(|p| rest.strip_prefix(p))
+    {
+        rest = r;
+        names.push(rest);
+    }
+    let hit = names.iter().find_map(|n| {
+        MANAGED
+            .iter()
+            .find(|m| !n.is_empty() && m.starts_with(n))
+            .copied()
+    })?;
+    Some(match hit {
         "port" => "set the port with --port".to_string(),
         "bind_address" | "skip_networking" => {
             "sandbox servers listen on 127.0.0.1 only".to_string()
         }
-        _ => format!("'{norm}' is managed by txbench"),
+        _ if hit == norm => format!("'{norm}' is managed by txbench"),
+        _ => format!("'{norm}' would set '{hit}', which is managed by txbench"),
     })
 }
 
@@ -413,6 +431,45 @@ mod tests {
                 .to_string()
                 .contains("127.0.0.1")
         );
+        // Every spelling the server would read as a managed option: prefixes, dashes or
+        // underscores, any case, loose-/maximum-/enable-/disable-/skip- before it.
+        for bad in [
+            "bind-addr=0.0.0.0",
+            "bind=0.0.0.0",
+            "BIND_ADDRESS=0.0.0.0",
+            "loose-bind-addr=0.0.0.0",
+            "loose-loose-bind-address=0.0.0.0",
+            "maximum-bind-address=0.0.0.0",
+            "skip-netw=1",
+            "enable-skip-networking=1",
+            "disable-skip-networking=0",
+            "data=/elsewhere",
+            "pid=/tmp/x",
+            "us=root",
+            "set-variable=bind-address=0.0.0.0",
+        ] {
+            let e = Setting::parse(bad).unwrap_err().to_string();
+            assert!(e.starts_with("--set"), "{bad}: {e}");
+        }
+        assert_eq!(
+            Setting::parse("bind-addr=0.0.0.0").unwrap_err().to_string(),
+            "--set bind-addr: sandbox servers listen on 127.0.0.1 only"
+        );
+        assert_eq!(
+            Setting::parse("data=/x").unwrap_err().to_string(),
+            "--set data: 'data' would set 'datadir', which is managed by txbench"
+        );
+        // Options that only begin like a managed one are the user's.
+        for ok in [
+            "port_open_timeout=5",
+            "user_stat=1",
+            "tmp_table_size=64M",
+            "log_error_verbosity=3",
+            "skip-name-resolve=1",
+            "socket_timeout=1",
+        ] {
+            assert!(Setting::parse(ok).is_ok(), "{ok}");
+        }
     }
 
     #[test]
