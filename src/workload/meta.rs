@@ -130,6 +130,28 @@ pub fn expect(conn: &mut Conn, wanted: &str) -> Result<Option<String>> {
     }
 }
 
+/// Whether `cleanup workload` may drop `tables` (those of them present): only what txbench
+/// made, which txbench_meta records. A database that holds another workload, or tables with
+/// no record of txbench making them, is refused with the tables named.
+pub fn owns(conn: &mut Conn, workload: &str, tables: &[&str]) -> Result<()> {
+    match self::workload(conn)? {
+        Some(w) if family(&w) == family(workload) => Ok(()),
+        Some(w) => bail!(
+            "the database holds the {w} workload, not {workload}: cleanup drops nothing (run `txbench cleanup {w}`)"
+        ),
+        None => {
+            let present = tables_present(conn, tables)?;
+            if present.is_empty() {
+                return Ok(());
+            }
+            bail!(
+                "txbench did not create {} in this database (txbench_meta records no workload): cleanup drops only txbench's own tables, so it drops nothing",
+                present.join(", ")
+            )
+        }
+    }
+}
+
 /// Forgets the recorded workload if it is of `workload`'s family (after a cleanup).
 pub fn forget(conn: &mut Conn, workload: &str) -> Result<()> {
     if let Some(w) = self::workload(conn)?

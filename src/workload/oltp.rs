@@ -220,11 +220,13 @@ pub fn prepare(
             );
         }
     }
+    // Recorded first: tables left by a prepare that failed half-way are txbench's.
+    super::meta::set(&mut conn, "workload", workload)?;
+    super::meta::set(&mut conn, "oltp.tables", &o.tables.to_string())?;
     for n in 1..=o.tables {
         conn.query_drop(create_table_sql(o, n, conn.engine()))
             .with_context(|| format!("creating sbtest{n}"))?;
     }
-    super::meta::set(&mut conn, "workload", workload)?;
     // Work units: (table, first id, last id) in chunks, spread over the loaders.
     let chunk = 50_000u32;
     let mut units = Vec::new();
@@ -350,11 +352,20 @@ pub fn existing_tables(conn: &mut Conn) -> Result<Vec<u32>> {
 }
 
 /// Drops every sbtest table.
+/// Drops the sbtest tables txbench prepared (1..=the recorded --tables; every one present
+/// when the preparation predates that record).
 pub fn cleanup(conn: &mut Conn) -> Result<usize> {
-    let tables = existing_tables(conn)?;
+    let mut tables = existing_tables(conn)?;
+    let names: Vec<String> = tables.iter().map(|n| format!("sbtest{n}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    super::meta::owns(conn, "oltp_read_write", &names)?;
+    if let Some(n) = super::meta::get(conn, "oltp.tables")?.and_then(|v| v.parse::<u32>().ok()) {
+        tables.retain(|t| *t <= n);
+    }
     for n in &tables {
         conn.query_drop(format!("DROP TABLE IF EXISTS sbtest{n}"))?;
     }
+    super::meta::remove_prefix(conn, "oltp.")?;
     super::meta::forget(conn, "oltp_read_write")?;
     Ok(tables.len())
 }

@@ -384,11 +384,12 @@ pub fn prepare(
                     "table '{t}' exists but was not prepared by txbench: drop it or use another database"
                 );
             }
+            // Recorded first: tables left by a prepare that failed half-way are txbench's.
+            meta::set(&mut conn, "workload", "tpcb")?;
             for stmt in create_statements(o, conn.engine()) {
                 conn.query_drop(&stmt)
                     .context("creating the TPC-B tables")?;
             }
-            meta::set(&mut conn, "workload", "tpcb")?;
             meta::set(&mut conn, "tpcb.scale", &o.scale.to_string())?;
             meta::set(&mut conn, "tpcb.history_key", o.history_key.name())?;
             meta::set(&mut conn, "tpcb.history_committed", "0")?;
@@ -466,6 +467,7 @@ pub fn ready(conn: &mut Conn, scale: Option<u32>) -> Result<State> {
 
 /// Drops the TPC-B tables and txbench's record of them.
 pub fn cleanup(conn: &mut Conn) -> Result<()> {
+    meta::owns(conn, "tpcb", &TABLES)?;
     for t in TABLES {
         conn.query_drop(format!("DROP TABLE IF EXISTS {t}"))?;
     }

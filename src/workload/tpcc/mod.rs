@@ -254,11 +254,12 @@ pub fn prepare(
                 now: now_string(&mut conn)?,
                 null_dates: o.null_dates,
             };
+            // Recorded first: tables left by a prepare that failed half-way are txbench's.
+            meta::set(&mut conn, "workload", "tpcc")?;
             for stmt in schema::create_statements(o, conn.engine()) {
                 conn.query_drop(&stmt)
                     .with_context(|| format!("creating the schema: {}", first_words(&stmt)))?;
             }
-            meta::set(&mut conn, "workload", "tpcc")?;
             for (k, v) in [
                 ("tpcc.warehouses", o.warehouses.to_string()),
                 ("tpcc.null_dates", o.null_dates.name().to_string()),
@@ -349,6 +350,7 @@ pub fn ready(conn: &mut Conn, warehouses: Option<u32>) -> Result<State> {
 
 /// Drops the TPC-C tables and txbench's record of them.
 pub fn cleanup(conn: &mut Conn) -> Result<()> {
+    meta::owns(conn, "tpcc", &schema::TABLES)?;
     schema::drop_all(conn)?;
     meta::remove_prefix(conn, "tpcc.")?;
     meta::forget(conn, "tpcc")
