@@ -72,6 +72,30 @@ fn lifecycle_start_status_restart_stop_rm() {
         .unwrap();
     assert!(assert_one_line_error(&change, 1).contains("stop it first"));
 
+    // No snapshot is taken of, or restored over, a running server's files: the copy would be
+    // torn. Also when its pid file is gone (the process is found by its configuration).
+    let state = txbench::server::StateDir::at(home.path()).unwrap();
+    let record = txbench::server::get(&state, "life").unwrap().record;
+    let e = txbench::server::snapshot::save(&record)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        format!(
+            "saving the snapshot of server 'life': server 'life' is still running (pid {}); a snapshot is taken or restored only with the server stopped",
+            s.pid
+        )
+    );
+    let pid_file = record.pid_file();
+    let kept = std::fs::read(&pid_file).unwrap();
+    std::fs::remove_file(&pid_file).unwrap();
+    let e = txbench::server::snapshot::save(&record)
+        .unwrap_err()
+        .to_string();
+    std::fs::write(&pid_file, kept).unwrap();
+    assert!(e.contains("is still running"), "{e}");
+    assert!(!txbench::server::snapshot::exists(&record));
+
     let stop = home
         .cmd()
         .args(["server", "stop", "life"])

@@ -44,6 +44,22 @@ pub fn runs_with_arg(pid: i32, arg: &str) -> bool {
     cmdline.split(|b| *b == 0).any(|a| a == arg.as_bytes())
 }
 
+/// A live process whose command line names `path` (an argument equal to it, or ending in
+/// `=PATH`): a server still running on a data directory or configuration file, with or
+/// without its pid file.
+pub fn running_on(path: &Path) -> Option<i32> {
+    let want = path.as_os_str().as_encoded_bytes();
+    let suffix = [b"=".as_slice(), want].concat();
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+        let pid: i32 = e.file_name().to_str()?.parse().ok()?;
+        let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+        let names = cmdline
+            .split(|b| *b == 0)
+            .any(|a| a == want || a.ends_with(&suffix));
+        (names && pid != std::process::id() as i32 && alive(pid)).then_some(pid)
+    })
+}
+
 /// Sends `signal` to `pid`; a process that is already gone is not an error.
 pub fn signal(pid: i32, signal: i32) {
     // SAFETY: plain kill(2); callers checked the pid is our server.

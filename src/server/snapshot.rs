@@ -19,6 +19,22 @@ pub fn exists(record: &ServerRecord) -> bool {
     path(record).join("mysql").is_dir()
 }
 
+/// Refuses to copy the data directory of a server whose process is still there: a copy
+/// of live files is torn, and every cell restored from it would start from it.
+fn ensure_stopped(record: &ServerRecord, what: &str) -> Result<()> {
+    let pid = super::inspect(record.clone()).state.pid().or_else(|| {
+        super::process::running_on(&record.datadir())
+            .or_else(|| super::process::running_on(&record.cnf()))
+    });
+    if let Some(pid) = pid {
+        bail!(
+            "{what}: server '{}' is still running (pid {pid}); a snapshot is taken or restored only with the server stopped",
+            record.name
+        );
+    }
+    Ok(())
+}
+
 /// Copies the contents of `from` into `to` (created; it may be a mount point).
 fn copy(from: &Path, to: &Path, what: &str) -> Result<()> {
     std::fs::create_dir_all(to)
@@ -80,6 +96,10 @@ pub fn size(dir: &Path) -> u64 {
 /// returns the seconds it took and the bytes copied. A failed copy (a full disk) leaves no
 /// partial snapshot behind and says why.
 pub fn save(record: &ServerRecord) -> Result<(f64, u64)> {
+    ensure_stopped(
+        record,
+        &format!("saving the snapshot of server '{}'", record.name),
+    )?;
     let to = path(record);
     empty(&to);
     let t = Instant::now();
@@ -102,6 +122,10 @@ pub fn restore(record: &ServerRecord) -> Result<f64> {
             from.display()
         );
     }
+    ensure_stopped(
+        record,
+        &format!("restoring the snapshot of server '{}'", record.name),
+    )?;
     let t = Instant::now();
     let data = record.datadir();
     empty(&data);
