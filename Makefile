@@ -25,7 +25,7 @@ lint: deps
 ## test: the whole suite, against real throw-away servers (and headless Chromium for reports)
 test: lint
 	@scripts/install-deps.sh chromium
-	$(CARGO) test --locked
+	$(CARGO) test --locked --no-fail-fast
 
 ## bench: speed figures (printed, never asserted)
 bench: deps

@@ -92,7 +92,8 @@ pub enum Command {
         /// CSV, one line per thread count and run.
         #[arg(long)]
         csv: bool,
-        /// Compare runs of different workloads anyway.
+        /// Compare anyway: runs of different workloads, or runs that did not run their
+        /// course (interrupted, aborted, unfinished), which otherwise get no verdict.
         #[arg(long)]
         force: bool,
     },
@@ -206,11 +207,12 @@ pub struct DriverArgs {
     /// Seed of all random inputs (default: from the clock; always recorded).
     #[arg(long, global = true)]
     pub seed: Option<u64>,
-    /// Retries after a deadlock or lock-wait timeout.
+    /// Retries after a deadlock, lock-wait timeout or serialization failure; an attempt
+    /// whose retries run out counts against --max-error-rate.
     #[arg(long, global = true, default_value_t = 3)]
     pub retries: u32,
-    /// Percent of transactions in an interval that may fail with unexpected errors before
-    /// the run stops as INVALID.
+    /// Percent of a kind's transactions in an interval that may finally fail (unexpected
+    /// errors, or contention whose retries ran out) before the run stops as INVALID.
     #[arg(long, global = true, default_value_t = 5.0, allow_negative_numbers = true, value_parser = percent)]
     pub max_error_rate: f64,
     /// Transaction isolation level for every connection (default: the server's).

@@ -66,7 +66,8 @@ pub struct RunConfig {
     pub seed: u64,
     /// Retries after a deadlock or lock-wait timeout.
     pub retries: u32,
-    /// Largest tolerated share of unexpected errors in an interval (0.05 = 5 %).
+    /// Largest tolerated share of finally failed attempts (unexpected errors, or contention
+    /// whose retries ran out) of a kind in an interval (0.05 = 5 %).
     pub max_error_rate: f64,
     /// Isolation level, if set (else the server's).
     pub isolation: Option<Isolation>,

@@ -714,6 +714,7 @@ fn merge_interval(
         service_p99_ms: serv.p99_ms,
         errors: sumu(&|r| r.errors),
         unexpected_errors: sumu(&|r| r.unexpected_errors),
+        failed_after_retries: sumu(&|r| r.failed_after_retries),
         err_ps: sum(&|r| r.err_ps),
         reconn_ps: sum(&|r| r.reconn_ps),
         errors_by_class: by_class,
@@ -839,8 +840,10 @@ fn merge_summary(
         stmts,
         errors,
         unexpected_errors: measured.iter().map(|r| r.unexpected_errors).sum(),
+        failed_after_retries: measured.iter().map(|r| r.failed_after_retries).sum(),
         errors_by_class,
         retries: kinds.iter().map(|k| k.retries).sum(),
+        retried_transactions: shard_summaries.iter().map(|s| s.retried_transactions).sum(),
         // Intervals do not carry them: the shards' own summaries, added (over the whole
         // measured phase even when the merge is truncated to the common span).
         retries_by_class: shard_summaries.iter().fold(BTreeMap::new(), |mut m, s| {

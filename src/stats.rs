@@ -571,6 +571,7 @@ mod tests {
             service_p99_ms: 2.0,
             errors: 0,
             unexpected_errors: 0,
+            failed_after_retries: 0,
             err_ps: 0.0,
             reconn_ps: 0.0,
             errors_by_class: Default::default(),

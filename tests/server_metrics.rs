@@ -423,6 +423,23 @@ fn a_frozen_server_makes_the_run_invalid() {
     let r = result_json(&dir);
     assert_eq!(r["validity"]["valid"], false);
     assert!(r["summary"]["transactions"].as_u64().unwrap() > 0);
+    // The closing sample was never answered: the run says its cross-checks were not made,
+    // among its reasons, after the cause.
+    let not_made = r["summary"]["server"]["checks_not_made"].to_string();
+    assert!(not_made.contains("the cross-checks were not made"), "{r}");
+    let reasons: Vec<String> = r["validity"]["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        reasons[0].contains("unresponsive")
+            && reasons
+                .iter()
+                .any(|x| x.contains("cross-checks were not made")),
+        "{reasons:?}"
+    );
 }
 
 #[test]

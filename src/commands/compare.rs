@@ -40,6 +40,11 @@ pub struct Side {
     pub intervals: usize,
     /// False for an INVALID run.
     pub valid: bool,
+    /// How the run ended (completed, interrupted, aborted, unfinished).
+    pub status: &'static str,
+    /// Why no verdict is given (a run that did not run its course, without --force).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<String>,
     /// NEW against BASE (None for BASE, or with too few intervals).
     pub vs_base: Option<Difference>,
     /// NEW's server figures against BASE's, ranked by relative change (empty for BASE or
@@ -74,8 +79,18 @@ fn server_of(r: &RunResult) -> Option<&crate::metrics::server::ServerSummary> {
     r.summary.as_ref()?.server.as_ref()
 }
 
-fn side(r: &RunResult, base: Option<(&[f64], &RunResult)>) -> Side {
+/// Why a comparison of `r` (against `base`) is not a verdict on finished runs.
+fn unfinished(r: &RunResult, base: Option<&RunResult>) -> Option<String> {
+    if let Some(why) = r.status.unfinished_why() {
+        return Some(format!("run {why}"));
+    }
+    let why = base?.status.unfinished_why()?;
+    Some(format!("BASE run {why}"))
+}
+
+fn side(r: &RunResult, base: Option<(&[f64], &RunResult)>, force: bool) -> Side {
     let samples = steady_samples(r);
+    let withheld = unfinished(r, base.map(|(_, b)| b));
     let s = r.summary.as_ref();
     let summary_tps = s.map_or(0.0, |s| s.tps);
     Side {
@@ -89,7 +104,11 @@ fn side(r: &RunResult, base: Option<(&[f64], &RunResult)>) -> Side {
         p99_ms: s.map_or(0.0, |s| s.response.p99_ms),
         intervals: samples.len(),
         valid: r.validity.valid,
-        vs_base: base.and_then(|(b, _)| stats::welch(b, &samples)),
+        status: r.status.word(),
+        vs_base: base
+            .filter(|_| withheld.is_none() || force)
+            .and_then(|(b, _)| stats::welch(b, &samples)),
+        withheld,
         why: match (base.and_then(|(_, b)| server_of(b)), server_of(r)) {
             (Some(b), Some(n)) => crate::metrics::server::why(b, n),
             _ => Vec::new(),
@@ -98,21 +117,22 @@ fn side(r: &RunResult, base: Option<(&[f64], &RunResult)>) -> Side {
 }
 
 /// The comparison rows of BASE against each NEW, by BASE's thread counts.
-pub fn rows(base: &Stored, new: &[Stored]) -> Vec<Row> {
+/// A NEW or BASE run that did not run its course gets no verdict unless `force`.
+pub fn rows(base: &Stored, new: &[Stored], force: bool) -> Vec<Row> {
     base.runs()
         .into_iter()
         .map(|b| {
             let samples = steady_samples(b);
             Row {
                 threads: b.config.threads,
-                base: side(b, None),
+                base: side(b, None, force),
                 new: new
                     .iter()
                     .map(|n| {
                         n.runs()
                             .into_iter()
                             .find(|r| r.config.threads == b.config.threads)
-                            .map(|r| side(r, Some((&samples, b))))
+                            .map(|r| side(r, Some((&samples, b)), force))
                     })
                     .collect(),
             }
@@ -121,10 +141,17 @@ pub fn rows(base: &Stored, new: &[Stored]) -> Vec<Row> {
 }
 
 fn verdict(s: &Side) -> String {
-    let mut v = s.vs_base.map_or_else(
-        || "too few intervals".to_string(),
-        |d| d.verdict.text().to_string(),
-    );
+    let mut v = match (&s.vs_base, &s.withheld) {
+        (None, Some(why)) => format!("no verdict: {why} (--force to compare)"),
+        (None, None) => "too few intervals".to_string(),
+        (Some(d), why) => {
+            let mut v = d.verdict.text().to_string();
+            if let Some(why) = why {
+                let _ = write!(v, " ({why}, --force)");
+            }
+            v
+        }
+    };
     if !s.valid {
         v.push_str(" (INVALID run)");
     }
@@ -156,7 +183,7 @@ pub fn compare(
             );
         }
     }
-    let rows = rows(&b, &n);
+    let rows = rows(&b, &n, force);
     if rows.iter().all(|r| r.new.iter().all(Option::is_none)) {
         bail!(
             "no thread count in common between BASE {} and {}",
@@ -381,12 +408,7 @@ fn csv(rows: &[Row], base: &str, names: &[String]) -> String {
                         format!("{:.3}", d.ci_pct.1),
                         d.verdict.text().to_string(),
                     ),
-                    None => (
-                        String::new(),
-                        String::new(),
-                        String::new(),
-                        "too few intervals".into(),
-                    ),
+                    None => (String::new(), String::new(), String::new(), verdict(s)),
                 };
                 let _ = writeln!(
                     o,

@@ -2,6 +2,7 @@
 //! the one worker loop (closed, or paced by the open-loop schedule), retries, reconnects,
 //! interval collection, results written as the run goes, and the validity rules.
 
+mod fired;
 pub mod pacer;
 mod targets;
 
@@ -418,7 +419,7 @@ pub fn run(
     let mut phase_start = Duration::ZERO;
     let mut last_tick = Duration::ZERO;
     let mut status = RunStatus::Completed;
-    let mut abort: Option<String> = None;
+    let mut fired = fired::Fired::default();
 
     loop {
         // The next boundary: a multiple of the interval within the phase, or the phase end.
@@ -454,7 +455,7 @@ pub fn run(
             stop_flag.store(true, Ordering::SeqCst);
             let left = join_within(std::mem::take(&mut handles), END_JOIN_LIMIT);
             if left > 0 {
-                abort.get_or_insert(format!(
+                fired.cause(format!(
                     "{left} virtual user(s) did not finish their transaction within {} s of the run's end: the server stopped answering them",
                     END_JOIN_LIMIT.as_secs()
                 ));
@@ -528,10 +529,22 @@ pub fn run(
         if phase == Phase::Measure {
             for (k, stats) in row.kinds.iter().zip(&rec.kinds) {
                 let attempts = k.completed + k.errors;
-                let unexpected = stats.unexpected();
-                if attempts > 0 && unexpected as f64 > cfg.max_error_rate * attempts as f64 {
-                    abort = Some(format!(
-                        "{unexpected} of {attempts} {} transactions failed with unexpected errors in the interval ending at {:.0}s (more than --max-error-rate {}%){}",
+                let failed = stats.counted_failures();
+                if attempts > 0 && failed as f64 > cfg.max_error_rate * attempts as f64 {
+                    let ran_out = stats.failed_after_retries();
+                    let how = match (stats.unexpected(), ran_out) {
+                        (_, 0) => "with unexpected errors".to_string(),
+                        (0, _) => format!(
+                            "after their --retries {} retries ran out (deadlocks, lock waits, serialization failures)",
+                            cfg.retries
+                        ),
+                        (u, r) => format!(
+                            "({u} with unexpected errors, {r} after their --retries {} retries ran out)",
+                            cfg.retries
+                        ),
+                    };
+                    fired.effect(format!(
+                        "{failed} of {attempts} {} transactions failed {how} in the interval ending at {:.0}s (more than --max-error-rate {}%){}",
                         k.name,
                         row.end_s,
                         cfg.max_error_rate * 100.0,
@@ -542,7 +555,7 @@ pub fn run(
             }
         }
         if overflow.load(Ordering::Relaxed) {
-            abort = Some(format!(
+            fired.effect(format!(
                 "the database cannot keep up with --rate {}: more than {} transactions were queued",
                 part.rate.unwrap_or_default(),
                 pacer::queue_capacity(part.rate.unwrap_or_default())
@@ -570,7 +583,7 @@ pub fn run(
         }
         if let Some((reason, frozen)) = verdict.abort {
             unresponsive = frozen;
-            abort = Some(reason);
+            fired.cause(reason);
         }
         if let Some(reason) = shared
             .crashed
@@ -578,7 +591,7 @@ pub fn run(
             .unwrap_or_else(|p| p.into_inner())
             .clone()
         {
-            abort = Some(reason);
+            fired.cause(reason);
         }
         result.intervals.push(row);
         last_tick = now;
@@ -606,8 +619,8 @@ pub fn run(
             summary.client_cpu_s = measured_cpu;
             summary.client_cpu_pct = cpu_pct(measured_cpu, measured_secs, cpus);
             result.workload_report = workload.report(&summary);
-            if let Some(reason) = workload.invalid_reasons(&summary).into_iter().next() {
-                abort = Some(reason);
+            for reason in workload.invalid_reasons(&summary) {
+                fired.effect(reason);
             }
             result.summary = Some(summary);
             result.stability = crate::stats::Stability::of(
@@ -620,16 +633,33 @@ pub fn run(
         if INTERRUPTED.load(Ordering::SeqCst) {
             status = RunStatus::Interrupted;
         }
-        if abort.is_some() {
+        if fired.any() && !fired.has_cause() && lost_server(&rec) {
+            // Transactions lost their connections: ask the server before blaming them.
+            targets::sample_and_wait(&samplers, Duration::from_secs(2));
+            for (i, s) in samplers.iter().enumerate() {
+                if let Some(why) = s.down_now() {
+                    fired.cause(targets::label(targets, i, why));
+                }
+            }
+        }
+        if fired.any() {
             status = RunStatus::Aborted;
         }
         let finished =
             now >= total || events_done || stopped_early || status != RunStatus::Completed;
-        if let Some(reason) = &abort {
+        for reason in fired.reasons() {
             result.validity.valid = false;
             if !result.validity.reasons.contains(reason) {
                 result.validity.reasons.push(reason.clone());
             }
+        }
+        if fired.any() {
+            // Causes first, whichever rule fired in an earlier interval.
+            let order: Vec<&String> = fired.reasons().collect();
+            result
+                .validity
+                .reasons
+                .sort_by_key(|r| order.iter().position(|o| *o == r).unwrap_or(order.len()));
         }
         if finished && let Some(reason) = saturation(measured_cpu, measured_secs, cpus) {
             result.validity.valid = false;
@@ -758,11 +788,22 @@ pub fn saturation(cpu_s: f64, wall_s: f64, cpus: usize) -> Option<String> {
     })
 }
 
+/// Whether transactions of this interval failed with their connection (the server may be
+/// gone).
+fn lost_server(rec: &Recorder) -> bool {
+    rec.reconnects > 0
+        || rec.kinds.iter().any(|k| {
+            crate::metrics::ErrorClass::ALL
+                .iter()
+                .any(|c| c.disconnects() && k.errors[c.index()] > 0)
+        })
+}
+
 fn top_messages(rec: &Recorder) -> String {
     let mut m: Vec<_> = rec
         .messages
         .iter()
-        .filter(|m| m.class.unexpected())
+        .filter(|m| m.class.counts_against_error_rate())
         .collect();
     m.sort_by_key(|e| std::cmp::Reverse(e.count));
     if m.is_empty() {
@@ -866,6 +907,9 @@ fn worker_loop(
                         end.saturating_duration_since(intended).as_micros() as u64,
                         (end - start).as_micros() as u64,
                     );
+                    if retries > 0 {
+                        r.kinds[kind].retried_completed += 1;
+                    }
                     false
                 }
                 Err((class, msg)) => {
@@ -994,6 +1038,14 @@ fn server_figures(
         shard.autocommit_statements = ends.autocommit_statements;
         if let Some(r) = reports.first().filter(|_| shard.index == 1) {
             shard.server_measured = r.measured.clone().filter(|_| r.final_taken);
+            // The merge cross-checks this shard's counts: without them it cannot.
+            if let Some(why) = checks_not_made(r) {
+                result.validity.valid = false;
+                result
+                    .validity
+                    .reasons
+                    .push(format!("the merge's cross-checks cannot be made: {why}"));
+            }
             shard.opening_lag_s = r.opening_lag_s;
             summary.server = Some(ServerSummary {
                 duration_s: r.measured.as_ref().map_or(0.0, |m| m.secs),
@@ -1036,6 +1088,13 @@ fn server_figures(
     // ended, can be compared with txbench's count.
     for (i, r) in reports.iter().enumerate() {
         let Some(m) = r.measured.as_ref().filter(|_| r.final_taken) else {
+            if let Some(why) = checks_not_made(r) {
+                s.checks_not_made.push(targets::label(
+                    targets,
+                    i,
+                    format!("the cross-checks were not made: {why}"),
+                ));
+            }
             continue;
         };
         let own = if per_target.is_empty() {
@@ -1068,13 +1127,34 @@ fn server_figures(
             s.cross_checks.push(c);
         }
     }
-    let reasons: Vec<String> = s.cross_checks.iter().filter_map(|c| c.reason()).collect();
+    let reasons: Vec<String> = s
+        .checks_not_made
+        .iter()
+        .cloned()
+        .chain(s.cross_checks.iter().filter_map(|c| c.reason()))
+        .collect();
     summary.server = Some(s);
     for reason in reasons {
         result.validity.valid = false;
         result.validity.reasons.push(reason);
     }
     result.findings = crate::findings::of(result, &report.rows);
+}
+
+/// Why a target's counts cannot be held against txbench's: no sample opened the measured
+/// phase, or the closing one (after every transaction ended) was not taken.
+fn checks_not_made(r: &crate::sampler::Report) -> Option<String> {
+    if r.measured.is_none() {
+        Some("no server sample opened the measured phase".into())
+    } else if !r.final_taken {
+        Some(
+            r.final_failure
+                .clone()
+                .unwrap_or_else(|| "the closing server sample was not taken".into()),
+        )
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -1102,6 +1182,20 @@ mod tests {
             recorders: Vec::new(),
             targets: 1,
         })
+    }
+
+    #[test]
+    fn a_closing_sample_not_taken_is_a_check_not_made() {
+        let mut r = crate::sampler::Report::default();
+        assert_eq!(
+            checks_not_made(&r).as_deref(),
+            Some("no server sample opened the measured phase")
+        );
+        r.measured = Some(Default::default());
+        r.final_failure = Some("the server did not answer the closing sample in time".into());
+        assert_eq!(checks_not_made(&r), r.final_failure);
+        r.final_taken = true;
+        assert_eq!(checks_not_made(&r), None);
     }
 
     #[test]

@@ -147,13 +147,19 @@ impl ErrorClass {
             ErrorClass::LostConnection | ErrorClass::ServerShutdown | ErrorClass::NodeNotReady
         )
     }
-    /// Errors that count against `--max-error-rate`: not contention, not a lost connection
-    /// (those are counted, retried or reconnected), but a transaction that should have worked.
+    /// Errors that should not happen at all: not contention, not a lost connection (those are
+    /// retried or reconnected), but a transaction that should have worked.
     pub fn unexpected(self) -> bool {
         matches!(
             self,
             ErrorClass::DuplicateKey | ErrorClass::Other | ErrorClass::Data
         )
+    }
+    /// Finally failed attempts that count against `--max-error-rate`: every class but a lost
+    /// connection (the server-unreachable rules judge those). Contention counts once its
+    /// retries have run out: a run whose attempts mostly die in deadlocks measured nothing.
+    pub fn counts_against_error_rate(self) -> bool {
+        !self.disconnects()
     }
     /// snake_case name.
     pub fn name(self) -> &'static str {
@@ -206,6 +212,8 @@ pub struct KindStats {
     pub errors: [u64; ErrorClass::ALL.len()],
     /// Retries after deadlocks and lock-wait timeouts.
     pub retries: u64,
+    /// Transactions that completed after one retry or more (pgbench's "transactions retried").
+    pub retried_completed: u64,
     /// The same by the class of the error that was retried (pgbench's --max-tries counts
     /// serialization failures and deadlocks apart).
     pub retries_by_class: [u64; ErrorClass::ALL.len()],
@@ -222,6 +230,7 @@ impl KindStats {
             rolled_back: 0,
             errors: [0; ErrorClass::ALL.len()],
             retries: 0,
+            retried_completed: 0,
             retries_by_class: [0; ErrorClass::ALL.len()],
             response: SparseHistogram::default(),
             service: SparseHistogram::default(),
@@ -240,6 +249,23 @@ impl KindStats {
         ErrorClass::ALL
             .iter()
             .filter(|c| c.unexpected())
+            .map(|c| self.errors[c.index()])
+            .sum()
+    }
+    /// Contention failures whose retries ran out (deadlock, lock wait, serialization,
+    /// certification).
+    pub fn failed_after_retries(&self) -> u64 {
+        ErrorClass::ALL
+            .iter()
+            .filter(|c| c.retryable())
+            .map(|c| self.errors[c.index()])
+            .sum()
+    }
+    /// Failed transactions that count against `--max-error-rate`.
+    pub fn counted_failures(&self) -> u64 {
+        ErrorClass::ALL
+            .iter()
+            .filter(|c| c.counts_against_error_rate())
             .map(|c| self.errors[c.index()])
             .sum()
     }
@@ -337,6 +363,7 @@ impl Recorder {
             a.committed += b.committed;
             a.rolled_back += b.rolled_back;
             a.retries += b.retries;
+            a.retried_completed += b.retried_completed;
             for (x, y) in a.retries_by_class.iter_mut().zip(b.retries_by_class) {
                 *x += y;
             }

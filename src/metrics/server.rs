@@ -304,6 +304,30 @@ fn counters(
     (deltas, gauges)
 }
 
+impl RawSample {
+    /// Counters `prev` had that this sample lacks (a NULL or a failed read): each keeps
+    /// `prev`'s value, so this sample adds nothing to it and the next one spans the gap. A
+    /// missing counter read as 0 would look like a reset and turn the next sample into a
+    /// huge delta. Returns the names carried.
+    pub fn carry_missing_counters(&mut self, prev: &RawSample) -> Vec<String> {
+        let mut carried = Vec::new();
+        let mut carry = |to: &mut BTreeMap<String, f64>,
+                         from: &BTreeMap<String, f64>,
+                         gauge: fn(&str) -> bool| {
+            for (k, v) in from {
+                if !gauge(k) && !to.contains_key(k) {
+                    to.insert(k.clone(), *v);
+                    carried.push(k.clone());
+                }
+            }
+        };
+        carry(&mut self.status, &prev.status, status_is_gauge);
+        carry(&mut self.innodb, &prev.innodb, innodb_is_gauge);
+        carry(&mut self.workload, &prev.workload, |_| false);
+        carried
+    }
+}
+
 impl Delta {
     /// The change from `a` to the later sample `b`.
     pub fn between(a: &RawSample, b: &RawSample) -> Delta {
@@ -1042,6 +1066,10 @@ pub struct ServerSummary {
     pub peaks: BTreeMap<String, f64>,
     /// The server's counts beside txbench's.
     pub cross_checks: Vec<CrossCheck>,
+    /// Cross-checks that were not made, and why (a run whose checks could not be made
+    /// where they normally are is INVALID: a check not made is not a check passed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks_not_made: Vec<String>,
     /// Samples taken.
     pub samples: u64,
     /// Samples skipped because the previous one was still running.
@@ -1222,6 +1250,28 @@ mod tests {
             status: status.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
             ..RawSample::default()
         }
+    }
+
+    #[test]
+    fn a_counter_missing_from_one_sample_is_carried_not_reset() {
+        let mut a = sample(0.0, &[("com_commit", 100.0), ("threads_running", 3.0)]);
+        a.workload.insert("new_orders".into(), 5000.0);
+        // The next sample read NULL for the count and lost a status counter.
+        let mut b = sample(1.0, &[("threads_running", 4.0)]);
+        let carried = b.carry_missing_counters(&a);
+        assert_eq!(carried, vec!["com_commit".to_string(), "new_orders".into()]);
+        let mut c = sample(2.0, &[("com_commit", 180.0), ("threads_running", 2.0)]);
+        c.workload.insert("new_orders".into(), 5100.0);
+        assert!(c.carry_missing_counters(&b).is_empty());
+        let (ab, bc) = (Delta::between(&a, &b), Delta::between(&b, &c));
+        assert_eq!(ab.workload.get("new_orders"), Some(&0.0));
+        assert_eq!(bc.workload.get("new_orders"), Some(&100.0));
+        assert_eq!(ab.status("com_commit"), Some(0.0));
+        assert_eq!(bc.status("com_commit"), Some(80.0));
+        // A gauge is not carried: a missing gauge is unknown, not the last value.
+        let mut d = sample(3.0, &[]);
+        d.carry_missing_counters(&c);
+        assert!(!d.status.contains_key("threads_running"));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Text output: the interval line DBAs know from sysbench, and the run summary.
 
 use crate::metrics::LatencyStats;
-use crate::results::{IntervalRow, Phase, RunResult, RunStatus};
+use crate::results::{IntervalRow, Phase, RunResult};
 use std::fmt::Write;
 
 /// `[ 10s ] thds: 16 tps: 812.31 qps: 16250.14 (r/w/o: 11375.0/3250.0/1625.1) lat (ms,95%): 27.66 err/s: 0.00 reconn/s: 0.00`
@@ -98,12 +98,7 @@ pub fn summary(r: &RunResult) -> String {
     let _ = writeln!(
         out,
         "\n{verdict}{} run of {} with {} threads ({} loop{}):",
-        match r.status {
-            RunStatus::Completed => "completed",
-            RunStatus::Interrupted => "interrupted",
-            RunStatus::Aborted => "aborted",
-            RunStatus::Running => "unfinished",
-        },
+        r.status.word(),
         r.config.workload,
         r.config.threads,
         r.loop_kind,
@@ -132,6 +127,19 @@ pub fn summary(r: &RunResult) -> String {
             s.duration_s,
             r.config.warmup_s
         );
+        if s.errors + s.retries > 0 {
+            // pgbench's --failures-detailed: what finally failed apart from what was retried
+            // and then went through.
+            let _ = writeln!(
+                out,
+                "  failures:     {} unexpected, {} after their retries ran out, {} lost with the connection; {} transactions retried then completed",
+                s.unexpected_errors,
+                s.failed_after_retries,
+                s.errors
+                    .saturating_sub(s.unexpected_errors + s.failed_after_retries),
+                s.retried_transactions
+            );
+        }
         for (i, t) in s.targets.iter().enumerate() {
             let _ = writeln!(
                 out,
@@ -366,6 +374,7 @@ mod tests {
             service_p99_ms: 40.0,
             errors: 0,
             unexpected_errors: 0,
+            failed_after_retries: 0,
             err_ps: 0.0,
             reconn_ps: 0.0,
             errors_by_class: BTreeMap::new(),

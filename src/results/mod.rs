@@ -31,6 +31,28 @@ pub enum RunStatus {
     Aborted,
 }
 
+impl RunStatus {
+    /// How a run with this status ended, in a word.
+    pub fn word(self) -> &'static str {
+        match self {
+            RunStatus::Completed => "completed",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Aborted => "aborted",
+            RunStatus::Running => "unfinished",
+        }
+    }
+    /// Why figures of a run with this status cannot enter a verdict as a finished run's
+    /// (None: it ran its course).
+    pub fn unfinished_why(self) -> Option<&'static str> {
+        match self {
+            RunStatus::Completed => None,
+            RunStatus::Interrupted => Some("interrupted (Ctrl-C or SIGTERM)"),
+            RunStatus::Aborted => Some("aborted by a validity rule or a failure"),
+            RunStatus::Running => Some("unfinished (its process died, or it is still running)"),
+        }
+    }
+}
+
 /// Whether the numbers can be trusted, and why not.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Validity {
@@ -100,8 +122,12 @@ pub struct IntervalRow {
     pub service_p99_ms: f64,
     /// Failed transactions.
     pub errors: u64,
-    /// Failed transactions that count against --max-error-rate.
+    /// Failed transactions that should have worked (duplicate key, data, other errors).
     pub unexpected_errors: u64,
+    /// Contention failures whose retries ran out; with `unexpected_errors` they count
+    /// against --max-error-rate.
+    #[serde(default)]
+    pub failed_after_retries: u64,
     /// Failed transactions per second.
     pub err_ps: f64,
     /// Reconnects per second.
@@ -149,6 +175,7 @@ impl IntervalRow {
             service_p99_ms: all_service.p99_ms,
             errors,
             unexpected_errors: rec.kinds.iter().map(|k| k.unexpected()).sum(),
+            failed_after_retries: rec.kinds.iter().map(|k| k.failed_after_retries()).sum(),
             err_ps: errors as f64 / secs,
             reconn_ps: rec.reconnects as f64 / secs,
             errors_by_class: rec.errors_by_class(),
@@ -215,12 +242,20 @@ pub struct Summary {
     pub stmts: StmtCounts,
     /// Failed transactions.
     pub errors: u64,
-    /// Failed transactions that count against --max-error-rate.
+    /// Failed transactions that should have worked (duplicate key, data, other errors).
     pub unexpected_errors: u64,
-    /// Failures by class.
+    /// Contention failures whose retries ran out (pgbench's serialization and deadlock
+    /// failures); with `unexpected_errors` they count against --max-error-rate.
+    #[serde(default)]
+    pub failed_after_retries: u64,
+    /// Failures by class (finally failed, after any retries).
     pub errors_by_class: BTreeMap<String, u64>,
     /// Retries.
     pub retries: u64,
+    /// Transactions that completed after one retry or more (pgbench's "transactions
+    /// retried"); the rest of the retried attempts are in `failed_after_retries`.
+    #[serde(default)]
+    pub retried_transactions: u64,
     /// Retries by the class of the error retried (serialization, deadlock, lock wait).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub retries_by_class: BTreeMap<String, u64>,
@@ -345,8 +380,10 @@ impl Summary {
             stmts: rec.stmts,
             errors: rec.failed_total(),
             unexpected_errors: rec.kinds.iter().map(|k| k.unexpected()).sum(),
+            failed_after_retries: rec.kinds.iter().map(|k| k.failed_after_retries()).sum(),
             errors_by_class: rec.errors_by_class(),
             retries: rec.kinds.iter().map(|k| k.retries).sum(),
+            retried_transactions: rec.kinds.iter().map(|k| k.retried_completed).sum(),
             retries_by_class: rec.retries_by_class(),
             reconnects: rec.reconnects,
             response: LatencyStats::of(&rec.all_response()),
@@ -622,13 +659,23 @@ impl RunDir {
                 path.display()
             );
         }
+        // A directory of someone else's files is not ours to write into: nothing of it is
+        // truncated or replaced.
+        if let Ok(mut entries) = fs::read_dir(path)
+            && let Some(Ok(first)) = entries.next()
+        {
+            bail!(
+                "--out {}: holds files but no txbench run (such as {}); choose a new or empty directory",
+                path.display(),
+                first.file_name().to_string_lossy()
+            );
+        }
         fs::create_dir_all(path)
             .with_context(|| format!("--out {}: cannot create it", path.display()))?;
         let open = |name: &str| -> Result<File> {
             OpenOptions::new()
-                .create(true)
+                .create_new(true)
                 .write(true)
-                .truncate(true)
                 .open(path.join(name))
                 .with_context(|| format!("creating {}", path.join(name).display()))
         };
@@ -793,8 +840,24 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.tmp"));
     let bytes = serde_json::to_vec_pretty(value)?;
-    fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    // Written, synced, renamed, and the rename synced: a power cut leaves the old file or
+    // the new one, never an empty one.
+    let mut f = File::create(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
+    f.write_all(&bytes)
+        .and_then(|_| f.sync_all())
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    drop(f);
     fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .with_context(|| format!("syncing {}", dir.display()))?;
+    }
     Ok(())
 }
 

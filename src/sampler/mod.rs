@@ -69,6 +69,8 @@ pub struct Report {
     pub not_recorded: Vec<String>,
     /// Whether the final sample (after the virtual users stopped) was taken.
     pub final_taken: bool,
+    /// Why the final sample was not taken, when it was not.
+    pub final_failure: Option<String>,
     /// Events the driver had not taken by the end.
     pub events: Vec<Event>,
 }
@@ -199,6 +201,20 @@ impl Sampler {
         })
     }
 
+    /// Whether the last sample found the server gone (refused or lost connection), however
+    /// briefly: said as [`UNREACHABLE`] so a run that stops for its failed transactions
+    /// names the cause too.
+    pub fn down_now(&self) -> Option<String> {
+        let s = self.lock();
+        let since = s.failing_since?;
+        (!s.last_failure_timeout).then(|| {
+            format!(
+                "{UNREACHABLE} {:.1} s (it died or restarts)",
+                since.elapsed().as_secs_f64()
+            )
+        })
+    }
+
     /// Takes the last sample (the virtual users have stopped) and returns what was seen,
     /// waiting at most `wait` for it. The thread ends.
     pub fn finish(self, wait: Duration) -> Report {
@@ -210,6 +226,12 @@ impl Sampler {
         // A thread stuck on a frozen server is left behind; the process ends without it.
         let mut s = self.lock();
         let mut report = s.report.clone();
+        if !s.finished {
+            report.final_failure = Some(format!(
+                "the closing sample had not finished {:.0} s after the run's end (a frozen or overloaded server)",
+                wait.as_secs_f64()
+            ));
+        }
         report.events = std::mem::take(&mut s.events);
         report
     }
@@ -280,6 +302,8 @@ struct Worker {
     read_waits: bool,
     workload_counts: Vec<(String, String)>,
     prev: Option<RawSample>,
+    /// Counters already said to have been missing from a sample.
+    missing_noted: std::collections::BTreeSet<String>,
     /// SELECTs the monitor itself ran (they are in Com_select).
     #[cfg(feature = "mysql")]
     own_selects: f64,
@@ -332,6 +356,7 @@ impl Worker {
             read_waits: false,
             workload_counts,
             prev: None,
+            missing_noted: Default::default(),
             #[cfg(feature = "mysql")]
             own_selects: 0.0,
             #[cfg(feature = "mysql")]
@@ -387,6 +412,14 @@ impl Worker {
             if finish {
                 let mut s = self.lock();
                 s.report.final_taken = ok;
+                if !ok {
+                    s.report.final_failure = Some(if s.last_failure_timeout {
+                        "the server did not answer the closing sample in time".into()
+                    } else {
+                        "the closing sample could not read the server (connection refused or lost)"
+                            .into()
+                    });
+                }
                 s.finished = true;
                 return;
             }
@@ -526,7 +559,17 @@ impl Worker {
         }
     }
 
-    fn record(&mut self, raw: RawSample, ms: f64, closing: bool) {
+    fn record(&mut self, mut raw: RawSample, ms: f64, closing: bool) {
+        if let Some(prev) = self.prev.as_ref() {
+            for name in raw.carry_missing_counters(prev) {
+                if self.missing_noted.insert(name.clone()) {
+                    self.not_recorded(format!(
+                        "the server's counter {name} was NULL or missing in the sample at {:.1} s: that sample is left out of it (the next one spans the gap), not read as 0",
+                        raw.t
+                    ));
+                }
+            }
+        }
         self.topology_events(self.prev.as_ref(), &raw);
         let uptime = raw.status.get("uptime").copied();
         let t = raw.t;

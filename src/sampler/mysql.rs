@@ -118,8 +118,10 @@ impl Worker {
             match conn.query_first::<Option<f64>, _>(sql.as_str()) {
                 Ok(v) => {
                     self.own_selects += 1.0;
-                    raw.workload
-                        .insert(name.clone(), v.flatten().unwrap_or(0.0));
+                    // NULL (no rows, or a NULL column): left out of this sample.
+                    if let Some(v) = v.flatten() {
+                        raw.workload.insert(name.clone(), v);
+                    }
                 }
                 Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
                 Err(e) => failed.push((name.clone(), engine::mysql::error_message(&e))),

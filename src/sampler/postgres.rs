@@ -117,8 +117,10 @@ impl Worker {
                 match session.query_one(sql.as_str()) {
                     Ok(row) => {
                         self.pg_own_xacts += 1.0;
-                        let v = row.get::<Option<f64>>(0).ok().flatten();
-                        raw.workload.insert(name.clone(), v.unwrap_or(0.0));
+                        // NULL: left out of this sample.
+                        if let Some(v) = row.get::<Option<f64>>(0).ok().flatten() {
+                            raw.workload.insert(name.clone(), v);
+                        }
                     }
                     Err(e) if e.db().is_none() => return Err(false),
                     Err(e) => failed.push((name.clone(), engine::postgres::error_message(&e))),
