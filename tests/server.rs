@@ -525,3 +525,36 @@ fn servers_and_drivers_are_pinned_and_other_builds_recorded() {
         .output()
         .unwrap();
 }
+
+/// An error the server sends after a result set's first rows (here a function that fails
+/// on row 50 of 100) is the statement's error, whether its rows are dropped, the first one
+/// kept, or all read; it passed as a success when a dropped result discarded it.
+#[test]
+fn an_error_after_the_first_rows_fails_the_statement() {
+    let home = Home::new();
+    let s = home.start("late-error", &[]);
+    s.exec(&[
+        "CREATE TABLE t (id INT PRIMARY KEY)",
+        "INSERT INTO t SELECT seq FROM seq_1_to_100",
+        "CREATE FUNCTION fail_at(x INT) RETURNS INT DETERMINISTIC \
+         BEGIN IF x = 50 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'late failure'; END IF; RETURN x; END",
+    ]);
+    let sql = "SELECT id, fail_at(id) FROM t ORDER BY id";
+    let mut c = s.engine_conn();
+    let late = |r: Result<(), txbench::engine::Error>, how: &str| {
+        let e = r.expect_err(how).to_string();
+        assert!(e.contains("late failure"), "{how}: {e}");
+    };
+    late(c.query_drop(sql), "query_drop");
+    late(c.query_first::<(i64, i64)>(sql).map(drop), "query_first");
+    late(c.query::<(i64, i64)>(sql).map(drop), "query");
+    let st = c.prep(sql).unwrap();
+    late(c.exec_drop(&st, ()), "exec_drop");
+    late(
+        c.exec_first::<(i64, i64), _, _>(&st, ()).map(drop),
+        "exec_first",
+    );
+    // The connection is usable afterwards.
+    assert_eq!(s.count("SELECT COUNT(*) FROM t"), 100);
+    assert_eq!(c.query_first::<i64>("SELECT 7").unwrap(), Some(7));
+}

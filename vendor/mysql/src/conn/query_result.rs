@@ -380,6 +380,23 @@ impl<T: crate::prelude::Protocol> Drop for ResultSet<'_, '_, '_, '_, T> {
 }
 
 impl<T: crate::prelude::Protocol> QueryResult<'_, '_, '_, T> {
+    /// txbench patch: reads what is left of every result set (rows skipped, not decoded)
+    /// and returns the first error the server sent. Dropping a result discards errors, so an
+    /// error packet that follows rows (a statement that failed half-way through its result
+    /// set) passed as a success.
+    pub fn drop_result(mut self) -> Result<()> {
+        let mut first = None;
+        while !matches!(
+            self.state,
+            SetIteratorState::OnBoundary | SetIteratorState::Done
+        ) {
+            if let Some(Err(e)) = self.skip_row() {
+                first.get_or_insert(e);
+            }
+        }
+        first.map_or(Ok(()), Err)
+    }
+
     /// txbench patch: like `Iterator::next`, but reads the row packet without decoding it
     /// (libmysqlclient's `mysql_stmt_store_result` does not decode either). Dropping an
     /// unread result set cost three allocations per row.

@@ -52,10 +52,11 @@ pub trait Queryable {
         Q: AsRef<str>,
         T: FromRow,
     {
-        self.query_iter(query)?
-            .next()
-            .map(|row| row.map(from_row))
-            .transpose()
+        // txbench patch: the rest is read through, and an error after the first row returned.
+        let mut result = self.query_iter(query)?;
+        let first = result.next().map(|row| row.map(from_row)).transpose()?;
+        result.drop_result()?;
+        Ok(first)
     }
 
     /// Same as [`Queryable::query_first`] but useful when you not sure what your schema is.
@@ -127,7 +128,8 @@ pub trait Queryable {
     where
         Q: AsRef<str>,
     {
-        self.query_iter(query).map(drop)
+        // txbench patch: an error after rows is returned, not dropped with them.
+        self.query_iter(query)?.drop_result()
     }
 
     /// Prepares the given `query` as a prepared statement.
@@ -185,10 +187,11 @@ pub trait Queryable {
         P: Into<Params>,
         T: FromRow,
     {
-        self.exec_iter(stmt, params)?
-            .next()
-            .map(|row| row.map(crate::from_row))
-            .transpose()
+        // txbench patch: the rest is read through, and an error after the first row returned.
+        let mut result = self.exec_iter(stmt, params)?;
+        let first = result.next().map(|row| row.map(crate::from_row)).transpose()?;
+        result.drop_result()?;
+        Ok(first)
     }
 
     /// Same as [`Queryable::exec_first`] but useful when you not sure what your schema is.
@@ -266,6 +269,7 @@ pub trait Queryable {
         S: AsStatement,
         P: Into<Params>,
     {
-        self.exec_iter(stmt, params).map(drop)
+        // txbench patch: an error after rows is returned, not dropped with them.
+        self.exec_iter(stmt, params)?.drop_result()
     }
 }
