@@ -225,6 +225,11 @@ struct Reply {
 }
 
 const READ_CHUNK: usize = 16 << 10;
+/// The largest message accepted from a server: its length is read before anything is
+/// reserved for it, so a hostile 4 GiB length costs nothing.
+pub const MAX_MESSAGE: usize = 64 << 20;
+/// The most row bytes one reply may keep (a server that sends rows without end is cut off).
+pub const MAX_REPLY: usize = 256 << 20;
 const COPY_CHUNK: usize = 256 << 10;
 
 /// One blocking connection.
@@ -276,20 +281,32 @@ pub fn connect(url: &TargetUrl, app: &str, timeout: Duration) -> Result<Client, 
             }
         }
     };
-    stream.set_timeouts(Some(timeout))?;
-    let mut c = Client {
-        stream,
-        rbuf: BytesMut::with_capacity(READ_CHUNK),
-        scratch: vec![0; READ_CHUNK].into_boxed_slice(),
-        wbuf: BytesMut::with_capacity(4096),
-        broken: false,
-        statements: 0,
-        status: b'I',
-        extended: false,
-    };
-    c.startup(url, app)?;
-    c.stream.set_timeouts(None)?;
-    Ok(c)
+    Client::over(stream, url, app, timeout)
+}
+
+impl Client {
+    /// Starts a session on a connected stream (a socket pair in the hostile-server tests).
+    fn over(
+        stream: Stream,
+        url: &TargetUrl,
+        app: &str,
+        timeout: Duration,
+    ) -> Result<Client, Error> {
+        stream.set_timeouts(Some(timeout))?;
+        let mut c = Client {
+            stream,
+            rbuf: BytesMut::with_capacity(READ_CHUNK),
+            scratch: vec![0; READ_CHUNK].into_boxed_slice(),
+            wbuf: BytesMut::with_capacity(4096),
+            broken: false,
+            statements: 0,
+            status: b'I',
+            extended: false,
+        };
+        c.startup(url, app)?;
+        c.stream.set_timeouts(None)?;
+        Ok(c)
+    }
 }
 
 impl Client {
@@ -303,23 +320,37 @@ impl Client {
         frontend::startup_message(params.iter().copied(), &mut self.wbuf)?;
         self.send()?;
         let password = || url.password.as_deref().ok_or(Error::NoPassword);
+        // SCRAM in progress, and whether the server proved it knows the password (its
+        // final message): an AuthenticationOk before that is a downgrade.
         let mut scram: Option<ScramSha256> = None;
+        let mut scram_done = false;
         loop {
             match self.read_message()? {
-                Message::AuthenticationOk
-                | Message::ParameterStatus(_)
+                Message::AuthenticationOk => {
+                    if scram.is_some() && !scram_done {
+                        return Err(self.fail(
+                            "the server ended SCRAM authentication without its final message (it did not prove it knows the password): refused".into(),
+                        ));
+                    }
+                }
+                Message::ParameterStatus(_)
                 | Message::BackendKeyData(_)
                 | Message::NoticeResponse(_) => {}
                 Message::AuthenticationCleartextPassword => {
+                    self.password_may_cross(url, "a clear-text password", scram.is_some())?;
                     frontend::password_message(password()?.as_bytes(), &mut self.wbuf)?;
                     self.send()?;
                 }
                 Message::AuthenticationMd5Password(b) => {
+                    self.password_may_cross(url, "an MD5 password hash", scram.is_some())?;
                     let hash = md5_hash(url.user.as_bytes(), password()?.as_bytes(), b.salt());
                     frontend::password_message(hash.as_bytes(), &mut self.wbuf)?;
                     self.send()?;
                 }
                 Message::AuthenticationSasl(b) => {
+                    if scram.is_some() {
+                        return Err(self.fail("the server started SASL twice".into()));
+                    }
                     let offered: Vec<String> =
                         b.mechanisms().map(|m| Ok(m.to_string())).collect()?;
                     if !offered.iter().any(|m| m == SCRAM_SHA_256) {
@@ -348,6 +379,7 @@ impl Client {
                         .ok_or_else(|| Error::Protocol("SASL final before its start".into()))?
                         .finish(b.data())
                         .map_err(|e| Error::Protocol(format!("SCRAM: {e}")))?;
+                    scram_done = true;
                 }
                 Message::ReadyForQuery(_) => return Ok(()),
                 Message::ErrorResponse(b) => {
@@ -367,6 +399,29 @@ impl Client {
                 _ => return Err(self.fail("unexpected message during startup".into())),
             }
         }
+    }
+
+    /// A password (or its MD5 hash, which works as one) is sent only where nobody can read
+    /// it on the way: over a unix socket or to a loopback address (this client has no TLS),
+    /// and never after SCRAM began (a server switching methods mid-way is a downgrade).
+    fn password_may_cross(
+        &mut self,
+        url: &TargetUrl,
+        what: &str,
+        in_scram: bool,
+    ) -> Result<(), Error> {
+        if in_scram {
+            return Err(self.fail(format!(
+                "the server asked for {what} after SCRAM began: a downgrade, refused"
+            )));
+        }
+        if !url.is_local() {
+            return Err(self.fail(format!(
+                "the server at {} asks for {what}, which would cross the network readable: txbench sends one only over a unix socket or to a loopback address (use scram-sha-256 in pg_hba.conf)",
+                url.host
+            )));
+        }
+        Ok(())
     }
 
     /// Whether the connection can no longer be used.
@@ -411,6 +466,18 @@ impl Client {
 
     fn read_message(&mut self) -> Result<Message, Error> {
         loop {
+            // The length is checked before the parser reserves room for the message.
+            if self.rbuf.len() >= 5 {
+                let len =
+                    i32::from_be_bytes([self.rbuf[1], self.rbuf[2], self.rbuf[3], self.rbuf[4]]);
+                if len < 4 || len as usize > MAX_MESSAGE {
+                    return Err(self.fail(format!(
+                        "the server sent a message ({:?}) of {len} bytes: not a PostgreSQL message (at most {} MiB are accepted)",
+                        self.rbuf[0] as char,
+                        MAX_MESSAGE >> 20
+                    )));
+                }
+            }
             match Message::parse(&mut self.rbuf) {
                 Ok(Some(m)) => return Ok(m),
                 Ok(None) => {}
@@ -446,6 +513,7 @@ impl Client {
             ..Reply::default()
         };
         let mut error = None;
+        let mut kept = 0usize;
         loop {
             match self.read_message()? {
                 Message::ReadyForQuery(b) => {
@@ -457,6 +525,13 @@ impl Client {
                 }
                 Message::DataRow(body) => {
                     if keep_rows && error.is_none() {
+                        kept += body.buffer().len();
+                        if kept > MAX_REPLY {
+                            return Err(self.fail(format!(
+                                "the server's reply holds more than {} MiB of rows: not what txbench asked for",
+                                MAX_REPLY >> 20
+                            )));
+                        }
                         let cols = out.columns.clone().unwrap_or_else(|| Arc::from([]));
                         match Row::new(cols, body) {
                             Ok(r) => out.rows.push(r),
@@ -792,6 +867,10 @@ fn data_row(cells: &[Option<&[u8]>]) -> DataRowBody {
         _ => unreachable!("a DataRow"),
     }
 }
+
+#[cfg(test)]
+#[path = "wire_hostile.rs"]
+mod hostile;
 
 #[cfg(test)]
 mod tests {
