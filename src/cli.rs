@@ -10,7 +10,14 @@ pub struct Cli {
     /// Target database, e.g. mysql://user:pass@127.0.0.1:3306/db (also mariadb://, and
     /// ?socket=/path). Without it, commands use the sandbox server 'default', starting it.
     /// `run` takes several (--url A --url B): virtual users are dealt round-robin over them.
-    #[arg(long, global = true, env = "TXBENCH_URL", hide_env_values = true)]
+    /// TXBENCH_URL may hold several, one per line.
+    #[arg(
+        long,
+        global = true,
+        env = "TXBENCH_URL",
+        hide_env_values = true,
+        value_delimiter = '\n'
+    )]
     pub url: Vec<String>,
     /// Print nothing but the result.
     #[arg(long, short, global = true)]

@@ -129,7 +129,10 @@ pub fn run(
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1)
     });
-    let mut e = Experiment::new(src.name, src.file, src.text, expanded, seed, now());
+    // Stored with every URL's password redacted; the children get the URLs through their
+    // environment.
+    let text = crate::engine::redact_urls_in(&src.text);
+    let mut e = Experiment::new(src.name, src.file, text, expanded, seed, now());
     e.write(&dir)?;
     out.note(&format!(
         "experiment {}: {} variant(s) × {} workload(s) × {} level(s) × {} repetition(s) = {} cells of {} s (+{} s warm-up), reset {:?}, seed {seed}; in {}",
@@ -179,6 +182,7 @@ pub fn resume(out: &Output, dir: &Path) -> Result<i32> {
         ))
         .into());
     }
+    let text = crate::engine::redact_urls_in(&text);
     if text != e.plan_text {
         out.note(&format!(
             "{}: changed since the experiment began; its settings apply to the cells still to run",
@@ -234,8 +238,15 @@ fn resume_conflict(e: &Experiment, plan: &Plan, new: &plan::Expanded) -> Option<
         if now.prepare != pair.prepare || now.run != pair.run {
             return Some(format!("the options of variant '{v}' × workload '{w}'"));
         }
+        // The recorded plan's URLs are redacted: compared as shown.
+        let shown = |p: &Plan| {
+            p.variant(v).cloned().map(|mut x| {
+                x.url = x.url.map(|u| crate::engine::redact_url(&u));
+                x
+            })
+        };
         if let Some(before) = &before
-            && before.variant(v) != plan.variant(v)
+            && shown(before) != shown(plan)
         {
             return Some(format!("variant '{v}' (its server)"));
         }
@@ -357,12 +368,16 @@ fn verify_settings(conn: &mut engine::Conn, v: &Variant) -> Result<Vec<String>> 
 }
 
 /// A `txbench` child process: its stdout and stderr go to `log`.
-fn child(args: &[String], log: &Path) -> Result<std::process::ExitStatus> {
+/// Runs txbench with `args` on `targets`, its output into `log`. The targets go through
+/// the environment (TXBENCH_URL, one per line), never the command line, which every local
+/// user can read: a URL's password reaches the child and nobody else.
+fn child(targets: &[TargetUrl], args: &[String], log: &Path) -> Result<std::process::ExitStatus> {
     let exe = std::env::current_exe().context("finding the txbench program")?;
     let f = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
+    let urls: Vec<String> = targets.iter().map(TargetUrl::with_secret).collect();
     let status = Command::new(exe)
         .args(args)
-        .env_remove("TXBENCH_URL")
+        .env("TXBENCH_URL", urls.join("\n"))
         .stdin(Stdio::null())
         .stdout(f.try_clone()?)
         .stderr(f)
@@ -440,9 +455,14 @@ impl Runner<'_> {
     fn start(&self, e: &Experiment, variant: &str, workload: &str) -> Result<Vec<TargetUrl>> {
         let v = self.variant(variant)?;
         if let Some(url) = &v.url {
-            return Ok(vec![
-                TargetUrl::parse(url).with_context(|| format!("variant '{variant}': url"))?,
-            ]);
+            let t = TargetUrl::parse(url).with_context(|| format!("variant '{variant}': url"))?;
+            if t.password.as_deref() == Some(crate::engine::REDACTED) {
+                bail!(
+                    "variant '{variant}': its url's password is not stored in {}: resume with the plan file",
+                    experiment::FILE
+                );
+            }
+            return Ok(vec![t]);
         }
         let name = self.sandbox(e, variant, workload);
         let (opts, req) = start_options(&name, v, &self.plan_dir)?;
@@ -485,14 +505,9 @@ impl Runner<'_> {
             .plan
             .pair(variant, workload)
             .context("no such variant and workload")?;
-        let mut args = vec![
-            "--url".to_string(),
-            t[0].to_string(),
-            "prepare".into(),
-            self.workload_name(workload)?,
-        ];
+        let mut args = vec!["prepare".to_string(), self.workload_name(workload)?];
         args.extend(pair.prepare.iter().cloned());
-        if !child(&args, log)?.success() {
+        if !child(&t[..1], &args, log)?.success() {
             bail!(
                 "variant '{variant}', workload '{workload}': prepare failed: {}",
                 log_error(log)
@@ -614,13 +629,8 @@ impl Runner<'_> {
             }
             Reset::Reload => {
                 let targets = self.start(e, variant, workload)?;
-                let args = vec![
-                    "--url".to_string(),
-                    targets[0].to_string(),
-                    "cleanup".into(),
-                    self.workload_name(workload)?,
-                ];
-                if !child(&args, log)?.success() {
+                let args = vec!["cleanup".to_string(), self.workload_name(workload)?];
+                if !child(&targets[..1], &args, log)?.success() {
                     bail!("cleanup before reloading failed: {}", log_error(log));
                 }
                 self.prepare(e, variant, workload, &targets, log)?;
@@ -706,12 +716,7 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<i32> {
             .pair(&variant, &workload)
             .context("no such variant and workload")?
             .clone();
-        let mut args = Vec::new();
-        for t in &targets {
-            args.push("--url".to_string());
-            args.push(t.to_string());
-        }
-        args.extend(["run".to_string(), r.workload_name(&workload)?]);
+        let mut args = vec!["run".to_string(), r.workload_name(&workload)?];
         args.extend(pair.run.iter().cloned());
         args.extend([
             "--threads".into(),
@@ -723,7 +728,7 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<i32> {
             "--out".into(),
             cell_dir.join("run").display().to_string(),
         ]);
-        let status = child(&args, &log)?;
+        let status = child(&targets, &args, &log)?;
         r.stop(e, &variant, &workload)?;
         let code = status.code();
         if code == Some(EXIT_INTERRUPTED) || crate::driver::interrupted() {

@@ -134,7 +134,7 @@ pub fn k8s_job(out: &Output, url: Option<&str>, job: &K8sJobCmd) -> Result<i32> 
                 ))
                 .into());
             }
-            if parsed.socket.is_some() || crate::sampler::is_local(&parsed) {
+            if parsed.is_local() {
                 return Err(Failure::Usage(format!(
                     "--url {parsed}: a local address or socket names the pod itself, not the database server"
                 ))

@@ -17,7 +17,7 @@ mod url;
 pub mod mysql;
 pub mod postgres;
 
-pub use self::url::{Engine, REDACTED, TargetUrl, UrlError, redact_url};
+pub use self::url::{Engine, REDACTED, TargetUrl, UrlError, redact_url, redact_urls_in};
 
 use crate::metrics::ErrorClass;
 use crate::preflight::Preflight;

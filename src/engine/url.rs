@@ -199,6 +199,58 @@ impl TargetUrl {
     }
 }
 
+impl TargetUrl {
+    /// The URL names this host: a unix socket or a loopback address (nothing crosses a
+    /// network, and the server's /proc figures are readable here).
+    pub fn is_local(&self) -> bool {
+        if self.socket.is_some() {
+            return true;
+        }
+        let h = self.host.trim_start_matches('[').trim_end_matches(']');
+        h == "localhost"
+            || h == "::1"
+            || h.parse::<std::net::Ipv4Addr>()
+                .is_ok_and(|a| a.is_loopback())
+    }
+
+    /// The URL with its password, percent-encoded: only for handing to a child txbench
+    /// through its environment (TXBENCH_URL), never to print or store.
+    pub fn with_secret(&self) -> String {
+        use fmt::Write as _;
+        let mut f = format!("{}://{}", self.scheme, percent_encode(&self.user));
+        if let Some(p) = &self.password {
+            let _ = write!(f, ":{}", percent_encode(p));
+        }
+        let host = if self.host.contains(':') {
+            format!("[{}]", self.host)
+        } else {
+            self.host.clone()
+        };
+        let _ = write!(f, "@{host}:{}/{}", self.port, self.database);
+        if let Some(s) = &self.socket {
+            let key = match self.engine {
+                Engine::Mysql => "socket",
+                Engine::Postgres => "host",
+            };
+            let _ = write!(f, "?{key}={}", s.display());
+        }
+        f
+    }
+}
+
+/// Percent-encodes what a URL's user or password may not hold as it is.
+fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 impl fmt::Display for TargetUrl {
     /// The URL with the password replaced by `***`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -248,6 +300,32 @@ fn percent_decode(s: &str) -> Result<String, String> {
         }
     }
     String::from_utf8(out).map_err(|_| "percent-escape is not UTF-8".to_string())
+}
+
+/// Redacts the password of every URL in a text (a plan file): each run of characters
+/// around a `://` up to a quote, white space or the line's end, as [`redact_url`] does.
+pub fn redact_urls_in(text: &str) -> String {
+    let stop = |c: char| c == '"' || c == '\'' || c.is_whitespace();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("://") {
+        let start = rest[..i].rfind(stop).map_or(0, |j| j + 1);
+        // Inside quotes the URL ends at the closing quote (a password may hold a space).
+        let quote = rest[..start]
+            .chars()
+            .next_back()
+            .filter(|c| *c == '"' || *c == '\'');
+        let end = match quote {
+            Some(q) => rest[i..].find(['\n', q]),
+            None => rest[i..].find(stop),
+        }
+        .map_or(rest.len(), |j| i + j);
+        out.push_str(&rest[..start]);
+        out.push_str(&redact_url(&rest[start..end]));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Redacts the password of anything that looks like `scheme://user:password@…`, even a
@@ -356,6 +434,51 @@ mod tests {
         assert!(e.to_string().contains("?host=/socket/directory"), "{e}");
         let e = TargetUrl::parse("mysql://u@h/db?host=/x").unwrap_err();
         assert!(e.to_string().contains("?socket=/path"), "{e}");
+    }
+
+    #[test]
+    fn local_means_loopback_or_a_socket() {
+        let u = |s: &str| TargetUrl::parse(s).unwrap().is_local();
+        assert!(u("mysql://a@127.0.0.1:3306/d"));
+        assert!(u("mysql://a@127.0.0.2:3306/d"));
+        assert!(u("mysql://a@localhost:3306/d"));
+        assert!(u("mysql://a@[::1]:3306/d"));
+        assert!(u("postgres://a@db.example.com:5432/d?host=/run/postgresql"));
+        assert!(!u("mysql://a@db.example.com:3306/d"));
+        assert!(!u("mysql://a@10.0.0.5:3306/d"));
+    }
+
+    #[test]
+    fn the_secret_form_parses_back_to_the_same_url() {
+        for raw in [
+            "mysql://u:p%40ss%2Fw%3Ard@127.0.0.1:3307/db",
+            "postgres://txbench:s3cret@localhost:5433/txbench?host=/tmp/sock",
+            "mysql://root@127.0.0.1:3306/txbench?socket=/run/mysqld.sock",
+            "mariadb://us%20er:%E2%82%AC@[::1]:3306/db",
+        ] {
+            let u = TargetUrl::parse(raw).unwrap();
+            let again = TargetUrl::parse(&u.with_secret()).unwrap();
+            assert_eq!(again, u, "{raw}");
+            assert!(!u.to_string().contains("s3cret"));
+        }
+    }
+
+    #[test]
+    fn every_url_in_a_plan_is_redacted() {
+        let plan = "[[variant]]\nname = \"a\"\nurl = \"mysql://u:pw1@127.0.0.1:3307/db\"\n\
+                    [[variant]]\nurl='postgres://v:p w@h/db' # mysql://x:pw3@h\nrun = [\"--x\"]\n";
+        let r = redact_urls_in(plan);
+        assert!(
+            !r.contains("pw1") && !r.contains("pw3") && !r.contains("p w"),
+            "{r}"
+        );
+        assert!(r.contains("url='postgres://v:***@h/db'"), "{r}");
+        assert!(
+            r.contains("url = \"mysql://u:***@127.0.0.1:3307/db\"\n"),
+            "{r}"
+        );
+        assert!(r.contains("# mysql://x:***@h\nrun = [\"--x\"]"), "{r}");
+        assert_eq!(redact_urls_in("no urls"), "no urls");
     }
 
     #[test]

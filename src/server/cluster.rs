@@ -529,7 +529,7 @@ pub fn sandbox_replicas(
     home: &StateDir,
     url: &crate::engine::TargetUrl,
 ) -> Vec<crate::topology::ReplicaAddr> {
-    if !crate::sampler::is_local(url) {
+    if !url.is_local() {
         return Vec::new();
     }
     let Ok(all) = super::list(home) else {

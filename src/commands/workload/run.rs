@@ -770,7 +770,7 @@ fn placement_facts(
         "driver_cpus".into(),
         placement::format_list(&placement::host_cpus()),
     );
-    if !crate::sampler::is_local(url) {
+    if !url.is_local() {
         return;
     }
     let Ok(Some((pid_file, datadir))) =
