@@ -443,6 +443,65 @@ fn a_frozen_server_makes_the_run_invalid() {
 }
 
 #[test]
+fn a_freeze_just_after_a_sample_is_caught_at_the_default_interval() {
+    use std::io::BufRead;
+    let home = Home::new();
+    let s = home.start("freeze10", &[]);
+    prepare(&home, &s, &["oltp_point_select", "--table-size", "1000"]);
+    let dir = home.path().join("freeze-run");
+    // The default 10 s report interval: samples at 10, 20 and 30 s.
+    let mut child = home
+        .std_cmd()
+        .args(["--url", &s.url, "run", "--json", "oltp_point_select"])
+        .args(["--table-size", "1000", "--threads", "2", "--time", "30"])
+        .arg("--out")
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = std::io::BufReader::new(stdout).lines();
+    // The first interval's line follows its sample: freeze the server just after it, for
+    // 14 s (until about 24 s), so no sample at an interval boundary waits 10 s.
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let first = line.contains("\"type\":\"interval\"");
+        seen.push(line);
+        if first {
+            break;
+        }
+    }
+    assert!(seen.last().unwrap().contains("interval"), "{seen:?}");
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: signalling our own sandbox's process.
+    unsafe { libc::kill(s.pid, libc::SIGSTOP) };
+    std::thread::sleep(Duration::from_secs(14));
+    // SAFETY: as above.
+    unsafe { libc::kill(s.pid, libc::SIGCONT) };
+    seen.extend(lines.map_while(Result::ok));
+    let out = child.wait_with_output().unwrap();
+    let stdout = seen.join("\n");
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = result_json(&dir);
+    assert_eq!(r["validity"]["valid"], false);
+    assert!(
+        r["validity"]["reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains("the server has been unresponsive for"),
+        "{}",
+        r["validity"]
+    );
+}
+
+#[test]
 fn what_cannot_be_recorded_is_said_and_the_run_goes_on() {
     let home = Home::new();
     // No INNODB_METRICS table at all.
@@ -506,6 +565,38 @@ fn what_cannot_be_recorded_is_said_and_the_run_goes_on() {
     assert!(out.status.success(), "{:?}", text(&out));
     let nr = result_json(&dir)["summary"]["server"]["not_recorded"].to_string();
     assert!(nr.contains("PROCESS"), "{nr}");
+
+    // The pid file names another mysqld (a container's shared path): the process does not
+    // hold the listening socket of the URL's port, so nothing is read from its /proc.
+    let state = txbench::server::StateDir::at(home.path()).unwrap();
+    let pid_file = txbench::server::get(&state, "withmetrics")
+        .unwrap()
+        .record
+        .pid_file();
+    let kept = std::fs::read(&pid_file).unwrap();
+    std::fs::write(&pid_file, format!("{}\n", s.pid)).unwrap();
+    let dir = home.path().join("other-pid");
+    let out = {
+        let _g = serial();
+        run(&home, &s2, &dir, &args)
+    };
+    std::fs::write(&pid_file, kept).unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let r = result_json(&dir);
+    let nr = r["summary"]["server"]["not_recorded"].to_string();
+    assert!(
+        nr.contains(&format!(
+            "process {} (from the pid file {}) does not hold the socket listening where",
+            s.pid,
+            pid_file.display()
+        )),
+        "{nr}"
+    );
+    assert!(
+        r["summary"]["server"]["per_transaction"]["server_cpu_ms"].is_null(),
+        "{}",
+        r["summary"]["server"]
+    );
 }
 
 /// One run of `args` on `s`, serialised with the other measuring tests; returns its rules.

@@ -677,11 +677,13 @@ pub fn run(
                 .iter()
                 .map(|r| Summary::of(r, &names, measured_secs))
                 .collect();
+            let lost: Vec<bool> = (0..nt).map(|i| sampler_verdicts.lost(i)).collect();
             server_figures(
                 &mut result,
                 reports,
                 &per_target,
                 targets,
+                &lost,
                 workload.as_ref(),
             );
         }
@@ -1013,6 +1015,7 @@ fn server_figures(
     reports: Vec<crate::sampler::Report>,
     per_target: &[Summary],
     targets: &Targets,
+    lost: &[bool],
     workload: &dyn Workload,
 ) {
     use crate::metrics::server::{ServerSummary, cross_checks};
@@ -1089,11 +1092,15 @@ fn server_figures(
     for (i, r) in reports.iter().enumerate() {
         let Some(m) = r.measured.as_ref().filter(|_| r.final_taken) else {
             if let Some(why) = checks_not_made(r) {
-                s.checks_not_made.push(targets::label(
-                    targets,
-                    i,
-                    format!("the cross-checks were not made: {why}"),
-                ));
+                let line =
+                    targets::label(targets, i, format!("the cross-checks were not made: {why}"));
+                if lost.get(i).copied().unwrap_or(false) {
+                    // A target lost while others served is an event of the run already.
+                    s.not_recorded
+                        .push(format!("{line} (the target was lost during the run)"));
+                } else {
+                    s.checks_not_made.push(line);
+                }
             }
             continue;
         };

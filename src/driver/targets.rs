@@ -62,6 +62,11 @@ impl Verdicts {
         }
     }
 
+    /// Whether target `i` is lost now (several targets: an event, not the run's end).
+    pub fn lost(&self, i: usize) -> bool {
+        self.down.get(i).copied().unwrap_or(false)
+    }
+
     /// What the samplers say now (`t_s`: seconds since the run started). With one target
     /// every reason ends the run; with several, a target unreachable or unresponsive is an
     /// event while another one answers.

@@ -27,6 +27,15 @@ use std::time::{Duration, Instant};
 /// A server that has not answered the monitor for this long is gone (frozen or dead).
 pub const UNRESPONSIVE_LIMIT: Duration = Duration::from_secs(10);
 
+/// How often the monitor asks a MySQL server whether it answers between samples (a ping,
+/// which no statement counter counts): a freeze that begins just after a sample is seen
+/// within this, whatever the report interval.
+pub const PROBE_EVERY: Duration = Duration::from_secs(1);
+
+/// A wait this long for one answer is a frozen server: every freeze of
+/// [`UNRESPONSIVE_LIMIT`] or more makes one probe wait at least this.
+const FROZEN_WAIT: Duration = UNRESPONSIVE_LIMIT.saturating_sub(PROBE_EVERY);
+
 /// How the INVALID reason for a frozen server begins.
 pub const UNRESPONSIVE: &str = "the server has been unresponsive for";
 /// How the INVALID reason for a server that refuses connections begins.
@@ -92,12 +101,48 @@ struct State {
     restart: Option<String>,
     /// A Galera node that lost its cluster's quorum (wsrep_cluster_status not Primary).
     quorum_lost: Option<String>,
+    /// An outage already over (a freeze the monitor waited out, refusals that stopped),
+    /// not yet taken by `check`: it ends a run even if the server answers again by then.
+    outage: Option<String>,
     /// What happened to the servers, not yet taken by the driver.
     events: Vec<Event>,
     /// Replicas already reported unreachable.
     #[cfg(feature = "mysql")]
     unreachable_replicas: std::collections::BTreeSet<String>,
     finished: bool,
+}
+
+impl State {
+    /// A look at the server that began at `begun` has ended: one that waited
+    /// [`FROZEN_WAIT`] or more was a freeze, kept for `check` even though it is over.
+    fn note_wait(&mut self, begun: Instant) {
+        let waited = begun.elapsed();
+        if waited >= FROZEN_WAIT {
+            self.outage.get_or_insert(format!(
+                "{UNRESPONSIVE} {} s: the monitor waited that long for one answer (a frozen or stopped server process)",
+                waited.as_secs()
+            ));
+        }
+    }
+
+    /// The server answered: failures that lasted the limit are kept as an outage.
+    fn note_recovery(&mut self) {
+        let Some(since) = self.failing_since.take() else {
+            return;
+        };
+        let secs = since.elapsed();
+        if secs < UNRESPONSIVE_LIMIT {
+            return;
+        }
+        self.outage.get_or_insert(if self.last_failure_timeout {
+            format!(
+                "{UNRESPONSIVE} {} s: the monitor's queries got no answer (a frozen or stopped server process)",
+                secs.as_secs()
+            )
+        } else {
+            format!("{UNREACHABLE} {} s (it died or restarts)", secs.as_secs())
+        });
+    }
 }
 
 enum Request {
@@ -179,9 +224,12 @@ impl Sampler {
     /// A reason to stop the run: the server restarted, lost its Galera quorum, or has not
     /// answered for 10 s.
     pub fn check(&self) -> Option<String> {
-        let s = self.lock();
+        let mut s = self.lock();
         if let Some(r) = s.restart.as_ref().or(s.quorum_lost.as_ref()) {
             return Some(r.clone());
+        }
+        if let Some(r) = s.outage.take() {
+            return Some(r);
         }
         let since = match (s.failing_since, s.busy_since) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -327,18 +375,6 @@ struct Worker {
     pg_own_xacts: f64,
 }
 
-/// The URL names this host: a unix socket or a loopback address.
-pub fn is_local(url: &TargetUrl) -> bool {
-    if url.socket.is_some() {
-        return true;
-    }
-    let h = url.host.trim_start_matches('[').trim_end_matches(']');
-    h == "localhost"
-        || h == "::1"
-        || h.parse::<std::net::Ipv4Addr>()
-            .is_ok_and(|a| a.is_loopback())
-}
-
 impl Worker {
     fn new(opts: Options, state: Arc<Mutex<State>>, files: Option<Files>) -> Worker {
         let workload_counts = opts.workload_counts.clone();
@@ -440,6 +476,16 @@ impl Worker {
                 }
             }
         }
+        #[cfg(feature = "mysql")]
+        if self.opts.url.engine == engine::Engine::Mysql {
+            loop {
+                match rx.recv_timeout(PROBE_EVERY) {
+                    Ok(r) => return Some(r),
+                    Err(crossbeam_channel::RecvTimeoutError::Timeout) => self.probe_mysql(),
+                    Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return None,
+                }
+            }
+        }
         rx.recv().ok()
     }
 
@@ -452,9 +498,10 @@ impl Worker {
         let ms = begun.elapsed().as_secs_f64() * 1000.0;
         let mut s = self.lock();
         s.busy_since = None;
+        s.note_wait(begun);
         match result {
             Ok(raw) => {
-                s.failing_since = None;
+                s.note_recovery();
                 drop(s);
                 self.record(raw, ms, closing);
                 true
@@ -502,6 +549,28 @@ impl Worker {
                 return;
             }
         };
+        // The pid file names a server; the figures are that server's only if it listens
+        // where the URL connects (in a container the path may be another mysqld's).
+        let inodes = host::listening_inodes(&self.opts.url);
+        match host::holds_socket(pid, &inodes) {
+            Ok(true) => {}
+            Ok(false) => {
+                self.not_recorded(format!(
+                    "process {pid} (from the pid file {}) does not hold the socket listening where {} connects: it is another server, so its CPU, memory and I/O, the host's CPU and the disk are not recorded",
+                    pid_path.display(),
+                    self.opts.url
+                ));
+                return;
+            }
+            Err(why) => {
+                self.not_recorded(format!(
+                    "process {pid} (from the pid file {}) cannot be confirmed to be the server {} connects to ({why}): its CPU, memory and I/O, the host's CPU and the disk are not recorded",
+                    pid_path.display(),
+                    self.opts.url
+                ));
+                return;
+            }
+        }
         if !host::process_io_readable(pid) {
             self.not_recorded(format!(
                 "/proc/{pid}/io is not readable by this user: the server's own read and write bytes are not recorded"
@@ -689,20 +758,4 @@ fn json_line(row: &ServerRow, d: &Delta, ms: f64) -> String {
         "waits": d.waits,
     });
     format!("{v}\n")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn local_means_loopback_or_a_socket() {
-        let u = |s: &str| TargetUrl::parse(s).unwrap();
-        assert!(is_local(&u("mysql://a@127.0.0.1:3306/d")));
-        assert!(is_local(&u("mysql://a@127.0.0.2:3306/d")));
-        assert!(is_local(&u("mysql://a@localhost:3306/d")));
-        assert!(is_local(&u("mysql://a@[::1]:3306/d")));
-        assert!(!is_local(&u("mysql://a@db.example.com:3306/d")));
-        assert!(!is_local(&u("mysql://a@10.0.0.5:3306/d")));
-    }
 }

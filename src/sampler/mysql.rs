@@ -2,7 +2,7 @@
 //! MySQL's column names), performance_schema's wait summary, the workload's counts, the
 //! replicas' lag, and what the server lets it record (discovered on the first connection).
 
-use super::{UNRESPONSIVE_LIMIT, Worker, host, is_local};
+use super::{UNRESPONSIVE_LIMIT, Worker, host};
 use crate::engine;
 use crate::metrics::server::RawSample;
 use crate::metrics::waits;
@@ -30,6 +30,29 @@ impl Worker {
             let timeout = is_timeout(&e);
             (engine::mysql::error_message(&e), timeout)
         })
+    }
+
+    /// Between samples: asks the server whether it answers (COM_PING, counted by no
+    /// statement counter), marking the monitor busy meanwhile so that a freeze is seen
+    /// while it lasts and after it ends. A failed ping drops the connection; the next sample
+    /// reconnects or reports the server.
+    pub(super) fn probe_mysql(&mut self) {
+        let Some(mut conn) = self.conn.take() else {
+            return;
+        };
+        let begun = std::time::Instant::now();
+        self.lock().busy_since = Some(begun);
+        let answered = conn.ping();
+        self.conn = Some(conn);
+        let mut s = self.lock();
+        s.busy_since = None;
+        s.note_wait(begun);
+        if let Err(e) = answered {
+            s.failing_since.get_or_insert(begun);
+            s.last_failure_timeout = is_timeout(&e);
+            drop(s);
+            self.conn = None;
+        }
     }
 
     /// Reads MySQL's or MariaDB's counters; Err(true) when the server did not answer in time.
@@ -225,7 +248,7 @@ impl Worker {
             .into_iter()
             .map(|r| (r, None))
             .collect();
-        if !is_local(&self.opts.url) {
+        if !self.opts.url.is_local() {
             self.not_recorded(format!(
                 "the server at {} is not on this host: its process CPU, memory and I/O, the host's CPU and the disk are not recorded",
                 self.opts.url.host

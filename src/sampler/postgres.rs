@@ -2,7 +2,7 @@
 //! ([`engine::postgres::metrics`]), the wait events polled between samples, and the
 //! workload's counts.
 
-use super::{UNRESPONSIVE_LIMIT, Worker, host, is_local};
+use super::{UNRESPONSIVE_LIMIT, Worker, host};
 use crate::engine;
 use crate::metrics::server::RawSample;
 use std::time::Instant;
@@ -31,7 +31,11 @@ impl Worker {
         // the monitor busy for too long and the run ends INVALID.
         self.lock().busy_since = Some(now);
         let rows = engine::postgres::metrics::waiting(&mut session);
-        self.lock().busy_since = None;
+        {
+            let mut s = self.lock();
+            s.busy_since = None;
+            s.note_wait(now);
+        }
         match rows {
             Ok(rows) => {
                 self.pg_own_xacts += 1.0;
@@ -65,7 +69,7 @@ impl Worker {
         let mut session = self.pg.take().ok_or(false)?;
         if !self.discovered && self.opts.metrics {
             self.discovered = true;
-            if !is_local(&self.opts.url) {
+            if !self.opts.url.is_local() {
                 self.not_recorded(format!(
                     "the server at {} is not on this host: its process CPU, memory and I/O, the host's CPU and the disk are not recorded",
                     self.opts.url.host
