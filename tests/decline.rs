@@ -31,7 +31,8 @@ fn a_run_that_really_falls_is_flagged_declining_and_a_clean_one_is_not() {
     // 40 s of 1 s intervals: at least the 30 a verdict needs, even when a loaded machine
     // merges a few (half-second intervals are more correlated: fewer effective samples).
     let secs = 40.0;
-    let run = |name: &str| {
+    // The clean run must be VALID (exit 0); the falling one may also break a rule.
+    let run = |name: &str, clean: bool| {
         let dir = home.path().join(name);
         let out = home
             .cmd()
@@ -48,14 +49,19 @@ fn a_run_that_really_falls_is_flagged_declining_and_a_clean_one_is_not() {
             .arg(&dir)
             .output()
             .unwrap();
-        assert!(
-            matches!(out.status.code(), Some(0) | Some(3)),
-            "{:?}",
-            text(&out)
-        );
+        if clean {
+            assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+        } else {
+            assert!(
+                matches!(out.status.code(), Some(0) | Some(3)),
+                "{:?}",
+                text(&out)
+            );
+        }
         (result_json(&dir), text(&out).0)
     };
-    let (clean, _) = run("clean");
+    let (clean, _) = run("clean", true);
+    assert_eq!(clean["validity"]["valid"], true, "{}", clean["validity"]);
     assert_eq!(
         clean["stability"]["declining"], false,
         "{}",
@@ -80,7 +86,7 @@ fn a_run_that_really_falls_is_flagged_declining_and_a_clean_one_is_not() {
             }
         };
         let hogs = [scope.spawn(hog)];
-        let r = run("falling");
+        let r = run("falling", false);
         stop.store(true, Ordering::Relaxed);
         for h in hogs {
             h.join().unwrap();

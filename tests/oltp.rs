@@ -161,9 +161,16 @@ fn every_oltp_workload_runs(db: Db) {
         if errors == 0 && m["retries"] == 0 {
             assert_eq!(got, (40 * r, 40 * w, 40 * o), "{workload} {extra:?}");
         } else {
+            // Every completed transaction ran all its statements; no attempt (the 40 starts
+            // and each retry) ran more than all of them.
+            let attempts = 40 + m["retries"].as_u64().unwrap();
             assert!(
                 got.0 >= txn * r && got.1 >= txn * w && got.2 >= txn * o,
                 "{workload} {extra:?}: {m}"
+            );
+            assert!(
+                got.0 <= attempts * r && got.1 <= attempts * w && got.2 <= attempts * o,
+                "{workload} {extra:?}: more statements than {attempts} attempts make: {m}"
             );
         }
         let result = result_json(&dir);

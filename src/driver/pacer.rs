@@ -121,12 +121,24 @@ mod tests {
         )
         .unwrap();
         std::thread::sleep(Duration::from_millis(300));
-        let queued = p.rx.len();
-        // About 600 arrivals in 300 ms; generous bounds for a busy machine.
-        assert!((300..=1000).contains(&queued), "{queued} queued");
-        assert!(!overflow.load(Ordering::Relaxed));
         stop.store(true, Ordering::Relaxed);
+        let elapsed = t0.elapsed().as_secs_f64();
+        let rx = p.rx.clone();
         drop(p);
+        let arrivals: Vec<Instant> = rx.try_iter().collect();
+        assert!(!overflow.load(Ordering::Relaxed));
+        // Normalised by the time that really passed: 2,000 a second, within 10 %.
+        let expected = 2000.0 * elapsed;
+        let n = arrivals.len() as f64;
+        assert!(
+            (n - expected).abs() <= 0.1 * expected,
+            "{n} arrivals in {elapsed:.3} s, expected {expected:.0}"
+        );
+        // Each intended start 0.5 ms after the last, none in the future.
+        for w in arrivals.windows(2) {
+            assert_eq!(w[1] - w[0], Duration::from_micros(500));
+        }
+        assert!(arrivals.last().unwrap().duration_since(t0).as_secs_f64() <= elapsed);
     }
 
     #[test]

@@ -114,5 +114,19 @@ mod tests {
     fn cmdline_identity() {
         let cnf = Path::new("/nonexistent/my.cnf");
         assert!(!runs_with_cnf(std::process::id() as i32, cnf));
+        // The positive case: a process started with --defaults-file=CNF is recognised, and
+        // found by the path it names.
+        let cnf = std::env::temp_dir().join(format!("txb-identity-{}.cnf", std::process::id()));
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "sleep 30; :", "sh"])
+            .arg(format!("--defaults-file={}", cnf.display()))
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        let seen = runs_with_cnf(pid, &cnf) && running_on(&cnf) == Some(pid);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(seen);
+        assert!(!runs_with_cnf(pid, &cnf) || !alive(pid));
     }
 }
