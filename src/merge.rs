@@ -932,6 +932,7 @@ fn server_figures(
             commits: shard.commits.clone(),
             autocommit_statements: shard.autocommit_statements.clone(),
             connections: u64::from(result.config.threads),
+            pg: None,
         };
         s.cross_checks = cross_checks(m, summary, mode, &ends, shard.opening_lag_s + spread);
         // PostgreSQL's backends flush their counts up to a second late, and the other shards'

@@ -126,6 +126,27 @@ struct Shared {
     recorders: Vec<Mutex<Recorder>>,
     /// How many targets.
     targets: usize,
+    /// PostgreSQL: the most transactions a virtual user's connection ended preparing, and
+    /// the statements the connections prepared outside a transaction (counted from the
+    /// protocol, for the cross-check).
+    pg_setup: std::sync::atomic::AtomicU64,
+    pg_prepares_alone: std::sync::atomic::AtomicU64,
+}
+
+impl Shared {
+    /// Notes what a connection just prepared cost (PostgreSQL).
+    fn connected(&self, conn: &crate::engine::Conn) {
+        if let Some((t, _)) = conn.pg_transactions() {
+            self.pg_setup.fetch_max(t, Ordering::Relaxed);
+        }
+    }
+
+    /// Notes what a connection about to be dropped prepared alone (PostgreSQL).
+    fn closing(&self, conn: &crate::engine::Conn) {
+        if let Some((_, p)) = conn.pg_transactions() {
+            self.pg_prepares_alone.fetch_add(p, Ordering::Relaxed);
+        }
+    }
 }
 
 impl Shared {
@@ -162,6 +183,8 @@ pub fn run(
             .map(|_| Mutex::new(Recorder::new(names.len())))
             .collect(),
         targets: nt,
+        pg_setup: Default::default(),
+        pg_prepares_alone: Default::default(),
     });
     let overflow = Arc::new(AtomicBool::new(false));
     let stop_flag = Arc::new(AtomicBool::new(false));
@@ -198,6 +221,7 @@ pub fn run(
                 let mut current = user as usize % urls.len();
                 let conn = connect_session(&urls[current], &cfg).and_then(|mut c| {
                     c.in_one_transaction(|c| worker.on_connect(c))?;
+                    shared.connected(&c);
                     Ok(c)
                 });
                 let mut conn = match conn {
@@ -230,6 +254,7 @@ pub fn run(
                             &names,
                         )
                     }));
+                    shared.closing(conn);
                     if let Err(panic) = ran {
                         let msg = panic
                             .downcast_ref::<String>()
@@ -677,13 +702,17 @@ pub fn run(
                 .iter()
                 .map(|r| Summary::of(r, &names, measured_secs))
                 .collect();
-            let lost: Vec<bool> = (0..nt).map(|i| sampler_verdicts.lost(i)).collect();
+            let client = ClientEnd {
+                lost: (0..nt).map(|i| sampler_verdicts.lost(i)).collect(),
+                pg_setup: shared.pg_setup.load(Ordering::Relaxed),
+                pg_prepares_alone: shared.pg_prepares_alone.load(Ordering::Relaxed),
+            };
             server_figures(
                 &mut result,
                 reports,
                 &per_target,
                 targets,
-                &lost,
+                &client,
                 workload.as_ref(),
             );
         }
@@ -973,6 +1002,8 @@ fn reconnect(
             if let Ok(mut c) = connect_session(&urls[t], cfg)
                 && c.in_one_transaction(|c| worker.on_connect(c)).is_ok()
             {
+                shared.closing(conn);
+                shared.connected(&c);
                 *conn = c;
                 *current = t;
                 shared.recorders[id * shared.targets + t]
@@ -1003,6 +1034,7 @@ fn ends_of(
             .map(|k| workload.autocommit_statements(k))
             .collect(),
         connections,
+        pg: None,
     }
 }
 
@@ -1015,7 +1047,7 @@ fn server_figures(
     reports: Vec<crate::sampler::Report>,
     per_target: &[Summary],
     targets: &Targets,
-    lost: &[bool],
+    client: &ClientEnd,
     workload: &dyn Workload,
 ) {
     use crate::metrics::server::{ServerSummary, cross_checks};
@@ -1082,11 +1114,20 @@ fn server_figures(
     s.sample_ms_avg = report.sample_ms_sum / report.samples.max(1) as f64;
     s.sample_ms_max = report.sample_ms_max;
     s.not_recorded = report.not_recorded.clone();
-    let ends = ends_of(
+    let mut ends = ends_of(
         workload,
         summary.kinds.len(),
         u64::from(result.config.threads),
     );
+    // PostgreSQL: what connecting costs, measured (the monitor's empty connection and the
+    // virtual users' preparation as the protocol counted it).
+    ends.pg = report
+        .pg_connect_cost
+        .map(|login| crate::metrics::server::PgCosts {
+            per_connection: login + client.pg_setup as f64,
+            prepares_alone: client.pg_prepares_alone,
+            warmup: result.config.warmup_s > 0.0,
+        });
     // Only a phase bounded by samples on both sides, the last after every transaction
     // ended, can be compared with txbench's count.
     for (i, r) in reports.iter().enumerate() {
@@ -1094,7 +1135,7 @@ fn server_figures(
             if let Some(why) = checks_not_made(r) {
                 let line =
                     targets::label(targets, i, format!("the cross-checks were not made: {why}"));
-                if lost.get(i).copied().unwrap_or(false) {
+                if client.lost.get(i).copied().unwrap_or(false) {
                     // A target lost while others served is an event of the run already.
                     s.not_recorded
                         .push(format!("{line} (the target was lost during the run)"));
@@ -1148,6 +1189,16 @@ fn server_figures(
     result.findings = crate::findings::of(result, &report.rows);
 }
 
+/// What the client knows at the end of a run that the cross-checks use.
+struct ClientEnd {
+    /// Targets lost during the run (several targets: an event).
+    lost: Vec<bool>,
+    /// PostgreSQL: the most transactions a connection's preparation ended.
+    pg_setup: u64,
+    /// PostgreSQL: statements prepared outside a transaction over the run.
+    pg_prepares_alone: u64,
+}
+
 /// Why a target's counts cannot be held against txbench's: no sample opened the measured
 /// phase, or the closing one (after every transaction ended) was not taken.
 fn checks_not_made(r: &crate::sampler::Report) -> Option<String> {
@@ -1188,6 +1239,8 @@ mod tests {
             startup_error: Mutex::new(None),
             recorders: Vec::new(),
             targets: 1,
+            pg_setup: Default::default(),
+            pg_prepares_alone: Default::default(),
         })
     }
 

@@ -735,6 +735,18 @@ impl Conn {
         }
     }
 
+    /// PostgreSQL: the transactions the server ended for this connection and, of them, the
+    /// statements prepared outside a transaction (pg_stat_database counts each); None on
+    /// MySQL, whose Com_ counters need no such count.
+    pub fn pg_transactions(&self) -> Option<(u64, u64)> {
+        match self {
+            #[cfg(feature = "mysql")]
+            Conn::Mysql(_) => None,
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(c) => Some((c.transactions_ended(), c.prepares_alone())),
+        }
+    }
+
     /// Rows the last statement changed (MySQL: changed; PostgreSQL: matched, which for the
     /// workloads' updates is the same).
     #[inline]

@@ -80,6 +80,9 @@ pub struct Report {
     pub final_taken: bool,
     /// Why the final sample was not taken, when it was not.
     pub final_failure: Option<String>,
+    /// PostgreSQL: the transactions the server counts for a login (measured at the first
+    /// sample with a connection that does nothing).
+    pub pg_connect_cost: Option<f64>,
     /// Events the driver had not taken by the end.
     pub events: Vec<Event>,
 }
@@ -373,6 +376,11 @@ struct Worker {
     /// Transactions the monitor itself committed on PostgreSQL (its statements).
     #[cfg(feature = "postgres")]
     pg_own_xacts: f64,
+    /// The sample being read is the closing one (after the virtual users stopped).
+    closing: bool,
+    /// PostgreSQL: what a login costs was measured (at the first sample).
+    #[cfg(feature = "postgres")]
+    pg_login_measured: bool,
 }
 
 impl Worker {
@@ -407,6 +415,9 @@ impl Worker {
             pg_last_poll: None,
             #[cfg(feature = "postgres")]
             pg_own_xacts: 0.0,
+            closing: false,
+            #[cfg(feature = "postgres")]
+            pg_login_measured: false,
         }
     }
 
@@ -494,6 +505,7 @@ impl Worker {
     fn sample_once(&mut self, closing: bool) -> bool {
         let begun = Instant::now();
         self.lock().busy_since = Some(begun);
+        self.closing = closing;
         let result = self.read();
         let ms = begun.elapsed().as_secs_f64() * 1000.0;
         let mut s = self.lock();

@@ -58,8 +58,12 @@ impl Worker {
     pub(super) fn read_postgres(&mut self) -> Result<RawSample, bool> {
         use engine::postgres::metrics;
         if self.pg.is_none() {
-            let session = engine::postgres::connect_within(&self.opts.url, UNRESPONSIVE_LIMIT)
-                .map_err(|e| e.is_timeout())?;
+            let session = engine::postgres::connect_within(
+                &self.opts.url,
+                UNRESPONSIVE_LIMIT,
+                engine::postgres::MONITOR_APP,
+            )
+            .map_err(|e| e.is_timeout())?;
             self.pg = Some(session);
         }
         // The waits up to now, on the session before it is taken out for the sample.
@@ -83,6 +87,25 @@ impl Worker {
                     )),
                 }
             }
+        }
+        if self.opts.metrics {
+            let before = session.transactions_ended();
+            if !self.pg_login_measured {
+                // Before the baseline read: the probe's login is not in the run's counts.
+                self.pg_login_measured = true;
+                let cost = metrics::login_cost(&mut session, &self.opts.url);
+                self.lock().report.pg_connect_cost = cost;
+            }
+            if self.closing {
+                // The virtual users' backends flush their counts as they exit, and the
+                // monitor flushes its own: the closing read then holds every transaction.
+                if !metrics::settle(&mut session, engine::postgres::APP) {
+                    self.not_recorded(
+                        "the virtual users' sessions had not ended 3 s after the run: the closing transaction count may miss their last second".into(),
+                    );
+                }
+            }
+            self.pg_own_xacts += (session.transactions_ended() - before) as f64;
         }
         let mut missing = metrics::Missing::default();
         let status = metrics::read(

@@ -22,16 +22,23 @@ pub struct Session {
 
 /// Opens one connection; errors are one line naming the redacted URL and what to check.
 pub fn connect(url: &TargetUrl) -> anyhow::Result<Session> {
-    connect_within(url, CONNECT_TIMEOUT).map_err(|e| connect_error(url, &e))
+    connect_within(url, CONNECT_TIMEOUT, APP).map_err(|e| connect_error(url, &e))
 }
 
-/// [`connect`] with its own bound on connecting and logging in (the sampler's), its error
-/// the wire client's (see [`wire::Error::is_timeout`]).
+/// The application_name of txbench's own sessions (the virtual users' among them); the
+/// monitor's is [`MONITOR_APP`], so the end of a run can wait for the others to exit.
+pub const APP: &str = "txbench";
+/// The application_name of the sampler's sessions.
+pub const MONITOR_APP: &str = "txbench-monitor";
+
+/// [`connect`] with its own bound on connecting and logging in (the sampler's) and its
+/// application_name, its error the wire client's (see [`wire::Error::is_timeout`]).
 pub fn connect_within(
     url: &TargetUrl,
     timeout: Duration,
+    app: &str,
 ) -> std::result::Result<Session, wire::Error> {
-    let client = wire::connect(url, "txbench", timeout)?;
+    let client = wire::connect(url, app, timeout)?;
     Ok(Session {
         client,
         affected: 0,
@@ -64,6 +71,17 @@ fn connect_error(url: &TargetUrl, e: &wire::Error) -> anyhow::Error {
 }
 
 impl Session {
+    /// Transactions the server ended for this session (see
+    /// [`wire::Client::transactions_ended`]).
+    pub fn transactions_ended(&self) -> u64 {
+        self.client.transactions_ended()
+    }
+
+    /// Statements prepared outside a transaction (see [`wire::Client::prepares_alone`]).
+    pub fn prepares_alone(&self) -> u64 {
+        self.client.prepares_alone()
+    }
+
     pub(crate) fn query_drop(&mut self, sql: &str) -> Result<()> {
         self.client.batch_execute(sql)?;
         self.affected = 0;

@@ -77,6 +77,63 @@ pub struct Missing {
 /// Reads one sample: Err only when the database view itself cannot be read (the
 /// connection is gone or the server does not answer); optional views that fail are
 /// skipped and reported in `missing` (once: they are not asked again).
+/// Every database's transactions, as pg_stat_database counts them.
+const XACTS: &str = "SELECT sum(xact_commit + xact_rollback)::float8 FROM pg_stat_database";
+
+/// Flushes this session's own pending counts (PostgreSQL 15: at its next idle moment, right
+/// after this statement); false where the server has no such function.
+fn flush_own(s: &mut Session) -> bool {
+    s.query_drop("SELECT pg_stat_force_next_flush()").is_ok()
+}
+
+/// Waits up to 3 s until no client backend named `app` is left (a backend flushes its
+/// counts before it leaves pg_stat_activity), then flushes this session's own; false when
+/// some were still there.
+pub fn settle(s: &mut Session, app: &str) -> bool {
+    let sql = format!(
+        "SELECT count(*)::float8 FROM pg_stat_activity WHERE backend_type = 'client backend' AND application_name = '{app}'"
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    let gone = loop {
+        let left = s
+            .query_one(&sql)
+            .ok()
+            .and_then(|r| r.get::<Option<f64>>(0).ok().flatten());
+        match left {
+            Some(n) if n < 0.5 => break true,
+            Some(_) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(10))
+            }
+            _ => break false,
+        }
+    };
+    flush_own(s) && gone
+}
+
+/// The transactions the server counts for a login alone: the count before and after a
+/// connection that does nothing (its backend gone, both reads flushed), less this
+/// session's own between; None when it cannot be measured (no pg_stat_force_next_flush
+/// before PostgreSQL 15, or the probe did not end). Clamped to 0..=2: more means another
+/// client was busy meanwhile.
+pub fn login_cost(s: &mut Session, url: &crate::engine::TargetUrl) -> Option<f64> {
+    const PROBE: &str = "txbench-probe";
+    let sum =
+        |s: &mut Session| -> Option<f64> { s.query_one(XACTS).ok()?.get::<Option<f64>>(0).ok()? };
+    if !flush_own(s) {
+        return None;
+    }
+    let own_a = s.transactions_ended();
+    let a = sum(s)?;
+    let probe = super::connect_within(url, std::time::Duration::from_secs(10), PROBE).ok()?;
+    drop(probe);
+    if !settle(s, PROBE) {
+        return None;
+    }
+    let own_b = s.transactions_ended();
+    let b = sum(s)?;
+    Some((b - a - (own_b - own_a) as f64).clamp(0.0, 2.0))
+}
+
 pub fn read(
     s: &mut Session,
     metrics: bool,

@@ -244,6 +244,12 @@ pub struct Client {
     /// The last ReadyForQuery's transaction status: `I` idle, `T` in a transaction, `E` in
     /// a failed one.
     status: u8,
+    /// Transactions the server ended for this session (each ReadyForQuery that finds it
+    /// idle: an implicit transaction, or a block's COMMIT or ROLLBACK), as pg_stat_database
+    /// counts them.
+    transactions: u64,
+    /// Of those, statements prepared outside a transaction (each Parse/Sync its own).
+    prepares_alone: u64,
     /// Whether the round trip in flight is the extended protocol's (ended by Sync).
     extended: bool,
 }
@@ -300,6 +306,8 @@ impl Client {
             wbuf: BytesMut::with_capacity(4096),
             broken: false,
             statements: 0,
+            transactions: 0,
+            prepares_alone: 0,
             status: b'I',
             extended: false,
         };
@@ -424,6 +432,17 @@ impl Client {
         Ok(())
     }
 
+    /// Transactions the server ended for this session since it started (its startup's own
+    /// not included: measure that with a connection that does nothing).
+    pub fn transactions_ended(&self) -> u64 {
+        self.transactions
+    }
+
+    /// Statements prepared outside a transaction: each is a transaction of its own.
+    pub fn prepares_alone(&self) -> u64 {
+        self.prepares_alone
+    }
+
     /// Whether the connection can no longer be used.
     pub fn is_broken(&self) -> bool {
         self.broken
@@ -518,6 +537,9 @@ impl Client {
             match self.read_message()? {
                 Message::ReadyForQuery(b) => {
                     self.status = b.status();
+                    if self.status == b'I' {
+                        self.transactions += 1;
+                    }
                     return match error {
                         Some(e) => Err(e),
                         None => Ok(out),
@@ -625,8 +647,13 @@ impl Client {
         }
         frontend::sync(&mut self.wbuf);
         self.extended = true;
+        let alone = self.status == b'I';
         self.send()?;
-        let reply = self.reply(false, None)?;
+        let reply = self.reply(false, None);
+        if alone {
+            self.prepares_alone += 1;
+        }
+        let reply = reply?;
         Ok(Statement(Arc::new(StatementInner {
             name,
             columns: reply.columns.unwrap_or_else(|| Arc::from([])),
