@@ -1127,6 +1127,7 @@ fn server_figures(
             per_connection: login + client.pg_setup as f64,
             prepares_alone: client.pg_prepares_alone,
             warmup: result.config.warmup_s > 0.0,
+            monitor_unflushed: report.pg_monitor_unflushed,
         });
     // Only a phase bounded by samples on both sides, the last after every transaction
     // ended, can be compared with txbench's count.
@@ -1175,12 +1176,20 @@ fn server_figures(
             s.cross_checks.push(c);
         }
     }
-    let reasons: Vec<String> = s
+    let mut reasons: Vec<String> = s
         .checks_not_made
         .iter()
         .cloned()
         .chain(s.cross_checks.iter().filter_map(|c| c.reason()))
         .collect();
+    if !report.pg_other_clients.is_empty() && !targets.shared_data {
+        // Their work reaches pg_stat_database only when they idle or exit: the count
+        // cannot show a client still busy at the end, so its presence is the finding.
+        reasons.push(format!(
+            "another client used the server during the run: {} ran statements (PostgreSQL counts a busy session's transactions only when it idles or exits)",
+            report.pg_other_clients.join(", ")
+        ));
+    }
     summary.server = Some(s);
     for reason in reasons {
         result.validity.valid = false;

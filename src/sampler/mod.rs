@@ -83,6 +83,12 @@ pub struct Report {
     /// PostgreSQL: the transactions the server counts for a login (measured at the first
     /// sample with a connection that does nothing).
     pub pg_connect_cost: Option<f64>,
+    /// PostgreSQL: the monitor's own transactions between the last two samples (they may
+    /// reach the count after the closing one).
+    pub pg_monitor_unflushed: f64,
+    /// PostgreSQL: other clients' sessions that ran statements during the run (a busy one's
+    /// transactions are not in the count until it idles or exits).
+    pub pg_other_clients: Vec<String>,
     /// Events the driver had not taken by the end.
     pub events: Vec<Event>,
 }
@@ -376,11 +382,16 @@ struct Worker {
     /// Transactions the monitor itself committed on PostgreSQL (its statements).
     #[cfg(feature = "postgres")]
     pg_own_xacts: f64,
+    /// That, at the last sample.
+    pg_own_at_sample: f64,
     /// The sample being read is the closing one (after the virtual users stopped).
     closing: bool,
     /// PostgreSQL: what a login costs was measured (at the first sample).
     #[cfg(feature = "postgres")]
     pg_login_measured: bool,
+    /// PostgreSQL: the server's clock at the first sample.
+    #[cfg(feature = "postgres")]
+    pg_run_start: Option<String>,
 }
 
 impl Worker {
@@ -415,9 +426,12 @@ impl Worker {
             pg_last_poll: None,
             #[cfg(feature = "postgres")]
             pg_own_xacts: 0.0,
+            pg_own_at_sample: 0.0,
             closing: false,
             #[cfg(feature = "postgres")]
             pg_login_measured: false,
+            #[cfg(feature = "postgres")]
+            pg_run_start: None,
         }
     }
 

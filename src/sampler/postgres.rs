@@ -95,6 +95,13 @@ impl Worker {
                 self.pg_login_measured = true;
                 let cost = metrics::login_cost(&mut session, &self.opts.url);
                 self.lock().report.pg_connect_cost = cost;
+                self.pg_run_start = metrics::server_now(&mut session);
+            }
+            if self.closing
+                && let Some(since) = self.pg_run_start.clone()
+                && let Some(others) = metrics::other_clients_since(&mut session, &since)
+            {
+                self.lock().report.pg_other_clients = others;
             }
             if self.closing {
                 // The virtual users' backends flush their counts as they exit, and the
@@ -126,6 +133,13 @@ impl Worker {
         } else {
             self.pg_own_xacts += 1.0;
         }
+        // The monitor's own transactions since the last sample may not have reached the
+        // count yet (measured: pg_stat_force_next_flush did not always flush them): the
+        // closing sample says how many, for the check's allowance.
+        if self.closing {
+            self.lock().report.pg_monitor_unflushed = self.pg_own_xacts - self.pg_own_at_sample;
+        }
+        self.pg_own_at_sample = self.pg_own_xacts;
         let mut status = status;
         if let Some(c) = status.get_mut("pg_xact_commit") {
             *c = (*c - self.pg_own_xacts).max(0.0);

@@ -123,7 +123,13 @@ mod tests {
             .spawn()
             .unwrap();
         let pid = child.id() as i32;
-        let seen = runs_with_cnf(pid, &cnf) && running_on(&cnf) == Some(pid);
+        // Just spawned, the child may not have exec'd yet (its command line is still ours).
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        let mut seen = false;
+        while !seen && std::time::Instant::now() < deadline {
+            seen = runs_with_cnf(pid, &cnf) && running_on(&cnf) == Some(pid);
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let _ = child.kill();
         let _ = child.wait();
         assert!(seen);

@@ -110,6 +110,31 @@ pub fn settle(s: &mut Session, app: &str) -> bool {
     flush_own(s) && gone
 }
 
+/// The server's clock now, as PostgreSQL writes a timestamptz.
+pub fn server_now(s: &mut Session) -> Option<String> {
+    s.query_one("SELECT now()::text")
+        .ok()?
+        .get::<String>(0)
+        .ok()
+}
+
+/// Other clients' sessions that ran a statement (or connected) since `since` (a server
+/// timestamp): each as "NAME (pid N)". A busy backend's transactions reach
+/// pg_stat_database only when it idles or exits, so one still busy at the run's end is seen
+/// here, not in the count.
+pub fn other_clients_since(s: &mut Session, since: &str) -> Option<Vec<String>> {
+    let sql = format!(
+        "SELECT coalesce(nullif(application_name, ''), 'unnamed') || ' (pid ' || pid || ')' FROM pg_stat_activity \
+         WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() \
+         AND application_name NOT IN ('{}', '{}', 'txbench-probe') \
+         AND (query_start >= '{since}'::timestamptz OR backend_start >= '{since}'::timestamptz) ORDER BY pid",
+        super::APP,
+        super::MONITOR_APP
+    );
+    let rows = s.query(&sql).ok()?;
+    rows.iter().map(|r| r.get::<String>(0).ok()).collect()
+}
+
 /// The transactions the server counts for a login alone: the count before and after a
 /// connection that does nothing (its backend gone, both reads flushed), less this
 /// session's own between; None when it cannot be measured (no pg_stat_force_next_flush
