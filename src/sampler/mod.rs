@@ -383,8 +383,10 @@ struct Worker {
     #[cfg(feature = "postgres")]
     pg_own_xacts: f64,
     /// That, at the last sample.
+    #[cfg(feature = "postgres")]
     pg_own_at_sample: f64,
     /// The sample being read is the closing one (after the virtual users stopped).
+    #[cfg(feature = "postgres")]
     closing: bool,
     /// PostgreSQL: what a login costs was measured (at the first sample).
     #[cfg(feature = "postgres")]
@@ -426,7 +428,9 @@ impl Worker {
             pg_last_poll: None,
             #[cfg(feature = "postgres")]
             pg_own_xacts: 0.0,
+            #[cfg(feature = "postgres")]
             pg_own_at_sample: 0.0,
+            #[cfg(feature = "postgres")]
             closing: false,
             #[cfg(feature = "postgres")]
             pg_login_measured: false,
@@ -519,7 +523,10 @@ impl Worker {
     fn sample_once(&mut self, closing: bool) -> bool {
         let begun = Instant::now();
         self.lock().busy_since = Some(begun);
-        self.closing = closing;
+        #[cfg(feature = "postgres")]
+        {
+            self.closing = closing;
+        }
         let result = self.read();
         let ms = begun.elapsed().as_secs_f64() * 1000.0;
         let mut s = self.lock();
