@@ -147,9 +147,7 @@ impl Shared {
             self.pg_prepares_alone.fetch_add(p, Ordering::Relaxed);
         }
     }
-}
 
-impl Shared {
     /// Stops the run: every virtual user ends after its transaction, pausing ones at once.
     fn halt(&self) {
         self.stop.store(true, Ordering::SeqCst);
@@ -672,19 +670,13 @@ pub fn run(
         }
         let finished =
             now >= total || events_done || stopped_early || status != RunStatus::Completed;
+        // Causes first: a rule that fires ends the run in this interval, so these are the
+        // first reasons it records.
         for reason in fired.reasons() {
             result.validity.valid = false;
             if !result.validity.reasons.contains(reason) {
                 result.validity.reasons.push(reason.clone());
             }
-        }
-        if fired.any() {
-            // Causes first, whichever rule fired in an earlier interval.
-            let order: Vec<&String> = fired.reasons().collect();
-            result
-                .validity
-                .reasons
-                .sort_by_key(|r| order.iter().position(|o| *o == r).unwrap_or(order.len()));
         }
         if finished && let Some(reason) = saturation(measured_cpu, measured_secs, cpus) {
             result.validity.valid = false;
@@ -822,12 +814,7 @@ pub fn saturation(cpu_s: f64, wall_s: f64, cpus: usize) -> Option<String> {
 /// Whether transactions of this interval failed with their connection (the server may be
 /// gone).
 fn lost_server(rec: &Recorder) -> bool {
-    rec.reconnects > 0
-        || rec.kinds.iter().any(|k| {
-            crate::metrics::ErrorClass::ALL
-                .iter()
-                .any(|c| c.disconnects() && k.errors[c.index()] > 0)
-        })
+    rec.reconnects > 0 || rec.kinds.iter().any(|k| k.lost_with_connection() > 0)
 }
 
 fn top_messages(rec: &Recorder) -> String {

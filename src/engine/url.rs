@@ -216,25 +216,38 @@ impl TargetUrl {
     /// The URL with its password, percent-encoded: only for handing to a child txbench
     /// through its environment (TXBENCH_URL), never to print or store.
     pub fn with_secret(&self) -> String {
-        use fmt::Write as _;
-        let mut f = format!("{}://{}", self.scheme, percent_encode(&self.user));
-        if let Some(p) = &self.password {
-            let _ = write!(f, ":{}", percent_encode(p));
+        let mut f = String::new();
+        let _ = self.render(&mut f, true);
+        f
+    }
+
+    /// The URL as text: with `secret`, user and password percent-encoded as a parser reads
+    /// them back; without, as shown (the password `***`).
+    fn render(&self, f: &mut impl fmt::Write, secret: bool) -> fmt::Result {
+        if secret {
+            write!(f, "{}://{}", self.scheme, percent_encode(&self.user))?;
+        } else {
+            write!(f, "{}://{}", self.scheme, self.user)?;
+        }
+        match &self.password {
+            Some(p) if secret => write!(f, ":{}", percent_encode(p))?,
+            Some(_) => write!(f, ":{REDACTED}")?,
+            None => {}
         }
         let host = if self.host.contains(':') {
             format!("[{}]", self.host)
         } else {
             self.host.clone()
         };
-        let _ = write!(f, "@{host}:{}/{}", self.port, self.database);
+        write!(f, "@{host}:{}/{}", self.port, self.database)?;
         if let Some(s) = &self.socket {
             let key = match self.engine {
                 Engine::Mysql => "socket",
                 Engine::Postgres => "host",
             };
-            let _ = write!(f, "?{key}={}", s.display());
+            write!(f, "?{key}={}", s.display())?;
         }
-        f
+        Ok(())
     }
 }
 
@@ -254,24 +267,7 @@ fn percent_encode(s: &str) -> String {
 impl fmt::Display for TargetUrl {
     /// The URL with the password replaced by `***`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}://{}", self.scheme, self.user)?;
-        if self.password.is_some() {
-            write!(f, ":{REDACTED}")?;
-        }
-        let host = if self.host.contains(':') {
-            format!("[{}]", self.host)
-        } else {
-            self.host.clone()
-        };
-        write!(f, "@{host}:{}/{}", self.port, self.database)?;
-        if let Some(s) = &self.socket {
-            let key = match self.engine {
-                Engine::Mysql => "socket",
-                Engine::Postgres => "host",
-            };
-            write!(f, "?{key}={}", s.display())?;
-        }
-        Ok(())
+        self.render(f, false)
     }
 }
 

@@ -244,30 +244,30 @@ impl KindStats {
     pub fn failed(&self) -> u64 {
         self.errors.iter().sum()
     }
-    /// Failed transactions that count against `--max-error-rate`.
-    pub fn unexpected(&self) -> u64 {
+    /// Failed transactions of the classes `of` picks.
+    fn failed_as(&self, of: impl Fn(ErrorClass) -> bool) -> u64 {
         ErrorClass::ALL
             .iter()
-            .filter(|c| c.unexpected())
+            .filter(|c| of(**c))
             .map(|c| self.errors[c.index()])
             .sum()
+    }
+    /// Failed transactions that should have worked (duplicate key, data, other errors).
+    pub fn unexpected(&self) -> u64 {
+        self.failed_as(ErrorClass::unexpected)
     }
     /// Contention failures whose retries ran out (deadlock, lock wait, serialization,
     /// certification).
     pub fn failed_after_retries(&self) -> u64 {
-        ErrorClass::ALL
-            .iter()
-            .filter(|c| c.retryable())
-            .map(|c| self.errors[c.index()])
-            .sum()
+        self.failed_as(ErrorClass::retryable)
     }
     /// Failed transactions that count against `--max-error-rate`.
     pub fn counted_failures(&self) -> u64 {
-        ErrorClass::ALL
-            .iter()
-            .filter(|c| c.counts_against_error_rate())
-            .map(|c| self.errors[c.index()])
-            .sum()
+        self.failed_as(ErrorClass::counts_against_error_rate)
+    }
+    /// Transactions that failed with their connection.
+    pub fn lost_with_connection(&self) -> u64 {
+        self.failed_as(ErrorClass::disconnects)
     }
 }
 

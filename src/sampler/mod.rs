@@ -443,6 +443,18 @@ impl Worker {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Runs one look at the server with the monitor marked busy meanwhile: `check` sees a
+    /// look that hangs as a frozen server, and one that waited [`FROZEN_WAIT`] is kept.
+    fn watched<T>(&self, look: impl FnOnce() -> T) -> T {
+        let begun = Instant::now();
+        self.lock().busy_since = Some(begun);
+        let out = look();
+        let mut s = self.lock();
+        s.busy_since = None;
+        s.note_wait(begun);
+        out
+    }
+
     /// Stops reading the workload counts that failed, saying why once.
     fn drop_counts(&mut self, failed: Vec<(String, String)>) {
         for (name, why) in failed {
@@ -584,25 +596,23 @@ impl Worker {
         };
         // The pid file names a server; the figures are that server's only if it listens
         // where the URL connects (in a container the path may be another mysqld's).
-        let inodes = host::listening_inodes(&self.opts.url);
-        match host::holds_socket(pid, &inodes) {
-            Ok(true) => {}
-            Ok(false) => {
-                self.not_recorded(format!(
-                    "process {pid} (from the pid file {}) does not hold the socket listening where {} connects: it is another server, so its CPU, memory and I/O, the host's CPU and the disk are not recorded",
-                    pid_path.display(),
-                    self.opts.url
-                ));
-                return;
-            }
-            Err(why) => {
-                self.not_recorded(format!(
-                    "process {pid} (from the pid file {}) cannot be confirmed to be the server {} connects to ({why}): its CPU, memory and I/O, the host's CPU and the disk are not recorded",
-                    pid_path.display(),
-                    self.opts.url
-                ));
-                return;
-            }
+        let why = match host::holds_socket(pid, &host::listening_inodes(&self.opts.url)) {
+            Ok(true) => None,
+            Ok(false) => Some(format!(
+                "does not hold the socket listening where {} connects: it is another server, so",
+                self.opts.url
+            )),
+            Err(e) => Some(format!(
+                "cannot be confirmed to be the server {} connects to ({e}):",
+                self.opts.url
+            )),
+        };
+        if let Some(why) = why {
+            self.not_recorded(format!(
+                "process {pid} (from the pid file {}) {why} its CPU, memory and I/O, the host's CPU and the disk are not recorded",
+                pid_path.display()
+            ));
+            return;
         }
         if !host::process_io_readable(pid) {
             self.not_recorded(format!(

@@ -41,17 +41,13 @@ impl Worker {
             return;
         };
         let begun = std::time::Instant::now();
-        self.lock().busy_since = Some(begun);
-        let answered = conn.ping();
-        self.conn = Some(conn);
-        let mut s = self.lock();
-        s.busy_since = None;
-        s.note_wait(begun);
-        if let Err(e) = answered {
-            s.failing_since.get_or_insert(begun);
-            s.last_failure_timeout = is_timeout(&e);
-            drop(s);
-            self.conn = None;
+        match self.watched(|| conn.ping()) {
+            Ok(()) => self.conn = Some(conn),
+            Err(e) => {
+                let mut s = self.lock();
+                s.failing_since.get_or_insert(begun);
+                s.last_failure_timeout = is_timeout(&e);
+            }
         }
     }
 

@@ -29,13 +29,7 @@ impl Worker {
         });
         // A server that stops answering here is noticed as in a sample: check() sees
         // the monitor busy for too long and the run ends INVALID.
-        self.lock().busy_since = Some(now);
-        let rows = engine::postgres::metrics::waiting(&mut session);
-        {
-            let mut s = self.lock();
-            s.busy_since = None;
-            s.note_wait(now);
-        }
+        let rows = self.watched(|| engine::postgres::metrics::waiting(&mut session));
         match rows {
             Ok(rows) => {
                 self.pg_own_xacts += 1.0;
