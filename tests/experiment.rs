@@ -420,7 +420,7 @@ fn a_url_variant_logs_in_and_its_password_is_stored_nowhere() {
     let s = h.start("xpurl", &[]);
     // A user that needs its password, as on a server that is not a sandbox.
     let secret = "s3cret-pw/with:odd@chars";
-    let mut c = s.conn();
+    let mut c = s.admin_conn();
     for stmt in [
         format!("CREATE USER 'bench'@'127.0.0.1' IDENTIFIED BY '{secret}'"),
         "GRANT ALL ON txbench.* TO 'bench'@'127.0.0.1'".to_string(),

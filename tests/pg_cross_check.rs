@@ -56,6 +56,7 @@ fn run(
                         "1",
                     ])
                     .args(["-T", &other.1.to_string(), "-R", &other.0.to_string(), "-f"])
+                    .env("PGPASSWORD", s.secret())
                     .arg(&script)
                     .arg("txbench")
                     .output()

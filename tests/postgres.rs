@@ -31,6 +31,7 @@ fn pgbench(s: &Server, db: &str, args: &[&str]) -> std::process::Output {
             "-U",
             "txbench",
         ])
+        .env("PGPASSWORD", s.secret())
         .args(args)
         .arg(db)
         .output()
@@ -166,9 +167,11 @@ fn tpcb_on_pgbench_schema_runs_both_ways_with_pgbench() {
     // pg_stat_database, and the run is INVALID.
     let other = std::thread::spawn({
         let port = s.port;
+        let secret = s.secret();
         move || {
             std::process::Command::new("pgbench")
                 .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-U", "txbench"])
+                .env("PGPASSWORD", secret)
                 .args(["-n", "-S", "-c", "2", "-T", "6", "txbench"])
                 .output()
                 .unwrap()
@@ -239,6 +242,20 @@ fn tpcb_on_pgbench_schema_runs_both_ways_with_pgbench() {
 fn oltp_runs_and_serialization_failures_are_retried_and_counted() {
     let home = Home::new();
     let s = home.start_postgres("pgo", &[]);
+    // A session that ended is gone from the server, with its counts flushed, when its
+    // drop returns: a prepare's transactions are not counted in the run that follows it
+    // (seen once: +1,528 in a 2-s run right after a prepare, INVALID).
+    let watch = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'txbench' AND pid <> pg_backend_pid()";
+    let mut w = s.engine_conn();
+    for _ in 0..20 {
+        let mut c = s.engine_conn();
+        c.query_drop("BEGIN").unwrap();
+        c.query_drop("SELECT 1").unwrap();
+        c.query_drop("COMMIT").unwrap();
+        drop(c);
+        assert_eq!(w.query_first::<u64>(watch).unwrap(), Some(0));
+    }
+    drop(w);
     let small = ["--tables", "1", "--table-size", "200"];
     ok(&run(
         &home,

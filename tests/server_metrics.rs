@@ -539,14 +539,14 @@ fn what_cannot_be_recorded_is_said_and_the_run_goes_on() {
     assert_eq!(r["summary"]["server"]["cross_checks"][0]["agrees"], true);
 
     // A user without the PROCESS privilege cannot read INNODB_METRICS either.
-    let mut c = s.conn();
+    let mut c = s.admin_conn();
     c.query_drop("CREATE USER 'plain'@'127.0.0.1'").unwrap();
     c.query_drop("GRANT SELECT, INSERT, UPDATE, DELETE ON txbench.* TO 'plain'@'127.0.0.1'")
         .unwrap();
     drop(c);
     let s2 = home.start("withmetrics", &[]);
     prepare(&home, &s2, &["oltp_point_select", "--table-size", "1000"]);
-    let mut c = s2.conn();
+    let mut c = s2.admin_conn();
     c.query_drop("CREATE USER 'plain'@'127.0.0.1'").unwrap();
     c.query_drop("GRANT SELECT, INSERT, UPDATE, DELETE ON txbench.* TO 'plain'@'127.0.0.1'")
         .unwrap();

@@ -499,8 +499,9 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
         "time_s",
     );
     // Shard 3/3 of another workload (in a database of its own, used from here on).
-    s.conn().query_drop("CREATE DATABASE oltpdb").unwrap();
-    let oltp_url = format!("{}oltpdb", s.url.trim_end_matches("txbench"));
+    // A database of its own (the benchmark user owns those named txbench…).
+    s.conn().query_drop("CREATE DATABASE txbench_oltp").unwrap();
+    let oltp_url = format!("{}txbench_oltp", s.url.trim_end_matches("txbench"));
     let o = home
         .cmd()
         .args([

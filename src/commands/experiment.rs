@@ -402,8 +402,14 @@ fn log_error(log: &Path) -> String {
 /// The targets of a variant's running servers: the first, or every Galera node.
 fn targets(started: &[server::Started]) -> Vec<TargetUrl> {
     match started.first().map(|s| &s.record.role) {
-        Some(cluster::Role::Galera { .. }) => started.iter().map(|s| s.record.url()).collect(),
-        _ => started.iter().take(1).map(|s| s.record.url()).collect(),
+        Some(cluster::Role::Galera { .. }) => {
+            started.iter().map(|s| s.record.login_url()).collect()
+        }
+        _ => started
+            .iter()
+            .take(1)
+            .map(|s| s.record.login_url())
+            .collect(),
     }
 }
 
@@ -462,7 +468,9 @@ impl Runner<'_> {
                     experiment::FILE
                 );
             }
-            return Ok(vec![t]);
+            return Ok(vec![
+                super::sandbox_login(t).with_context(|| format!("variant '{variant}': url"))?,
+            ]);
         }
         let name = self.sandbox(e, variant, workload);
         let (opts, req) = start_options(&name, v, &self.plan_dir)?;

@@ -71,7 +71,7 @@ pub fn resolve_targets(
                     s.state.word()
                 );
             }
-            out.push(s.record.url());
+            out.push(s.record.login_url());
         }
         return dedup_targets(out);
     }
@@ -79,7 +79,10 @@ pub fn resolve_targets(
         let parsed = urls
             .iter()
             .enumerate()
-            .map(|(i, u)| TargetUrl::parse(u).with_context(|| format!("--url (the {}.)", i + 1)))
+            .map(|(i, u)| {
+                let what = format!("--url (the {}.)", i + 1);
+                sandbox_login(TargetUrl::parse(u).with_context(|| what.clone())?).context(what)
+            })
             .collect::<Result<Vec<_>>>()?;
         return dedup_targets(parsed);
     }
@@ -98,9 +101,20 @@ fn dedup_targets(targets: Vec<TargetUrl>) -> Result<Vec<TargetUrl>> {
     Ok(targets)
 }
 
+/// A `--url` as given, with the password of the sandbox it names, if it names one of this
+/// state directory's (see `server::secret::fill`).
+pub fn sandbox_login(mut url: TargetUrl) -> Result<TargetUrl> {
+    if url.password.is_none()
+        && let Ok(home) = StateDir::from_env()
+    {
+        server::secret::fill(&home, &mut url)?;
+    }
+    Ok(url)
+}
+
 pub fn resolve_target(out: &Output, url: Option<&str>) -> Result<TargetUrl> {
     if let Some(raw) = url {
-        return TargetUrl::parse(raw).context("--url");
+        return sandbox_login(TargetUrl::parse(raw).context("--url")?).context("--url");
     }
     let (url, note) = server::default_target(&StateDir::from_env()?)?;
     if let Some(note) = note {
@@ -369,7 +383,7 @@ fn topology_now(s: &server::Server) -> std::collections::BTreeMap<String, String
     if s.record.role == server::cluster::Role::Standalone || s.state.pid().is_none() {
         return Default::default();
     }
-    let url = s.record.url();
+    let url = s.record.login_url();
     match engine::connect(&url) {
         Ok(mut c) => crate::topology::at_start(&mut c, &url).0,
         Err(_) => Default::default(),

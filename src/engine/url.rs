@@ -83,6 +83,9 @@ pub struct TargetUrl {
     /// A unix socket to connect through instead of TCP: MySQL's socket file, or for
     /// PostgreSQL the directory holding `.s.PGSQL.PORT`.
     pub socket: Option<PathBuf>,
+    /// The password is a sandbox's secret, which txbench found itself: the URL is shown
+    /// (and handed to a child txbench, which finds it again) as the user gave it, without.
+    pub sandbox_login: bool,
 }
 
 /// Why a URL was refused. The messages never contain the password.
@@ -195,6 +198,7 @@ impl TargetUrl {
             port,
             database,
             socket,
+            sandbox_login: false,
         })
     }
 }
@@ -214,7 +218,8 @@ impl TargetUrl {
     }
 
     /// The URL with its password, percent-encoded: only for handing to a child txbench
-    /// through its environment (TXBENCH_URL), never to print or store.
+    /// through its environment (TXBENCH_URL), never to print or store. A sandbox's secret
+    /// is left out: the child finds it as this process did.
     pub fn with_secret(&self) -> String {
         let mut f = String::new();
         let _ = self.render(&mut f, true);
@@ -230,6 +235,7 @@ impl TargetUrl {
             write!(f, "{}://{}", self.scheme, self.user)?;
         }
         match &self.password {
+            Some(_) if self.sandbox_login => {}
             Some(p) if secret => write!(f, ":{}", percent_encode(p))?,
             Some(_) => write!(f, ":{REDACTED}")?,
             None => {}

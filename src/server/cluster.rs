@@ -366,7 +366,7 @@ fn member_options(opts: &StartOptions, name: &str) -> StartOptions {
 /// replication threads run.
 #[cfg(feature = "mysql")]
 fn attach(replica: &ServerRecord, primary: &ServerRecord) -> Result<()> {
-    let mut conn = engine::mysql::connect(&replica.socket_url())?;
+    let mut conn = engine::mysql::connect(&replica.admin_url())?;
     let status = crate::topology::replica_status(&mut conn)?;
     let port: Option<u16> = conn
         .query_first::<mysql::Row, _>("SHOW SLAVE STATUS")?
@@ -375,9 +375,10 @@ fn attach(replica: &ServerRecord, primary: &ServerRecord) -> Result<()> {
         conn.query_drop("STOP SLAVE")?;
         conn.query_drop(format!(
             "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT={}, MASTER_USER='{}', \
-             MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1",
+             MASTER_PASSWORD='{}', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1",
             primary.port,
-            super::BENCH_USER
+            super::BENCH_USER,
+            primary.login_url().password.unwrap_or_default()
         ))
         .with_context(|| format!("pointing replica '{}' at '{}'", replica.name, primary.name))?;
         conn.query_drop("START SLAVE")?;

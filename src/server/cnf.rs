@@ -16,6 +16,7 @@ pub const MANAGED: &[&str] = &[
     "tmpdir",
     "skip_networking",
     "user",
+    "secure_file_priv",
 ];
 
 /// The server family, which decides a few option spellings and the bootstrap program.
@@ -155,8 +156,8 @@ pub struct CnfInputs<'a> {
     /// Temporary files; private, because servers bootstrapping at the same time in a shared
     /// /tmp collide on temporary table names and crash.
     pub tmpdir: &'a Path,
-    /// Run as root (`user=root`).
-    pub as_root: bool,
+    /// The one directory the server may read and write files in (`secure_file_priv`).
+    pub files: &'a Path,
     /// Physical memory in bytes.
     pub mem_bytes: u64,
     /// The user's `--config` file and its text.
@@ -247,9 +248,8 @@ pub fn render(i: &CnfInputs<'_>) -> String {
         i.error_log.display(),
         i.tmpdir.display(),
     );
-    if i.as_root {
-        s.push_str("user=root\n");
-    }
+    // LOAD DATA INFILE and SELECT … INTO OUTFILE only here, never anywhere else.
+    s.push_str(&format!("secure-file-priv={}\n", i.files.display()));
     s.push_str(&format!(
         "\n# Benchmark defaults for this machine ({:.1} GiB of memory). Durable: every commit is flushed.\n\
          innodb_buffer_pool_size={}M\n\
@@ -270,6 +270,9 @@ pub fn render(i: &CnfInputs<'_>) -> String {
          # The INNODB_METRICS counters server.csv needs (page splits, locks, purge, checkpoint age).\n\
          innodb_monitor_enable={}\n\
          local_infile=ON\n\
+         # The benchmark user has no SUPER: with a binary log (replication) it may still\n\
+         # create the stored functions and triggers a workload or test needs.\n\
+         log_bin_trust_function_creators=ON\n\
          character-set-server=utf8mb4\n",
         i.mem_bytes as f64 / f64::from(1u32 << 30),
         bp >> 20,
@@ -353,7 +356,7 @@ mod tests {
             pid_file: Path::new("/s/mysqld.pid"),
             error_log: Path::new("/s/error.log"),
             tmpdir: Path::new("/s/tmp"),
-            as_root: true,
+            files: Path::new("/s/files"),
             mem_bytes: 24 << 30,
             user_config: user,
             sets,
@@ -380,7 +383,10 @@ mod tests {
         assert!(default < from_file && from_file < from_set, "{text}");
         assert!(text.contains("bind-address=127.0.0.1"));
         assert!(text.contains("tmpdir=/s/tmp\n"));
-        assert!(text.contains("user=root"));
+        // The server runs as the account that starts it (never root) and writes files in
+        // its own directory only.
+        assert!(!text.contains("user="), "{text}");
+        assert!(text.contains("secure-file-priv=/s/files\n"));
         // A file without a group header is put under [mysqld].
         assert!(text.contains("# From --config u.cnf\n[mysqld]\ninnodb_flush"));
     }

@@ -5,13 +5,26 @@
 //!
 //! Layout of `$TXBENCH_HOME/servers/NAME/`: `server.json` (our marker and record),
 //! `my.cnf` (the final generated configuration), `data/`, `error.log`, `mysqld.pid`,
-//! `init.sql` (creates the benchmark database and user at every start).
+//! `init.sql` (creates the benchmark database and user at every start), `tmp/`, `files/`
+//! (the only place the server reads or writes files: `secure_file_priv`).
+//!
+//! Servers never run as root. Started by root, a MariaDB sandbox runs as the `mysql` user
+//! and a PostgreSQL one as `postgres` (the packages make both), and what the server writes
+//! lives where that account can reach it: `/var/lib/txbench/mysql/NAME-HASH/` (the layout
+//! above but server.json; a copy of my.cnf stays in the sandbox) or the PostgreSQL data
+//! directory. Started by another user, the server runs as that user, in the sandbox.
+//!
+//! Nobody logs in without proof: the benchmark user `txbench` has a password (the state
+//! directory's secret, `secret.rs`) and only what workloads, metrics and experiments need;
+//! administration goes through the unix socket as the operating-system account that owns
+//! the sandboxes (MariaDB's unix_socket, PostgreSQL's peer authentication).
 
 pub mod binary;
 pub mod cluster;
 pub mod cnf;
 pub mod placement;
 pub mod process;
+pub mod secret;
 pub mod snapshot;
 
 use crate::engine::{self, Engine, TargetUrl};
@@ -39,6 +52,8 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(120);
 /// How long a clean shutdown may take before SIGTERM, and SIGTERM before SIGKILL.
 pub const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(60);
 const TERM_TIMEOUT: Duration = Duration::from_secs(30);
+/// Where root's MariaDB sandboxes keep their servers' files.
+pub const ROOT_FILES_HOME: &str = "/var/lib/txbench/mysql";
 
 /// Where sandboxes live: `$TXBENCH_HOME`, default `./.txbench`.
 #[derive(Debug, Clone)]
@@ -118,8 +133,8 @@ pub struct ServerRecord {
     /// Its place in a topology (primary, replica, Galera node).
     #[serde(default)]
     pub role: cluster::Role,
-    /// A PostgreSQL data directory outside the sandbox (root's: the `postgres` user runs
-    /// the server and must reach it).
+    /// A data directory outside the sandbox (root's: the server's own account runs it and
+    /// must reach it). MariaDB's other files sit beside it (see [`ServerRecord::files_home`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_dir: Option<PathBuf>,
 }
@@ -154,13 +169,39 @@ impl ServerRecord {
     fn path(dir: &Path) -> PathBuf {
         dir.join("server.json")
     }
-    /// The generated my.cnf, or postgresql.conf (in the data directory, where the
-    /// `postgres` user can read it; a copy is kept in the sandbox directory).
+    /// The generated my.cnf, or postgresql.conf, where the server's account reads it (a
+    /// copy is kept in the sandbox directory).
     pub fn cnf(&self) -> PathBuf {
         match self.engine() {
-            Engine::Mysql => self.dir.join("my.cnf"),
+            Engine::Mysql => self.files_home().join("my.cnf"),
             Engine::Postgres => self.datadir().join("postgresql.conf"),
         }
+    }
+    /// Where a MariaDB server's own files go (pid, socket, temporary files, init.sql, the
+    /// error log): the sandbox directory, or for root the data directory's parent under
+    /// /var/lib/txbench, which the `mysql` user owns.
+    pub fn files_home(&self) -> PathBuf {
+        match (self.engine(), &self.data_dir) {
+            (Engine::Mysql, Some(d)) => d
+                .parent()
+                .map_or_else(|| self.dir.clone(), Path::to_path_buf),
+            _ => self.dir.clone(),
+        }
+    }
+    /// The one directory the server may read and write files in (`secure_file_priv`).
+    pub fn files_dir(&self) -> PathBuf {
+        self.files_home().join("files")
+    }
+    /// The state directory the sandbox belongs to (its secret is there).
+    fn home_root(&self) -> PathBuf {
+        self.dir
+            .parent()
+            .and_then(Path::parent)
+            .map_or_else(|| self.dir.clone(), Path::to_path_buf)
+    }
+    /// The sandboxes' password (see `secret.rs`); None when there is none yet.
+    fn secret(&self) -> Option<String> {
+        secret::read(&self.home_root()).ok().flatten()
     }
     /// The data directory.
     pub fn datadir(&self) -> PathBuf {
@@ -168,26 +209,30 @@ impl ServerRecord {
             .clone()
             .unwrap_or_else(|| self.dir.join("data"))
     }
-    /// The server's error log.
+    /// The server's error log (MariaDB's: written by the server's account; PostgreSQL's:
+    /// its standard error, opened by txbench).
     pub fn error_log(&self) -> PathBuf {
-        self.dir.join("error.log")
+        match self.engine() {
+            Engine::Mysql => self.files_home().join("error.log"),
+            Engine::Postgres => self.dir.join("error.log"),
+        }
     }
     /// The pid file the server writes.
     pub fn pid_file(&self) -> PathBuf {
         match self.engine() {
-            Engine::Mysql => self.dir.join("mysqld.pid"),
+            Engine::Mysql => self.files_home().join("mysqld.pid"),
             Engine::Postgres => self.datadir().join("postmaster.pid"),
         }
     }
     /// The server's private temporary directory.
     pub fn tmpdir(&self) -> PathBuf {
-        self.dir.join("tmp")
+        self.files_home().join("tmp")
     }
     fn init_sql(&self) -> PathBuf {
-        self.dir.join("init.sql")
+        self.files_home().join("init.sql")
     }
-    /// The URL benchmarks use (TCP on loopback; the user has no password, so there is
-    /// nothing to redact).
+    /// The URL benchmarks use, as shown and as a user gives it (TCP on loopback, no
+    /// password: txbench finds it, see `secret::fill`).
     pub fn url(&self) -> TargetUrl {
         TargetUrl {
             engine: self.engine(),
@@ -198,25 +243,49 @@ impl ServerRecord {
             port: self.port,
             database: BENCH_DB.into(),
             socket: None,
+            sandbox_login: false,
         }
     }
-    /// The socket's administrator URL: MySQL's benchmark user (it has every privilege), or
-    /// PostgreSQL's `postgres` superuser (which exists before txbench's role does).
+    /// [`ServerRecord::url`] with the password, to connect with (never to print).
+    pub fn login_url(&self) -> TargetUrl {
+        TargetUrl {
+            password: self.secret(),
+            sandbox_login: true,
+            ..self.url()
+        }
+    }
+    /// The administrator's URL, through the unix socket: the operating-system account that
+    /// owns the sandboxes (MariaDB's unix_socket authentication; Oracle MySQL's root with
+    /// the secret), or PostgreSQL's `postgres` superuser (peer authentication, mapped from
+    /// this account).
     pub fn admin_url(&self) -> TargetUrl {
-        match self.engine() {
-            Engine::Mysql => self.socket_url(),
-            Engine::Postgres => TargetUrl {
+        let socket = Some(self.socket.clone());
+        match self.flavor {
+            Flavor::MariaDb => TargetUrl {
+                user: process::Account::current().name,
+                socket,
+                ..self.url()
+            },
+            Flavor::MySql => TargetUrl {
+                user: "root".into(),
+                password: self.secret(),
+                sandbox_login: true,
+                socket,
+                ..self.url()
+            },
+            Flavor::Postgres => TargetUrl {
                 user: "postgres".into(),
                 database: "postgres".into(),
-                ..self.socket_url()
+                socket,
+                ..self.url()
             },
         }
     }
-    /// The same account through the unix socket (for management).
+    /// The benchmark user through the unix socket.
     pub fn socket_url(&self) -> TargetUrl {
         TargetUrl {
             socket: Some(self.socket.clone()),
-            ..self.url()
+            ..self.login_url()
         }
     }
     fn save(&self) -> Result<()> {
@@ -403,6 +472,7 @@ pub struct Started {
 /// Starts (creating if needed) the sandbox described by `opts`.
 pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
     validate_name(&opts.name)?;
+    secret::ensure(home)?;
     let dir = home.server_dir(&opts.name);
     let existing_engine = ServerRecord::load(&dir).ok().map(|r| r.engine());
     if let (Some(want), Some(has)) = (opts.engine, existing_engine)
@@ -488,6 +558,13 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
                 });
             }
             let mut rec = server.record;
+            if rec.engine() == Engine::Mysql && process::is_root() && rec.data_dir.is_none() {
+                bail!(
+                    "server '{}' was made by an older txbench that ran it as root: remove it with `txbench server stop --rm {}` and start it again",
+                    rec.name,
+                    rec.name
+                );
+            }
             if opts.changes_settings() {
                 rec.sets = opts.sets.clone();
                 rec.user_config = user_config;
@@ -522,24 +599,22 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
                 #[cfg(not(feature = "postgres"))]
                 (Engine::Postgres, _) => bail!("this txbench was built without PostgreSQL"),
             };
-            #[cfg(feature = "postgres")]
-            if engine == Engine::Postgres {
-                // Before anything is created: without a postgres user, root cannot run it.
-                pg::run_as()?;
-            }
+            // Before anything is created: root needs the server's own account to run it.
+            server_account(engine)?;
             fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-            #[cfg(feature = "postgres")]
             let data_dir = match engine {
+                #[cfg(feature = "postgres")]
                 Engine::Postgres => pg::data_dir(&dir, &opts.name),
-                Engine::Mysql => None,
+                #[cfg(not(feature = "postgres"))]
+                Engine::Postgres => None,
+                Engine::Mysql => root_files_home(&dir, &opts.name).map(|h| h.join("data")),
             };
-            #[cfg(not(feature = "postgres"))]
-            let data_dir: Option<PathBuf> = None;
             let socket = match (engine, &data_dir) {
                 // PostgreSQL's socket directory: its data directory (the postgres user's).
                 (Engine::Postgres, Some(d)) => d.clone(),
                 (Engine::Postgres, None) => postgres_socket_dir(&dir),
-                (Engine::Mysql, _) => cnf::socket_path(&dir),
+                (Engine::Mysql, Some(d)) => cnf::socket_path(d.parent().unwrap_or(&dir)),
+                (Engine::Mysql, None) => cnf::socket_path(&dir),
             };
             let rec = ServerRecord {
                 name: opts.name.clone(),
@@ -614,6 +689,38 @@ impl From<anyhow::Error> for StartError {
     }
 }
 
+/// The account a server runs as: None (this process's own), or for root the engine's
+/// (`mysql`, `postgres`), which Debian's server packages create.
+pub fn server_account(engine: Engine) -> Result<Option<process::Account>> {
+    if !process::is_root() {
+        return Ok(None);
+    }
+    let (name, hint) = match engine {
+        Engine::Mysql => ("mysql", INSTALL_HINT),
+        #[cfg(feature = "postgres")]
+        Engine::Postgres => ("postgres", pg::INSTALL_HINT),
+        #[cfg(not(feature = "postgres"))]
+        Engine::Postgres => ("postgres", INSTALL_HINT),
+    };
+    match process::Account::named(name) {
+        Some(a) => Ok(Some(a)),
+        None => bail!(
+            "{} sandboxes do not run as root and there is no '{name}' user to run them as: {hint}",
+            engine.product()
+        ),
+    }
+}
+
+/// Where root's MariaDB sandbox keeps what its server writes (the `mysql` user must reach
+/// it; the sandbox may sit under a directory only root can enter); None for another user.
+fn root_files_home(sandbox: &Path, name: &str) -> Option<PathBuf> {
+    if !process::is_root() {
+        return None;
+    }
+    let h = cnf::path_hash(sandbox) as u32;
+    Some(PathBuf::from(ROOT_FILES_HOME).join(format!("{name}-{h:08x}")))
+}
+
 fn port_free(port: u16) -> bool {
     std::net::TcpListener::bind(("127.0.0.1", port)).is_ok()
 }
@@ -635,10 +742,24 @@ fn postgres_socket_dir(dir: &Path) -> PathBuf {
 
 #[cfg(feature = "postgres")]
 fn write_postgres_conf(record: &ServerRecord) -> Result<()> {
-    let owner = pg::run_as()?;
+    let owner = server_account(Engine::Postgres)?;
     if !record.socket.starts_with(record.datadir()) {
-        pg::make_data_dir(&record.socket, owner)?;
+        make_private_dir(&record.socket, owner.as_ref())?;
     }
+    // Who may log in, and how: written at every start (a sandbox made when it trusted
+    // everyone on loopback is brought in line).
+    let datadir = record.datadir();
+    let me = process::Account::current().name;
+    write_private(
+        &datadir.join("pg_hba.conf"),
+        &pg::hba_conf(),
+        owner.as_ref(),
+    )?;
+    write_private(
+        &datadir.join("pg_ident.conf"),
+        &pg::ident_conf(&me),
+        owner.as_ref(),
+    )?;
     let user_config = record
         .user_config
         .as_ref()
@@ -654,9 +775,8 @@ fn write_postgres_conf(record: &ServerRecord) -> Result<()> {
     // The one the server reads (in its data directory), and the copy kept with the sandbox.
     fs::write(record.cnf(), &text)
         .with_context(|| format!("writing {}", record.cnf().display()))?;
-    if let Some((uid, gid)) = owner {
-        std::os::unix::fs::chown(record.cnf(), Some(uid), Some(gid))
-            .with_context(|| format!("giving {} to the postgres user", record.cnf().display()))?;
+    if let Some(a) = &owner {
+        a.own(&record.cnf())?;
     }
     let kept = record.dir.join("postgresql.conf");
     fs::write(&kept, &text).with_context(|| format!("writing {}", kept.display()))
@@ -667,8 +787,10 @@ fn write_cnf(record: &ServerRecord) -> Result<()> {
         #[cfg(feature = "postgres")]
         return write_postgres_conf(record);
     }
-    fs::create_dir_all(record.tmpdir())
-        .with_context(|| format!("creating {}", record.tmpdir().display()))?;
+    let owner = server_account(Engine::Mysql)?;
+    for d in [record.files_home(), record.tmpdir(), record.files_dir()] {
+        make_private_dir(&d, owner.as_ref())?;
+    }
     let user_config = record
         .user_config
         .as_ref()
@@ -683,26 +805,100 @@ fn write_cnf(record: &ServerRecord) -> Result<()> {
         pid_file: &record.pid_file(),
         error_log: &record.error_log(),
         tmpdir: &record.tmpdir(),
-        as_root: process::is_root(),
+        files: &record.files_dir(),
         // The servers of a topology share the machine.
         mem_bytes: cnf::mem_total() / record.role.members(),
         user_config,
         sets: &record.sets,
         topology: &topology,
     });
-    fs::write(record.cnf(), text).with_context(|| format!("writing {}", record.cnf().display()))
+    // The one the server reads (where its account can), and the copy kept with the sandbox.
+    write_private(&record.cnf(), &text, owner.as_ref())?;
+    let kept = record.dir.join("my.cnf");
+    if kept != record.cnf() {
+        fs::write(&kept, &text).with_context(|| format!("writing {}", kept.display()))?;
+    }
+    Ok(())
 }
 
-fn init_sql() -> String {
+/// Makes `dir` (and its parents) and gives it to `owner`, mode 0700: only the server's
+/// account (and root) may enter.
+fn make_private_dir(dir: &Path, owner: Option<&process::Account>) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    if let Some(a) = owner {
+        a.own(dir)?;
+    }
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+        .with_context(|| format!("setting the mode of {}", dir.display()))
+}
+
+/// Writes `text` to `path`, mode 0600, owned by `owner`.
+fn write_private(path: &Path, text: &str, owner: Option<&process::Account>) -> Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    // A file made before with a wider mode keeps it through open(): narrow it.
+    f.set_permissions(fs::Permissions::from_mode(0o600))
+        .and_then(|_| f.write_all(text.as_bytes()))
+        .with_context(|| format!("writing {}", path.display()))?;
+    if let Some(a) = owner {
+        a.own(path)?;
+    }
+    Ok(())
+}
+
+/// The databases the benchmark user owns on MariaDB/MySQL: `txbench` and any whose name
+/// starts with it (`txbench_2`, …), where it may do everything a workload does (tables,
+/// indexes, routines, triggers, views, create and drop the database). Nowhere else: data
+/// privileges on `*.*` would include the `mysql` schema, and with it every account.
+pub const BENCH_DATABASES: &str = "txbench%";
+/// What the benchmark user may do server-wide: read what the sampler reads (processlist
+/// and InnoDB metrics, binary log and replica status) and replicate (replicas log in with
+/// it). Nothing that reaches past the server: no FILE, SUPER, SHUTDOWN, RELOAD, CREATE
+/// USER or GRANT OPTION.
+pub const BENCH_GLOBAL_GRANTS: &str = "PROCESS, REPLICATION SLAVE, REPLICATION CLIENT";
+/// MariaDB's names for reading a replica's status and a primary's replicas (SHOW SLAVE
+/// STATUS, SHOW SLAVE HOSTS), beside [`BENCH_GLOBAL_GRANTS`].
+const MARIADB_GRANTS: &str = ", SLAVE MONITOR, REPLICATION MASTER ADMIN";
+
+/// The statements a MariaDB/MySQL sandbox runs at every start (`--init-file`): the
+/// benchmark database, and the benchmark user with the secret's hash and its privileges
+/// (also on a sandbox made before they were narrowed). Oracle MySQL's root, which
+/// `--initialize-insecure` leaves without a password, gets the secret too.
+fn init_sql(flavor: Flavor, secret: &str) -> String {
     // Every server of a topology runs this itself: kept out of the binary log, so that a
     // semi-synchronous primary does not wait for a replica at its start.
     let mut s = String::from("SET SESSION sql_log_bin = 0;\n");
     s.push_str(&format!("CREATE DATABASE IF NOT EXISTS `{BENCH_DB}`;\n"));
+    let hash = secret::mysql_native_hash(secret);
+    let identified = match flavor {
+        Flavor::MySql => format!("IDENTIFIED WITH mysql_native_password AS '{hash}'"),
+        _ => format!("IDENTIFIED BY PASSWORD '{hash}'"),
+    };
     for host in ["localhost", "127.0.0.1", "::1"] {
         s.push_str(&format!(
-            "CREATE USER IF NOT EXISTS '{BENCH_USER}'@'{host}';\n\
-             GRANT ALL PRIVILEGES ON *.* TO '{BENCH_USER}'@'{host}' WITH GRANT OPTION;\n"
+            "CREATE USER IF NOT EXISTS '{BENCH_USER}'@'{host}' {identified};\n\
+             ALTER USER '{BENCH_USER}'@'{host}' {identified};\n\
+             REVOKE ALL PRIVILEGES, GRANT OPTION FROM '{BENCH_USER}'@'{host}';\n\
+             GRANT {BENCH_GLOBAL_GRANTS}{extra} ON *.* TO '{BENCH_USER}'@'{host}';\n\
+             GRANT ALL PRIVILEGES ON `{BENCH_DATABASES}`.* TO '{BENCH_USER}'@'{host}';\n\
+             GRANT SELECT ON performance_schema.* TO '{BENCH_USER}'@'{host}';\n",
+            extra = if flavor == Flavor::MariaDb {
+                MARIADB_GRANTS
+            } else {
+                ""
+            }
         ));
+    }
+    if flavor == Flavor::MySql {
+        s.push_str(&format!("ALTER USER 'root'@'localhost' {identified};\n"));
     }
     s
 }
@@ -714,10 +910,12 @@ fn bootstrap(record: &ServerRecord) -> Result<()> {
     let mut cmd = match record.flavor {
         #[cfg(feature = "postgres")]
         Flavor::Postgres => {
-            let owner = pg::run_as()?;
-            pg::make_data_dir(&datadir, owner)?;
+            let owner = server_account(Engine::Postgres)?;
+            make_private_dir(&datadir, owner.as_ref())?;
             let mut c = pg::initdb(&record.binary, &datadir)?;
-            pg::as_owner(&mut c, owner);
+            if let Some(a) = &owner {
+                a.apply(&mut c);
+            }
             c
         }
         #[cfg(not(feature = "postgres"))]
@@ -729,11 +927,19 @@ fn bootstrap(record: &ServerRecord) -> Result<()> {
             let mut c = Command::new(install);
             c.arg(format!("--defaults-file={}", record.cnf().display()))
                 .arg(format!("--datadir={}", datadir.display()))
+                // root and the account given here log in through the socket as themselves
+                // (unix_socket), nobody else and with no password.
                 .arg("--auth-root-authentication-method=socket")
                 .arg("--skip-test-db");
-            if process::is_root() {
-                c.arg("--user=root");
-            }
+            match server_account(Engine::Mysql)? {
+                // The data directory becomes mysql's, and mysql@localhost administers
+                // (Galera's state transfer connects as it).
+                Some(a) => c.arg(format!("--user={}", a.name)),
+                None => c.arg(format!(
+                    "--auth-root-socket-user={}",
+                    process::Account::current().name
+                )),
+            };
             c
         }
         Flavor::MySql => {
@@ -812,8 +1018,17 @@ fn start_once(
         bootstrap_seconds = t.elapsed().as_secs_f64();
     }
     if !postgres {
-        fs::write(record.init_sql(), init_sql())
-            .with_context(|| format!("writing {}", record.init_sql().display()))?;
+        let Some(secret) = record.secret() else {
+            return Err(StartError::Other(anyhow::anyhow!(
+                "{} is missing: the sandboxes' password",
+                secret::path(&record.home_root()).display()
+            )));
+        };
+        write_private(
+            &record.init_sql(),
+            &init_sql(record.flavor, &secret),
+            server_account(Engine::Mysql)?.as_ref(),
+        )?;
     }
     let log = record.error_log();
     let offset = file_len(&log);
@@ -841,11 +1056,13 @@ fn start_once(
                     .arg(record.datadir())
                     .arg("-c")
                     .arg(pg::config_arg(&record.cnf()));
-                pg::as_owner(&mut cmd, pg::run_as()?);
             }
         } else {
             cmd.arg(format!("--defaults-file={}", record.cnf().display()))
                 .arg(format!("--init-file={}", record.init_sql().display()));
+        }
+        if let Some(a) = server_account(record.engine())? {
+            a.apply(&mut cmd);
         }
         if galera_new_cluster {
             cmd.arg("--wsrep-new-cluster");
@@ -882,7 +1099,12 @@ fn start_once(
             if postgres {
                 drop(conn);
                 #[cfg(feature = "postgres")]
-                pg::create_bench_db(&record.admin_url(), BENCH_USER, BENCH_DB)?;
+                {
+                    let secret = record
+                        .secret()
+                        .context("the sandboxes' secret is missing")?;
+                    pg::create_bench_db(&record.admin_url(), BENCH_USER, BENCH_DB, &secret)?;
+                }
                 conn = engine::connect(&socket_url)?;
             }
             let preflight = engine::preflight(&mut conn)?;
@@ -1052,7 +1274,7 @@ pub fn stop(home: &StateDir, name: &str, rm: bool) -> Result<Stopped> {
         None => StopMethod::NotRunning,
         Some(pid) => {
             let asked = match record.engine() {
-                Engine::Mysql => engine::connect(&record.socket_url())
+                Engine::Mysql => engine::connect(&record.admin_url())
                     .and_then(|mut c| c.query_drop("SHUTDOWN").map_err(anyhow::Error::from))
                     .is_ok(),
                 // SIGINT is PostgreSQL's fast shutdown: sessions end, a checkpoint, exit.
@@ -1087,7 +1309,12 @@ pub fn stop(home: &StateDir, name: &str, rm: bool) -> Result<Stopped> {
             let _ = fs::remove_file(&record.socket);
         }
         if let Some(data) = &record.data_dir {
-            fs::remove_dir_all(data).with_context(|| format!("removing {}", data.display()))?;
+            // MariaDB's server files sit around its data directory.
+            let data = match record.engine() {
+                Engine::Mysql => record.files_home(),
+                Engine::Postgres => data.clone(),
+            };
+            fs::remove_dir_all(&data).with_context(|| format!("removing {}", data.display()))?;
         }
         if record.engine() == Engine::Postgres && !record.socket.starts_with(record.datadir()) {
             let _ = fs::remove_dir_all(&record.socket);
@@ -1133,7 +1360,7 @@ pub fn default_target(home: &StateDir) -> Result<(TargetUrl, Option<String>)> {
             "no --url given: started sandbox server '{DEFAULT_NAME}' at {url} (stop it with `txbench server stop`)"
         )
     });
-    Ok((url, note))
+    Ok((started.record.login_url(), note))
 }
 
 /// The socket the server listens on: MySQL's socket file, PostgreSQL's `.s.PGSQL.PORT`.
@@ -1181,9 +1408,22 @@ mod tests {
     }
 
     #[test]
-    fn init_sql_has_one_statement_a_line() {
-        for line in init_sql().lines() {
-            assert!(line.ends_with(';'), "{line}");
+    fn init_sql_has_one_statement_a_line_and_no_secret() {
+        for flavor in [Flavor::MariaDb, Flavor::MySql] {
+            let sql = init_sql(flavor, "s3cretS3cretS3cret");
+            for line in sql.lines() {
+                assert!(line.ends_with(';'), "{line}");
+            }
+            // The server is told the hash only, and the user gets no FILE, SUPER or GRANT,
+            // and no data privilege server-wide (which would reach the mysql schema).
+            assert!(!sql.contains("s3cret"), "{sql}");
+            assert!(sql.contains(&secret::mysql_native_hash("s3cretS3cretS3cret")));
+            for never in ["FILE", "SUPER", "WITH GRANT OPTION", "SHUTDOWN", "INSERT"] {
+                assert!(!sql.contains(never), "{never}: {sql}");
+            }
+            for line in sql.lines().filter(|l| l.contains(" ON *.* ")) {
+                assert!(line.starts_with("GRANT PROCESS, REPLICATION"), "{line}");
+            }
         }
     }
 }

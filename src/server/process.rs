@@ -82,10 +82,77 @@ pub fn wait_exit(pid: i32, limit: Duration) -> bool {
     }
 }
 
-/// True when this process runs as root (the server then needs `user=root`).
+/// True when this process runs as root (its servers then run as an unprivileged account).
 pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }
+}
+
+/// A local account a server runs as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// Its login name.
+    pub name: String,
+    /// Its uid.
+    pub uid: u32,
+    /// Its primary gid.
+    pub gid: u32,
+}
+
+impl Account {
+    /// The account called `name`, if this host has one.
+    pub fn named(name: &str) -> Option<Account> {
+        let c = std::ffi::CString::new(name).ok()?;
+        // SAFETY: getpwnam returns a pointer to static storage or null; read at once.
+        let pw = unsafe { libc::getpwnam(c.as_ptr()) };
+        if pw.is_null() {
+            return None;
+        }
+        // SAFETY: pw is non-null and points at a passwd entry.
+        let (uid, gid) = unsafe { ((*pw).pw_uid, (*pw).pw_gid) };
+        Some(Account {
+            name: name.to_string(),
+            uid,
+            gid,
+        })
+    }
+
+    /// The account this process runs as (its effective uid's name; the uid as a name when
+    /// the account has none).
+    pub fn current() -> Account {
+        // SAFETY: geteuid/getegid have no preconditions; getpwuid returns static storage
+        // or null, read at once.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        let pw = unsafe { libc::getpwuid(uid) };
+        let name = if pw.is_null() {
+            uid.to_string()
+        } else {
+            // SAFETY: pw_name of a passwd entry is a NUL-terminated string.
+            unsafe { std::ffi::CStr::from_ptr((*pw).pw_name) }
+                .to_string_lossy()
+                .into_owned()
+        };
+        Account { name, uid, gid }
+    }
+
+    /// Makes `cmd` run as this account (set before exec), with its name in USER and LOGNAME
+    /// (the server's helpers, such as Galera's state transfer, connect as that name) and a
+    /// HOME it can read (root's is not).
+    pub fn apply(&self, cmd: &mut std::process::Command) {
+        use std::os::unix::process::CommandExt;
+        cmd.uid(self.uid)
+            .gid(self.gid)
+            .env("USER", &self.name)
+            .env("LOGNAME", &self.name)
+            .env("HOME", "/tmp");
+    }
+
+    /// Gives `path` to this account.
+    pub fn own(&self, path: &Path) -> anyhow::Result<()> {
+        use anyhow::Context;
+        std::os::unix::fs::chown(path, Some(self.uid), Some(self.gid))
+            .with_context(|| format!("giving {} to the {} user", path.display(), self.name))
+    }
 }
 
 #[cfg(test)]

@@ -106,6 +106,19 @@ impl Drop for Server {
     }
 }
 
+/// The password of the sandboxes of the state directory `home`.
+pub fn secret_of(home: &Path) -> String {
+    let s = std::fs::read_to_string(home.join("secret")).expect("the sandboxes' secret");
+    s.trim().to_string()
+}
+
+/// A sandbox URL as printed (no password), with the password of `home`'s sandboxes.
+pub fn login(home: &Path, url: &str) -> txbench::engine::TargetUrl {
+    let mut url = txbench::engine::TargetUrl::parse(url).expect("url");
+    url.password = Some(secret_of(home));
+    url
+}
+
 /// stdout and stderr of a finished command as text.
 pub fn text(out: &std::process::Output) -> (String, String) {
     (
@@ -144,10 +157,49 @@ impl Home {
 }
 
 impl Server {
+    /// The benchmark user's URL with the sandboxes' password (from the state directory's
+    /// secret, as txbench finds it for a `--url` without one).
+    pub fn login_url(&self) -> txbench::engine::TargetUrl {
+        login(&self.home, &self.url)
+    }
+
+    /// The sandboxes' password (for pgbench's PGPASSWORD).
+    pub fn secret(&self) -> String {
+        secret_of(&self.home)
+    }
+
+    /// The administrator's URL: root (MariaDB's unix_socket) or postgres (peer), through
+    /// the socket, as txbench manages the sandbox.
+    pub fn admin_url(&self) -> txbench::engine::TargetUrl {
+        let record: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(
+                self.home
+                    .join("servers")
+                    .join(&self.name)
+                    .join("server.json"),
+            )
+            .expect("server.json"),
+        )
+        .expect("server.json");
+        let mut url = txbench::engine::TargetUrl::parse(&self.url).expect("url");
+        url.socket = Some(record["socket"].as_str().expect("socket").into());
+        url.user = "root".into();
+        if self.db() == Db::Postgres {
+            url.user = "postgres".into();
+            url.database = "postgres".into();
+        }
+        url
+    }
+
     /// A direct connection to the sandbox (for setting up stalls, locks, kills).
     pub fn conn(&self) -> mysql::Conn {
-        let url = txbench::engine::TargetUrl::parse(&self.url).expect("url");
-        txbench::engine::mysql::connect(&url).expect("connect")
+        txbench::engine::mysql::connect(&self.login_url()).expect("connect")
+    }
+
+    /// The administrator's connection (to make users, grant, and what the benchmark user
+    /// may not do).
+    pub fn admin_conn(&self) -> mysql::Conn {
+        txbench::engine::mysql::connect(&self.admin_url()).expect("connect as root")
     }
 
     /// The sandbox's engine.
@@ -161,8 +213,7 @@ impl Server {
 
     /// A connection through txbench's engine seam, whichever the engine.
     pub fn engine_conn(&self) -> txbench::engine::Conn {
-        let url = txbench::engine::TargetUrl::parse(&self.url).expect("url");
-        txbench::engine::connect(&url).expect("connect")
+        txbench::engine::connect(&self.login_url()).expect("connect")
     }
 
     /// The rows of a query.

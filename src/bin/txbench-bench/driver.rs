@@ -24,11 +24,11 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
     ))?;
     let mut conn = txbench::engine::mysql::connect(&url)?;
     use mysql::prelude::Queryable;
-    conn.query_drop("DROP DATABASE IF EXISTS sbprep")?;
-    conn.query_drop("CREATE DATABASE sbprep")?;
+    conn.query_drop("DROP DATABASE IF EXISTS txbench_sbprep")?;
+    conn.query_drop("CREATE DATABASE txbench_sbprep")?;
     let sb = measure(sysbench_cmd(
         &url,
-        "sbprep",
+        "txbench_sbprep",
         &[
             "oltp_read_write",
             "--tables=4",
@@ -37,7 +37,7 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
             "prepare",
         ],
     ))?;
-    conn.query_drop("DROP DATABASE sbprep")?;
+    conn.query_drop("DROP DATABASE txbench_sbprep")?;
     println!(
         "  sysbench 1.0.20 ({} threads) {:>7.2} s   txbench ({} loaders) {:>7.2} s   ratio txbench/sysbench {:.2}",
         txbench_cpus(),

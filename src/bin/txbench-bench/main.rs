@@ -139,14 +139,30 @@ fn sysbench_cmd(url: &TargetUrl, db: &str, args: &[&str]) -> Command {
     c.arg(format!("--mysql-host={}", url.host))
         .arg(format!("--mysql-port={}", url.port))
         .arg(format!("--mysql-user={}", url.user))
+        // sysbench reads its password from the command line only (a throw-away sandbox).
+        .arg(format!(
+            "--mysql-password={}",
+            url.password.as_deref().unwrap_or_default()
+        ))
         .arg(format!("--mysql-db={db}"))
         .args(args);
     c
 }
 
+/// The benchmark's state directory: its sandboxes and their secret.
+fn bench_root() -> PathBuf {
+    std::env::temp_dir().join(format!("txbench-bench-{}", std::process::id()))
+}
+
 fn txbench_cmd(bin: &Path, url: &str, args: &[&str]) -> Command {
+    // URLs are shown without their password; the child finds it in the benchmark's state
+    // directory, as a user's txbench does for a sandbox's URL.
+    let url = url.replacen(&format!(":{}@", txbench::engine::REDACTED), "@", 1);
     let mut c = Command::new(bin);
-    c.arg("--url").arg(url).args(args);
+    c.env("TXBENCH_HOME", bench_root())
+        .arg("--url")
+        .arg(url)
+        .args(args);
     c
 }
 
@@ -333,7 +349,7 @@ fn bench_server_with(home: &StateDir, name: &str, sets: &[&str]) -> Result<Targe
             ..Default::default()
         },
     )?;
-    Ok(started.record.url())
+    Ok(started.record.login_url())
 }
 
 fn txbench_cpus() -> usize {
@@ -343,7 +359,7 @@ fn txbench_cpus() -> usize {
 }
 
 fn main() {
-    let root = std::env::temp_dir().join(format!("txbench-bench-{}", std::process::id()));
+    let root = bench_root();
     let result = StateDir::at(&root).and_then(|home| {
         let only = std::env::args().nth(1);
         let r = match only.as_deref() {

@@ -22,7 +22,8 @@ fn pgbench(url: &TargetUrl, clients: u32, secs: u32) -> Result<Sample> {
         .arg(secs.to_string())
         .args(["-h", &url.host, "-p"])
         .arg(url.port.to_string())
-        .args(["-U", &url.user, &url.database]);
+        .args(["-U", &url.user, &url.database])
+        .env("PGPASSWORD", url.password.as_deref().unwrap_or_default());
     let m = measure(cmd)?;
     let txn = pgbench_count(&m.stdout)?;
     Ok(Sample {
@@ -38,6 +39,10 @@ fn sysbench_pgsql(url: &TargetUrl, threads: u32, secs: u32, size: &str) -> Resul
         .arg(format!("--pgsql-host={}", url.host))
         .arg(format!("--pgsql-port={}", url.port))
         .arg(format!("--pgsql-user={}", url.user))
+        .arg(format!(
+            "--pgsql-password={}",
+            url.password.as_deref().unwrap_or_default()
+        ))
         .arg(format!("--pgsql-db={}", url.database))
         .args([
             "oltp_read_write",
@@ -92,7 +97,7 @@ pub(super) fn postgres(home: &StateDir) -> Result<()> {
             ..Default::default()
         },
     )?;
-    let url = started.record.url();
+    let url = started.record.login_url();
     let u = url.to_string();
 
     measure(txbench_cmd(&bin, &u, &["cleanup", "tpcb", "-q"]))?;

@@ -19,7 +19,7 @@ fn start(home: &StateDir, name: &str, req: Request) -> Result<Vec<String>> {
     };
     Ok(cluster::start(home, &opts, req)?
         .iter()
-        .map(|s| s.record.url().to_string())
+        .map(|s| s.record.login_url().to_string())
         .collect())
 }
 

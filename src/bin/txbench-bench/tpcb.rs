@@ -151,10 +151,10 @@ pub(super) fn tpcb(home: &StateDir) -> Result<()> {
         &u,
         &["prepare", "tpcb", "--scale", scale],
     ))?;
-    conn.query_drop("DROP DATABASE IF EXISTS oltp")?;
-    conn.query_drop("CREATE DATABASE oltp")?;
+    conn.query_drop("DROP DATABASE IF EXISTS txbench_oltp")?;
+    conn.query_drop("CREATE DATABASE txbench_oltp")?;
     let oltp = TargetUrl {
-        database: "oltp".into(),
+        database: "txbench_oltp".into(),
         ..url.clone()
     }
     .to_string();

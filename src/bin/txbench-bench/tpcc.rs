@@ -28,8 +28,10 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
             &loaders,
         ],
     ))?;
-    // The same rows as CSV files, loaded by the server itself over as many connections.
-    let dir = std::env::temp_dir().join(format!("txbench-bench-csv-{}", std::process::id()));
+    // The same rows as CSV files, loaded by the server itself over as many connections: from
+    // the one directory it may read (secure_file_priv), by the administrator (FILE).
+    let record = server::get(home, "bench-tpcc")?.record;
+    let dir = record.files_dir().join("csv");
     let _ = std::fs::remove_dir_all(&dir);
     measure(txbench_cmd(
         &bin,
@@ -43,8 +45,8 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
             dir.to_str().unwrap_or("/tmp/csv"),
         ],
     ))?;
-    conn.query_drop("DROP DATABASE IF EXISTS csvload")?;
-    conn.query_drop("CREATE DATABASE csvload")?;
+    conn.query_drop("DROP DATABASE IF EXISTS txbench_csvload")?;
+    conn.query_drop("CREATE DATABASE txbench_csvload")?;
     let script = std::fs::read_to_string(dir.join("load.sql"))?;
     let (loads, ddl): (Vec<&str>, Vec<&str>) = script
         .lines()
@@ -53,8 +55,8 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
     let (create, after): (Vec<&str>, Vec<&str>) =
         ddl.into_iter().partition(|l| l.starts_with("CREATE TABLE"));
     let csv_url = TargetUrl {
-        database: "csvload".into(),
-        ..url.clone()
+        database: "txbench_csvload".into(),
+        ..record.admin_url()
     };
     let t = Instant::now();
     let mut c = txbench::engine::mysql::connect(&csv_url)?;
@@ -75,7 +77,7 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
         c.query_drop(stmt.trim_end_matches(';'))?;
     }
     let server_s = t.elapsed().as_secs_f64();
-    conn.query_drop("DROP DATABASE csvload")?;
+    conn.query_drop("DROP DATABASE txbench_csvload")?;
     let _ = std::fs::remove_dir_all(&dir);
     println!(
         "  txbench prepare (LOAD DATA LOCAL from memory) {:>7.2} s   server LOAD DATA INFILE of the same rows {:>7.2} s   ratio {:.2} (target <= 1.3; 4 s for 2 warehouses)",
@@ -155,10 +157,10 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
     modes_side_by_side(&bin, &url_s, secs, "MariaDB, 2 warehouses")?;
 
     println!("\n== TPC-C loader memory and check time, 10 warehouses");
-    conn.query_drop("DROP DATABASE IF EXISTS tpcc10")?;
-    conn.query_drop("CREATE DATABASE tpcc10")?;
+    conn.query_drop("DROP DATABASE IF EXISTS txbench_tpcc10")?;
+    conn.query_drop("CREATE DATABASE txbench_tpcc10")?;
     let url10 = TargetUrl {
-        database: "tpcc10".into(),
+        database: "txbench_tpcc10".into(),
         ..url.clone()
     };
     let load10 = measure(txbench_cmd(
@@ -184,7 +186,7 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
         load10.max_rss_kib as f64 / 1024.0,
         check10.wall_s
     );
-    conn.query_drop("DROP DATABASE tpcc10")?;
+    conn.query_drop("DROP DATABASE txbench_tpcc10")?;
     server::stop(home, "bench-tpcc", true)?;
     Ok(())
 }

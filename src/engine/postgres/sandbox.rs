@@ -7,7 +7,7 @@
 //! user the package creates, and its data directory lives where that user can reach it
 //! (`/var/lib/txbench/postgres/NAME-HASH`), recorded in server.json.
 
-use crate::engine::{Engine, TargetUrl, Value};
+use crate::engine::{TargetUrl, Value};
 use crate::server::cnf::Setting;
 use anyhow::{Context, Result, bail};
 use std::fs;
@@ -248,24 +248,6 @@ pub fn render(i: &ConfInputs) -> String {
     s
 }
 
-/// Who the server runs as: None (this user), or when root the `postgres` user's uid and gid.
-pub fn run_as() -> Result<Option<(u32, u32)>> {
-    if !crate::server::process::is_root() {
-        return Ok(None);
-    }
-    let name = std::ffi::CString::new(SUPERUSER).expect("no NUL");
-    // SAFETY: getpwnam returns a pointer to static storage or null; read at once.
-    let pw = unsafe { libc::getpwnam(name.as_ptr()) };
-    if pw.is_null() {
-        bail!(
-            "PostgreSQL does not run as root and there is no 'postgres' user to run it as: {INSTALL_HINT}"
-        );
-    }
-    // SAFETY: pw is non-null and points at a passwd entry.
-    let (uid, gid) = unsafe { ((*pw).pw_uid, (*pw).pw_gid) };
-    Ok(Some((uid, gid)))
-}
-
 /// Where a sandbox's data directory goes: inside it, or for root (whose sandbox may sit
 /// under a directory the `postgres` user cannot enter) under [`ROOT_DATA_HOME`].
 pub fn data_dir(sandbox: &Path, name: &str) -> Option<PathBuf> {
@@ -276,41 +258,16 @@ pub fn data_dir(sandbox: &Path, name: &str) -> Option<PathBuf> {
     Some(PathBuf::from(ROOT_DATA_HOME).join(format!("{name}-{h:08x}")))
 }
 
-/// Makes `dir` (the data directory, which also holds the socket) owned by `owner`, mode 0700.
-pub fn make_data_dir(dir: &Path, owner: Option<(u32, u32)>) -> Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    if let Some(parent) = dir.parent() {
-        fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-    }
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    if let Some((uid, gid)) = owner {
-        std::os::unix::fs::chown(dir, Some(uid), Some(gid))
-            .with_context(|| format!("giving {} to the postgres user", dir.display()))?;
-    }
-    fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
-        .with_context(|| format!("setting the mode of {}", dir.display()))?;
-    Ok(())
-}
-
-/// Runs `cmd` as `owner` (set before exec).
-pub fn as_owner(cmd: &mut Command, owner: Option<(u32, u32)>) {
-    if let Some((uid, gid)) = owner {
-        use std::os::unix::process::CommandExt;
-        cmd.uid(uid).gid(gid);
-        // HOME of root is not readable by postgres; initdb and postgres do not need one.
-        cmd.env("HOME", "/tmp");
-    }
-}
-
-/// The `initdb` command for a new data directory: the `postgres` superuser trusted on
-/// loopback and the socket (sandboxes are loopback-only), UTF8, C collation.
+/// The `initdb` command for a new data directory: UTF8, C collation, and no one trusted
+/// (pg_hba.conf is replaced at every start by [`hba_conf`]).
 pub fn initdb(binary: &Path, datadir: &Path) -> Result<Command> {
     let mut c = Command::new(sibling(binary, "initdb")?);
     c.arg("-D")
         .arg(datadir)
         .arg("-U")
         .arg(SUPERUSER)
-        .arg("--auth=trust")
+        .arg("--auth-local=peer")
+        .arg("--auth-host=scram-sha-256")
         .arg("-E")
         .arg("UTF8")
         .arg("--no-locale")
@@ -333,22 +290,32 @@ pub fn config_arg(conf: &Path) -> String {
     format!("config_file={}", conf.display())
 }
 
-/// The superuser's URL over the socket (for management).
-pub fn admin_url(socket_dir: &Path, port: u16) -> TargetUrl {
-    TargetUrl {
-        engine: Engine::Postgres,
-        scheme: "postgres".into(),
-        user: SUPERUSER.into(),
-        password: None,
-        host: "127.0.0.1".into(),
-        port,
-        database: "postgres".into(),
-        socket: Some(socket_dir.to_path_buf()),
-    }
+/// A sandbox's pg_hba.conf: the `postgres` superuser through the socket for the account
+/// that owns the sandbox (peer, mapped by [`ident_conf`]), everyone else with a SCRAM
+/// password, on loopback only. Nobody is trusted.
+pub fn hba_conf() -> String {
+    "# Written by txbench at every start; nobody is trusted.\n\
+     local all {SUPERUSER} peer map=txbench\n\
+     local all all scram-sha-256\n\
+     host all all 127.0.0.1/32 scram-sha-256\n\
+     host all all ::1/128 scram-sha-256\n"
+        .replace("{SUPERUSER}", SUPERUSER)
 }
 
-/// Creates the benchmark role and database (no password: trusted on loopback only).
-pub fn create_bench_db(admin: &TargetUrl, user: &str, db: &str) -> Result<()> {
+/// The peer map: the account that owns the sandbox (`me`) and the server's own may be
+/// the `postgres` superuser, through the socket.
+pub fn ident_conf(me: &str) -> String {
+    let mut s = format!("# Written by txbench at every start.\ntxbench {SUPERUSER} {SUPERUSER}\n");
+    if me != SUPERUSER {
+        s.push_str(&format!("txbench {me} {SUPERUSER}\n"));
+    }
+    s
+}
+
+/// Creates (or brings in line) the benchmark role and database: a role that logs in with
+/// the sandboxes' secret (only its SCRAM verifier is sent), is no superuser, reads the
+/// statistics (pg_monitor), may create databases, and owns its database.
+pub fn create_bench_db(admin: &TargetUrl, user: &str, db: &str, secret: &str) -> Result<()> {
     let mut s = super::connect(admin)?;
     let role = s
         .exec_once(
@@ -356,9 +323,23 @@ pub fn create_bench_db(admin: &TargetUrl, user: &str, db: &str) -> Result<()> {
             vec![Value::Text(user.into())],
         )
         .context("reading pg_roles")?;
-    if role.is_empty() {
-        s.query_drop(&format!("CREATE ROLE {user} SUPERUSER LOGIN"))
-            .with_context(|| format!("creating role {user}"))?;
+    let verb = if role.is_empty() { "CREATE" } else { "ALTER" };
+    let verifier = postgres_protocol::password::scram_sha_256(secret.as_bytes());
+    s.query_drop(&format!(
+        "{verb} ROLE {user} NOSUPERUSER NOCREATEROLE CREATEDB LOGIN PASSWORD '{verifier}'"
+    ))
+    .with_context(|| format!("creating role {user}"))?;
+    for grant in [
+        format!("GRANT pg_monitor TO {user}"),
+        // The monitor flushes its own counts before the closing sample.
+        format!("GRANT EXECUTE ON FUNCTION pg_stat_force_next_flush() TO {user}"),
+    ] {
+        // pg_stat_force_next_flush is PostgreSQL 15's: an older server has none.
+        if let Err(e) = s.query_drop(&grant)
+            && !grant.contains("pg_stat_force_next_flush")
+        {
+            return Err(e).context(grant);
+        }
     }
     let exists = s
         .exec_once(

@@ -822,10 +822,23 @@ impl Write for CopyData<'_> {
 }
 
 impl Drop for Client {
+    /// Says goodbye and waits (at most 1 s) until the server closes the connection: its
+    /// backend has then flushed its statistics (PostgreSQL flushes them before it closes the
+    /// socket), so the transactions of a command that just ended (a prepare) are counted
+    /// before the next command's first sample, not inside its run.
     fn drop(&mut self) {
         if !self.broken {
+            self.wbuf.clear();
             frontend::terminate(&mut self.wbuf);
-            let _ = self.stream.write_all(&self.wbuf);
+            if self.stream.write_all(&self.wbuf).is_ok()
+                && self
+                    .stream
+                    .set_timeouts(Some(Duration::from_secs(1)))
+                    .is_ok()
+            {
+                let mut buf = [0u8; 256];
+                while matches!(self.stream.read(&mut buf), Ok(n) if n > 0) {}
+            }
         }
     }
 }

@@ -1,0 +1,172 @@
+//! The sandboxes' password. One per state directory, made at the first start from the
+//! kernel's random numbers, kept in `$TXBENCH_HOME/secret` (mode 0600, readable by the user
+//! who owns the sandboxes and by root only) and never printed: outputs show URLs without it,
+//! and a `--url` naming a sandbox of this state directory gets it from the file. The servers
+//! store only its hash (MySQL's `mysql_native_password`, PostgreSQL's SCRAM verifier).
+//! One secret for all of a state directory's sandboxes, because the members of a topology
+//! must share it (Galera copies its users to a joining node, replicas log in to their
+//! primary).
+
+use super::{BENCH_USER, ServerRecord, StateDir};
+use crate::engine::TargetUrl;
+use anyhow::{Context, Result};
+use std::fs;
+use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+/// Letters and digits: nothing to quote in SQL, a URL or a configuration file.
+const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/// 24 of them: 142 bits.
+const LEN: usize = 24;
+
+/// Where the secret of the state directory at `root` is kept.
+pub fn path(root: &Path) -> PathBuf {
+    root.join("secret")
+}
+
+/// The state directory's secret, made (0600, never replaced) if there is none yet.
+pub fn ensure(home: &StateDir) -> Result<String> {
+    let p = path(home.root());
+    if let Some(s) = read(home.root())? {
+        return Ok(s);
+    }
+    fs::create_dir_all(home.root())
+        .with_context(|| format!("creating {}", home.root().display()))?;
+    let secret = generate()?;
+    match fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&p)
+    {
+        Ok(mut f) => {
+            f.write_all(secret.as_bytes())
+                .and_then(|_| f.sync_all())
+                .with_context(|| format!("writing {}", p.display()))?;
+            Ok(secret)
+        }
+        // Another txbench made it first: use theirs.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            read(home.root())?.with_context(|| format!("{} is empty or malformed", p.display()))
+        }
+        Err(e) => Err(e).with_context(|| format!("creating {}", p.display())),
+    }
+}
+
+/// The secret of the state directory at `root`, if it has one. A file others may read is
+/// refused: the password would not be the owner's only.
+pub fn read(root: &Path) -> Result<Option<String>> {
+    use std::os::unix::fs::MetadataExt;
+    let p = path(root);
+    let meta = match fs::metadata(&p) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", p.display())),
+    };
+    if meta.mode() & 0o077 != 0 {
+        anyhow::bail!(
+            "{}: others may read it (mode {:o}); make it private with chmod 600",
+            p.display(),
+            meta.mode() & 0o777
+        );
+    }
+    let mut s = String::new();
+    fs::File::open(&p)
+        .and_then(|mut f| f.read_to_string(&mut s))
+        .with_context(|| format!("reading {}", p.display()))?;
+    let s = s.trim();
+    if s.len() < 16 || !s.bytes().all(|b| ALPHABET.contains(&b)) {
+        anyhow::bail!(
+            "{} is malformed (remove it with the sandboxes that use it)",
+            p.display()
+        );
+    }
+    Ok(Some(s.to_string()))
+}
+
+fn generate() -> Result<String> {
+    let mut f = fs::File::open("/dev/urandom").context("opening /dev/urandom")?;
+    let mut out = String::with_capacity(LEN);
+    let mut buf = [0u8; 64];
+    while out.len() < LEN {
+        f.read_exact(&mut buf).context("reading /dev/urandom")?;
+        // Rejection keeps every letter equally likely (248 = 4 × 62).
+        for b in buf.iter().filter(|b| **b < 248) {
+            if out.len() < LEN {
+                out.push(ALPHABET[usize::from(*b) % ALPHABET.len()] as char);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// MySQL's `mysql_native_password` hash of `secret` (`*` and SHA1(SHA1(secret)) in hex), so
+/// that what the server is told at each start holds no password.
+pub fn mysql_native_hash(secret: &str) -> String {
+    use sha1::{Digest, Sha1};
+    let once = Sha1::digest(secret.as_bytes());
+    let twice = Sha1::digest(once);
+    let hex: String = twice.iter().map(|b| format!("{b:02X}")).collect();
+    format!("*{hex}")
+}
+
+/// Gives a URL without a password that names one of `home`'s sandboxes (the benchmark user
+/// on loopback at a sandbox's port or socket) the sandbox's password. Any other URL is
+/// left as it is: the secret goes to no server that is not one of these sandboxes.
+pub fn fill(home: &StateDir, url: &mut TargetUrl) -> Result<()> {
+    if url.password.is_some() || url.user != BENCH_USER || !url.is_local() {
+        return Ok(());
+    }
+    let Ok(entries) = fs::read_dir(home.root().join("servers")) else {
+        return Ok(());
+    };
+    let ours = entries.flatten().any(|e| {
+        ServerRecord::load(&e.path()).is_ok_and(|r| {
+            r.engine() == url.engine
+                && match &url.socket {
+                    Some(s) => *s == r.socket,
+                    None => r.port == url.port,
+                }
+        })
+    });
+    if ours && let Some(secret) = read(home.root())? {
+        url.password = Some(secret);
+        url.sandbox_login = true;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secret_is_private_long_and_made_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = StateDir::at(dir.path()).unwrap();
+        let s = ensure(&home).unwrap();
+        assert_eq!(s.len(), LEN);
+        assert!(s.bytes().all(|b| ALPHABET.contains(&b)));
+        assert_eq!(ensure(&home).unwrap(), s);
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(path(dir.path())).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        // Two state directories, two secrets.
+        let other = tempfile::tempdir().unwrap();
+        assert_ne!(ensure(&StateDir::at(other.path()).unwrap()).unwrap(), s);
+        // A secret others can read is refused, naming the file and the fix.
+        fs::set_permissions(path(dir.path()), fs::Permissions::from_mode(0o644)).unwrap();
+        let e = read(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("chmod 600"), "{e}");
+    }
+
+    #[test]
+    fn mysql_native_hash_is_mysqls() {
+        // SELECT PASSWORD('secret') on MariaDB 10.11.
+        assert_eq!(
+            mysql_native_hash("secret"),
+            "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7"
+        );
+    }
+}
