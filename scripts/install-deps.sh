@@ -19,6 +19,8 @@ have socat || packages+=(socat)
 # /usr/lib/postgresql/VERSION/bin, off PATH; pgbench and psql come with the client package.
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || packages+=(postgresql)
 have pgbench || packages+=(postgresql-client)
+# The test certificates of PostgreSQL's TLS (sslmode) are made with openssl.
+have openssl || packages+=(openssl)
 # The text of charts rendered to PNG (report --png).
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || packages+=(fonts-dejavu-core)
 for extra in "$@"; do

@@ -579,7 +579,7 @@ fn a_snapshot_restores_the_data_directory_as_it_was() {
         },
     )
     .unwrap();
-    let url = started.record.url();
+    let url = started.record.login_url();
     txbench::engine::mysql::connect(&url)
         .unwrap()
         .query_drop("DELETE FROM sbtest1 WHERE id > 10")

@@ -496,7 +496,7 @@ fn bad_postgres_input_is_refused_in_one_line() {
     // A role with a password, asked for it over TCP; a wrong one is refused and never shown.
     // Also one stored and asked for as MD5, and one asked for in clear text: txbench's wire
     // client speaks each of PostgreSQL's password methods.
-    s.exec(&[
+    s.admin_exec(&[
         "CREATE ROLE pw LOGIN PASSWORD 'right-one'",
         "SET password_encryption = 'md5'",
         "CREATE ROLE pwmd5 LOGIN PASSWORD 'md5-one'",
@@ -513,7 +513,7 @@ fn bad_postgres_input_is_refused_in_one_line() {
         ),
     )
     .unwrap();
-    s.exec(&["SELECT pg_reload_conf()"]);
+    s.admin_exec(&["SELECT pg_reload_conf()"]);
     std::thread::sleep(Duration::from_millis(300));
     let bad = s.url.replace("txbench@", "pw:wrong-secret@");
     let out = home.cmd().args(["--url", &bad, "info"]).output().unwrap();

@@ -338,9 +338,19 @@ fn wrong_credentials_are_one_line_without_the_password() {
     assert_one_line_error(&out, 1);
     assert!(!text(&out).1.contains("Sup3rSecret"));
     // An unknown database is named.
-    let nodb = format!("mysql://txbench@127.0.0.1:{}/nosuchdb", s.port);
+    // An unknown database is named (one of the benchmark user's own names: another is
+    // refused as not its own, and named too).
+    let nodb = format!("mysql://txbench@127.0.0.1:{}/txbench_nosuchdb", s.port);
     let out = home.cmd().args(["info", "--url", &nodb]).output().unwrap();
-    assert!(assert_one_line_error(&out, 1).contains("database 'nosuchdb' does not exist"));
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains("database 'txbench_nosuchdb' does not exist"),
+        "{line}"
+    );
+    let other = format!("mysql://txbench@127.0.0.1:{}/otherdb", s.port);
+    let out = home.cmd().args(["info", "--url", &other]).output().unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(line.contains("otherdb"), "{line}");
 }
 
 #[test]
@@ -361,9 +371,24 @@ fn several_servers_can_be_created_at_the_same_time() {
     ports.sort_unstable();
     ports.dedup();
     assert_eq!(ports.len(), 6);
-    let cnf = std::fs::read_to_string(home.path().join("servers/par0/my.cnf")).unwrap();
-    let want = format!("tmpdir={}", home.path().join("servers/par0/tmp").display());
-    assert!(cnf.lines().any(|l| l == want), "{cnf}");
+    // Each its own tmpdir (under /var/lib/txbench/mysql when root, else in the sandbox).
+    let tmpdirs: std::collections::BTreeSet<String> = (0..6)
+        .map(|i| {
+            let cnf = std::fs::read_to_string(home.path().join(format!("servers/par{i}/my.cnf")))
+                .unwrap();
+            let line = cnf
+                .lines()
+                .find(|l| l.starts_with("tmpdir="))
+                .unwrap()
+                .to_string();
+            assert!(
+                line.contains(&format!("par{i}")) && line.ends_with("/tmp"),
+                "{line}"
+            );
+            line
+        })
+        .collect();
+    assert_eq!(tmpdirs.len(), 6);
 }
 
 /// Placement and other builds: `--cpus` pins every server thread (visible in /proc),
@@ -486,6 +511,26 @@ fn servers_and_drivers_are_pinned_and_other_builds_recorded() {
             .output()
             .unwrap();
         assert!(assert_one_line_error(&out, 1).starts_with(want), "{args:?}");
+    }
+    // A build under a directory only root may enter: the mysql user could not run it.
+    if unsafe { libc::geteuid() } == 0 {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = home.path().join("private");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let private = dir.join("mariadbd");
+        std::fs::copy(&binary, &private).unwrap();
+        let out = home
+            .cmd()
+            .args(["server", "start", "refused", "--binary"])
+            .arg(&private)
+            .output()
+            .unwrap();
+        let line = assert_one_line_error(&out, 1);
+        assert!(
+            line.contains("the 'mysql' user, which runs sandbox servers, cannot run it"),
+            "{line}"
+        );
     }
     let out = home
         .cmd()

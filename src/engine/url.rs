@@ -63,6 +63,58 @@ impl Engine {
     }
 }
 
+/// Whether and how a PostgreSQL connection uses TLS: libpq's `sslmode`, with its default.
+/// Ignored for a unix socket (as libpq does).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SslMode {
+    /// Never.
+    Disable,
+    /// When the server offers it, without checking its certificate (libpq's default).
+    #[default]
+    Prefer,
+    /// Always, without checking the certificate.
+    Require,
+    /// Always, with a certificate signed by `sslrootcert`'s authority.
+    VerifyCa,
+    /// Always, with a certificate signed by `sslrootcert`'s authority for the host named.
+    VerifyFull,
+}
+
+impl SslMode {
+    /// The mode as `sslmode=` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SslMode::Disable => "disable",
+            SslMode::Prefer => "prefer",
+            SslMode::Require => "require",
+            SslMode::VerifyCa => "verify-ca",
+            SslMode::VerifyFull => "verify-full",
+        }
+    }
+
+    fn parse(v: &str) -> Option<SslMode> {
+        [
+            SslMode::Disable,
+            SslMode::Prefer,
+            SslMode::Require,
+            SslMode::VerifyCa,
+            SslMode::VerifyFull,
+        ]
+        .into_iter()
+        .find(|m| m.name() == v)
+    }
+
+    /// Whether the connection fails rather than go on without TLS.
+    pub fn required(self) -> bool {
+        !matches!(self, SslMode::Disable | SslMode::Prefer)
+    }
+
+    /// Whether the server's certificate is checked against an authority.
+    pub fn verifies(self) -> bool {
+        matches!(self, SslMode::VerifyCa | SslMode::VerifyFull)
+    }
+}
+
 /// A parsed, validated target URL.
 #[derive(Clone, PartialEq, Eq)]
 pub struct TargetUrl {
@@ -86,6 +138,11 @@ pub struct TargetUrl {
     /// The password is a sandbox's secret, which txbench found itself: the URL is shown
     /// (and handed to a child txbench, which finds it again) as the user gave it, without.
     pub sandbox_login: bool,
+    /// PostgreSQL's `?sslmode=` (default prefer).
+    pub sslmode: SslMode,
+    /// PostgreSQL's `?sslrootcert=`: the authorities' certificates (PEM) the verify modes
+    /// check the server's against (default `~/.postgresql/root.crt`, as libpq).
+    pub sslrootcert: Option<PathBuf>,
 }
 
 /// Why a URL was refused. The messages never contain the password.
@@ -170,19 +227,35 @@ impl TargetUrl {
             d => decode(d)?,
         };
         let mut socket = None;
+        let mut sslmode = SslMode::default();
+        let mut sslrootcert = None;
         let known = match engine {
             Engine::Mysql => "socket",
             Engine::Postgres => "host",
         };
         for (k, v) in parsed.query_pairs() {
+            let pg = engine == Engine::Postgres;
             match k.as_ref() {
                 k if k == known && !v.is_empty() => socket = Some(PathBuf::from(v.as_ref())),
+                "sslmode" if pg => {
+                    sslmode = SslMode::parse(&v).ok_or_else(|| UrlError::Malformed {
+                        url: shown.clone(),
+                        reason: format!(
+                            "sslmode={v}: use disable, prefer, require, verify-ca or verify-full"
+                        ),
+                    })?;
+                }
+                "sslrootcert" if pg && !v.is_empty() => {
+                    sslrootcert = Some(PathBuf::from(v.as_ref()));
+                }
                 _ => {
                     return Err(UrlError::Param {
                         param: k.into_owned(),
                         known: match engine {
                             Engine::Mysql => "?socket=/path",
-                            Engine::Postgres => "?host=/socket/directory",
+                            Engine::Postgres => {
+                                "?host=/socket/directory, ?sslmode= and ?sslrootcert="
+                            }
                         },
                         url: shown,
                     });
@@ -199,6 +272,8 @@ impl TargetUrl {
             database,
             socket,
             sandbox_login: false,
+            sslmode,
+            sslrootcert,
         })
     }
 }
@@ -246,12 +321,22 @@ impl TargetUrl {
             self.host.clone()
         };
         write!(f, "@{host}:{}/{}", self.port, self.database)?;
+        let mut params = Vec::new();
         if let Some(s) = &self.socket {
             let key = match self.engine {
                 Engine::Mysql => "socket",
                 Engine::Postgres => "host",
             };
-            write!(f, "?{key}={}", s.display())?;
+            params.push(format!("{key}={}", s.display()));
+        }
+        if self.sslmode != SslMode::default() {
+            params.push(format!("sslmode={}", self.sslmode.name()));
+        }
+        if let Some(p) = &self.sslrootcert {
+            params.push(format!("sslrootcert={}", p.display()));
+        }
+        if !params.is_empty() {
+            write!(f, "?{}", params.join("&"))?;
         }
         Ok(())
     }
@@ -436,6 +521,27 @@ mod tests {
         assert!(e.to_string().contains("?host=/socket/directory"), "{e}");
         let e = TargetUrl::parse("mysql://u@h/db?host=/x").unwrap_err();
         assert!(e.to_string().contains("?socket=/path"), "{e}");
+        // libpq's sslmode and sslrootcert, prefer by default; kept through display, and
+        // refused by name where they do not belong.
+        assert_eq!(u.sslmode, SslMode::Prefer);
+        let u = TargetUrl::parse("postgres://b:pw@db/t?sslmode=verify-full&sslrootcert=/ca.pem")
+            .unwrap();
+        assert_eq!(u.sslmode, SslMode::VerifyFull);
+        assert_eq!(u.sslrootcert, Some(PathBuf::from("/ca.pem")));
+        assert_eq!(
+            u.to_string(),
+            "postgres://b:***@db:5432/t?sslmode=verify-full&sslrootcert=/ca.pem"
+        );
+        assert_eq!(TargetUrl::parse(&u.with_secret()).unwrap(), u);
+        assert!(u.sslmode.verifies() && u.sslmode.required());
+        let e = TargetUrl::parse("postgres://u@h/db?sslmode=always").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("sslmode=always: use disable, prefer"),
+            "{e}"
+        );
+        let e = TargetUrl::parse("mysql://u@h/db?sslmode=require").unwrap_err();
+        assert!(e.to_string().contains("unknown parameter 'sslmode'"), "{e}");
     }
 
     #[test]

@@ -190,6 +190,16 @@ impl Sampler {
         while Instant::now() < deadline && s.lock().report.samples == 0 {
             std::thread::sleep(Duration::from_millis(5));
         }
+        // The virtual users start only after this returns: a baseline taken by then comes
+        // before every transaction, however long its login took (a SCRAM login and the
+        // login probe, ~0.3 s in a debug build, were allowed as a third of a second of
+        // throughput).
+        {
+            let mut st = s.lock();
+            if st.report.samples > 0 && st.measure_start == Some(0.0) {
+                st.report.opening_lag_s = 0.0;
+            }
+        }
         Ok(s)
     }
 
@@ -385,6 +395,10 @@ struct Worker {
     /// That, at the last sample.
     #[cfg(feature = "postgres")]
     pg_own_at_sample: f64,
+    /// The last value of the server's transaction count less the monitor's own (it never
+    /// goes below it).
+    #[cfg(feature = "postgres")]
+    pg_xact_floor: f64,
     /// The sample being read is the closing one (after the virtual users stopped).
     #[cfg(feature = "postgres")]
     closing: bool,
@@ -430,6 +444,8 @@ impl Worker {
             pg_own_xacts: 0.0,
             #[cfg(feature = "postgres")]
             pg_own_at_sample: 0.0,
+            #[cfg(feature = "postgres")]
+            pg_xact_floor: 0.0,
             #[cfg(feature = "postgres")]
             closing: false,
             #[cfg(feature = "postgres")]

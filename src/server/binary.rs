@@ -33,6 +33,27 @@ pub fn check(path: &Path) -> Result<(PathBuf, Flavor, String)> {
         bail!("--binary {shown}: not an executable file");
     }
     let abs = std::fs::canonicalize(path).with_context(|| format!("--binary {shown}"))?;
+    // Started by root, the server runs as its own account: that account must reach it.
+    if let Some(a) = super::server_account(crate::engine::Engine::Mysql)? {
+        let mut c = Command::new(&abs);
+        c.arg("--version");
+        a.apply(&mut c, Path::new("/"));
+        let ran = c.output();
+        if !ran.as_ref().is_ok_and(|o| o.status.success()) {
+            let why = match ran {
+                Err(e) => e.to_string(),
+                Ok(o) => String::from_utf8_lossy(&o.stderr)
+                    .lines()
+                    .next()
+                    .unwrap_or("it failed")
+                    .to_string(),
+            };
+            bail!(
+                "--binary {shown}: the '{}' user, which runs sandbox servers, cannot run it ({why}): put the build where it can read it, such as under /opt",
+                a.name
+            );
+        }
+    }
     let (flavor, version) = version_of(&abs).with_context(|| format!("--binary {shown}"))?;
     if !is_server_version(&version) {
         let said = version.lines().next().unwrap_or("nothing");

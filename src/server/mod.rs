@@ -23,6 +23,7 @@ pub mod binary;
 pub mod cluster;
 pub mod cnf;
 pub mod placement;
+mod private;
 pub mod process;
 pub mod secret;
 pub mod snapshot;
@@ -244,6 +245,8 @@ impl ServerRecord {
             database: BENCH_DB.into(),
             socket: None,
             sandbox_login: false,
+            sslmode: Default::default(),
+            sslrootcert: None,
         }
     }
     /// [`ServerRecord::url`] with the password, to connect with (never to print).
@@ -601,7 +604,8 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
             };
             // Before anything is created: root needs the server's own account to run it.
             server_account(engine)?;
-            fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            // Only its owner may look in (the configuration, the error log).
+            private::make_dir(&dir, None)?;
             let data_dir = match engine {
                 #[cfg(feature = "postgres")]
                 Engine::Postgres => pg::data_dir(&dir, &opts.name),
@@ -611,8 +615,8 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
             };
             let socket = match (engine, &data_dir) {
                 // PostgreSQL's socket directory: its data directory (the postgres user's).
-                (Engine::Postgres, Some(d)) => d.clone(),
-                (Engine::Postgres, None) => postgres_socket_dir(&dir),
+                (Engine::Postgres, Some(d)) => postgres_socket_dir(d, &dir),
+                (Engine::Postgres, None) => postgres_socket_dir(&dir.join("data"), &dir),
                 (Engine::Mysql, Some(d)) => cnf::socket_path(d.parent().unwrap_or(&dir)),
                 (Engine::Mysql, None) => cnf::socket_path(&dir),
             };
@@ -730,32 +734,31 @@ fn free_port() -> Result<u16> {
     Ok(l.local_addr()?.port())
 }
 
-/// A non-root PostgreSQL sandbox's socket directory: its data directory when the socket
-/// path fits `sun_path`, else a short directory in /tmp derived from the sandbox's.
-fn postgres_socket_dir(dir: &Path) -> PathBuf {
-    let data = dir.join("data");
+/// A PostgreSQL sandbox's socket directory: its data directory when the socket path fits
+/// `sun_path`, else a short private directory derived from the sandbox's.
+fn postgres_socket_dir(data: &Path, sandbox: &Path) -> PathBuf {
     if data.join(".s.PGSQL.65535").as_os_str().len() < 100 {
-        return data;
+        return data.to_path_buf();
     }
-    cnf::socket_path(dir).with_extension("pg")
+    private::short_socket_dir(sandbox)
 }
 
 #[cfg(feature = "postgres")]
 fn write_postgres_conf(record: &ServerRecord) -> Result<()> {
     let owner = server_account(Engine::Postgres)?;
     if !record.socket.starts_with(record.datadir()) {
-        make_private_dir(&record.socket, owner.as_ref())?;
+        private::make_dir(&record.socket, owner.as_ref())?;
     }
     // Who may log in, and how: written at every start (a sandbox made when it trusted
     // everyone on loopback is brought in line).
     let datadir = record.datadir();
     let me = process::Account::current().name;
-    write_private(
+    private::write(
         &datadir.join("pg_hba.conf"),
         &pg::hba_conf(),
         owner.as_ref(),
     )?;
-    write_private(
+    private::write(
         &datadir.join("pg_ident.conf"),
         &pg::ident_conf(&me),
         owner.as_ref(),
@@ -773,11 +776,7 @@ fn write_postgres_conf(record: &ServerRecord) -> Result<()> {
         sets: &record.sets,
     });
     // The one the server reads (in its data directory), and the copy kept with the sandbox.
-    fs::write(record.cnf(), &text)
-        .with_context(|| format!("writing {}", record.cnf().display()))?;
-    if let Some(a) = &owner {
-        a.own(&record.cnf())?;
-    }
+    private::write(&record.cnf(), &text, owner.as_ref())?;
     let kept = record.dir.join("postgresql.conf");
     fs::write(&kept, &text).with_context(|| format!("writing {}", kept.display()))
 }
@@ -789,7 +788,13 @@ fn write_cnf(record: &ServerRecord) -> Result<()> {
     }
     let owner = server_account(Engine::Mysql)?;
     for d in [record.files_home(), record.tmpdir(), record.files_dir()] {
-        make_private_dir(&d, owner.as_ref())?;
+        private::make_dir(&d, owner.as_ref())?;
+    }
+    // A socket in a short directory of its own, when the sandbox's path is too long.
+    if let Some(sock_dir) = record.socket.parent()
+        && sock_dir != record.files_home()
+    {
+        private::make_dir(sock_dir, owner.as_ref())?;
     }
     let user_config = record
         .user_config
@@ -813,43 +818,10 @@ fn write_cnf(record: &ServerRecord) -> Result<()> {
         topology: &topology,
     });
     // The one the server reads (where its account can), and the copy kept with the sandbox.
-    write_private(&record.cnf(), &text, owner.as_ref())?;
+    private::write(&record.cnf(), &text, owner.as_ref())?;
     let kept = record.dir.join("my.cnf");
     if kept != record.cnf() {
         fs::write(&kept, &text).with_context(|| format!("writing {}", kept.display()))?;
-    }
-    Ok(())
-}
-
-/// Makes `dir` (and its parents) and gives it to `owner`, mode 0700: only the server's
-/// account (and root) may enter.
-fn make_private_dir(dir: &Path, owner: Option<&process::Account>) -> Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    if let Some(a) = owner {
-        a.own(dir)?;
-    }
-    fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
-        .with_context(|| format!("setting the mode of {}", dir.display()))
-}
-
-/// Writes `text` to `path`, mode 0600, owned by `owner`.
-fn write_private(path: &Path, text: &str, owner: Option<&process::Account>) -> Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    let mut f = fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)
-        .with_context(|| format!("writing {}", path.display()))?;
-    // A file made before with a wider mode keeps it through open(): narrow it.
-    f.set_permissions(fs::Permissions::from_mode(0o600))
-        .and_then(|_| f.write_all(text.as_bytes()))
-        .with_context(|| format!("writing {}", path.display()))?;
-    if let Some(a) = owner {
-        a.own(path)?;
     }
     Ok(())
 }
@@ -911,10 +883,10 @@ fn bootstrap(record: &ServerRecord) -> Result<()> {
         #[cfg(feature = "postgres")]
         Flavor::Postgres => {
             let owner = server_account(Engine::Postgres)?;
-            make_private_dir(&datadir, owner.as_ref())?;
+            private::make_dir(&datadir, owner.as_ref())?;
             let mut c = pg::initdb(&record.binary, &datadir)?;
             if let Some(a) = &owner {
-                a.apply(&mut c);
+                a.apply(&mut c, &datadir);
             }
             c
         }
@@ -940,12 +912,17 @@ fn bootstrap(record: &ServerRecord) -> Result<()> {
                     process::Account::current().name
                 )),
             };
+            // The server it runs as mysql would see a password in a TXBENCH_URL.
+            c.env_remove("TXBENCH_URL");
             c
         }
         Flavor::MySql => {
             let mut c = Command::new(&record.binary);
             c.arg(format!("--defaults-file={}", record.cnf().display()))
                 .arg("--initialize-insecure");
+            if let Some(a) = server_account(Engine::Mysql)? {
+                c.arg(format!("--user={}", a.name));
+            }
             c
         }
     };
@@ -1024,7 +1001,7 @@ fn start_once(
                 secret::path(&record.home_root()).display()
             )));
         };
-        write_private(
+        private::write(
             &record.init_sql(),
             &init_sql(record.flavor, &secret),
             server_account(Engine::Mysql)?.as_ref(),
@@ -1062,7 +1039,11 @@ fn start_once(
                 .arg(format!("--init-file={}", record.init_sql().display()));
         }
         if let Some(a) = server_account(record.engine())? {
-            a.apply(&mut cmd);
+            let home = match record.engine() {
+                Engine::Mysql => record.files_home(),
+                Engine::Postgres => record.datadir(),
+            };
+            a.apply(&mut cmd, &home);
         }
         if galera_new_cluster {
             cmd.arg("--wsrep-new-cluster");
@@ -1137,9 +1118,11 @@ fn start_once(
 }
 
 fn open_append(path: &Path) -> Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
     fs::OpenOptions::new()
         .create(true)
         .append(true)
+        .mode(0o600)
         .open(path)
         .with_context(|| format!("opening {}", path.display()))
 }
@@ -1307,6 +1290,13 @@ pub fn stop(home: &StateDir, name: &str, rm: bool) -> Result<Stopped> {
             .with_context(|| format!("removing {}", record.dir.display()))?;
         if !record.socket.starts_with(&record.dir) {
             let _ = fs::remove_file(&record.socket);
+            // A short socket directory of its own goes with it.
+            if let Some(d) = record.socket.parent()
+                && record.engine() == Engine::Mysql
+                && d != record.files_home()
+            {
+                let _ = fs::remove_dir_all(d);
+            }
         }
         if let Some(data) = &record.data_dir {
             // MariaDB's server files sit around its data directory.

@@ -135,16 +135,23 @@ impl Account {
         Account { name, uid, gid }
     }
 
-    /// Makes `cmd` run as this account (set before exec), with its name in USER and LOGNAME
-    /// (the server's helpers, such as Galera's state transfer, connect as that name) and a
-    /// HOME it can read (root's is not).
-    pub fn apply(&self, cmd: &mut std::process::Command) {
+    /// Makes `cmd` run as this account (set before exec), with an environment of its own:
+    /// a standard PATH, its name in USER and LOGNAME (the server's helpers, such as Galera's
+    /// state transfer, connect as that name) and `home` as HOME (a directory only it may
+    /// write; root's HOME is not readable, and /tmp is anyone's). Nothing of the caller's
+    /// environment (which may hold a TXBENCH_URL with a password) is passed on.
+    pub fn apply(&self, cmd: &mut std::process::Command, home: &Path) {
         use std::os::unix::process::CommandExt;
         cmd.uid(self.uid)
             .gid(self.gid)
+            .env_clear()
+            .env(
+                "PATH",
+                "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            )
             .env("USER", &self.name)
             .env("LOGNAME", &self.name)
-            .env("HOME", "/tmp");
+            .env("HOME", home);
     }
 
     /// Gives `path` to this account.

@@ -25,7 +25,9 @@ pub fn path(root: &Path) -> PathBuf {
     root.join("secret")
 }
 
-/// The state directory's secret, made (0600, never replaced) if there is none yet.
+/// The state directory's secret, made (0600, never replaced) if there is none yet. Written
+/// whole to a private temporary file and linked into place, so that a txbench starting at
+/// the same moment reads either none or all of it.
 pub fn ensure(home: &StateDir) -> Result<String> {
     let p = path(home.root());
     if let Some(s) = read(home.root())? {
@@ -34,18 +36,23 @@ pub fn ensure(home: &StateDir) -> Result<String> {
     fs::create_dir_all(home.root())
         .with_context(|| format!("creating {}", home.root().display()))?;
     let secret = generate()?;
-    match fs::OpenOptions::new()
+    let tmp = home
+        .root()
+        .join(format!(".secret.{}.tmp", std::process::id()));
+    let _ = fs::remove_file(&tmp);
+    let mut f = fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
-        .open(&p)
-    {
-        Ok(mut f) => {
-            f.write_all(secret.as_bytes())
-                .and_then(|_| f.sync_all())
-                .with_context(|| format!("writing {}", p.display()))?;
-            Ok(secret)
-        }
+        .open(&tmp)
+        .with_context(|| format!("creating {}", tmp.display()))?;
+    f.write_all(secret.as_bytes())
+        .and_then(|_| f.sync_all())
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    let linked = fs::hard_link(&tmp, &p);
+    let _ = fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => Ok(secret),
         // Another txbench made it first: use theirs.
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
             read(home.root())?.with_context(|| format!("{} is empty or malformed", p.display()))
@@ -54,16 +61,25 @@ pub fn ensure(home: &StateDir) -> Result<String> {
     }
 }
 
-/// The secret of the state directory at `root`, if it has one. A file others may read is
-/// refused: the password would not be the owner's only.
+/// The secret of the state directory at `root`, if it has one. A file others may read, a
+/// symbolic link, or a file another user owns is refused: the password would not be the
+/// owner's only, or not the owner's at all.
 pub fn read(root: &Path) -> Result<Option<String>> {
     use std::os::unix::fs::MetadataExt;
     let p = path(root);
-    let meta = match fs::metadata(&p) {
+    let meta = match fs::symlink_metadata(&p) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("reading {}", p.display())),
     };
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    if !meta.file_type().is_file() || meta.uid() != me {
+        anyhow::bail!(
+            "{}: not a file of this user's (uid {me}): remove it with the sandboxes that use it",
+            p.display()
+        );
+    }
     if meta.mode() & 0o077 != 0 {
         anyhow::bail!(
             "{}: others may read it (mode {:o}); make it private with chmod 600",
@@ -111,11 +127,16 @@ pub fn mysql_native_hash(secret: &str) -> String {
     format!("*{hex}")
 }
 
-/// Gives a URL without a password that names one of `home`'s sandboxes (the benchmark user
-/// on loopback at a sandbox's port or socket) the sandbox's password. Any other URL is
-/// left as it is: the secret goes to no server that is not one of these sandboxes.
+/// Gives a URL without a password that names one of `home`'s running sandboxes the
+/// sandboxes' password: the benchmark user at the sandbox's socket, or at 127.0.0.1 and the
+/// port the sandbox's own process listens on (no other user can bind that address and port
+/// while it does; `localhost` is not enough, since it may name ::1 first, where anyone may
+/// listen). Any other URL is left as it is: the secret goes to no process but a sandbox.
 pub fn fill(home: &StateDir, url: &mut TargetUrl) -> Result<()> {
-    if url.password.is_some() || url.user != BENCH_USER || !url.is_local() {
+    if url.password.is_some() || url.user != BENCH_USER {
+        return Ok(());
+    }
+    if url.socket.is_none() && url.host != "127.0.0.1" {
         return Ok(());
     }
     let Ok(entries) = fs::read_dir(home.root().join("servers")) else {
@@ -123,11 +144,12 @@ pub fn fill(home: &StateDir, url: &mut TargetUrl) -> Result<()> {
     };
     let ours = entries.flatten().any(|e| {
         ServerRecord::load(&e.path()).is_ok_and(|r| {
-            r.engine() == url.engine
+            let named = r.engine() == url.engine
                 && match &url.socket {
                     Some(s) => *s == r.socket,
                     None => r.port == url.port,
-                }
+                };
+            named && serves(r, url)
         })
     });
     if ours && let Some(secret) = read(home.root())? {
@@ -135,6 +157,15 @@ pub fn fill(home: &StateDir, url: &mut TargetUrl) -> Result<()> {
         url.sandbox_login = true;
     }
     Ok(())
+}
+
+/// Whether the sandbox's own server process holds the socket `url` connects to.
+fn serves(record: ServerRecord, url: &TargetUrl) -> bool {
+    use crate::sampler::host;
+    super::inspect(record)
+        .state
+        .pid()
+        .is_some_and(|pid| host::holds_socket(pid, &host::listening_inodes(url)).unwrap_or(false))
 }
 
 #[cfg(test)]

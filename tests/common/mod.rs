@@ -216,6 +216,16 @@ impl Server {
         txbench::engine::connect(&self.login_url()).expect("connect")
     }
 
+    /// Runs statements as the administrator (root through MariaDB's socket, postgres
+    /// through PostgreSQL's): what the benchmark user may not do (roles, reloads).
+    pub fn admin_exec(&self, stmts: &[&str]) {
+        let mut c = txbench::engine::connect(&self.admin_url()).expect("connect as admin");
+        for stmt in stmts {
+            c.query_drop(*stmt)
+                .unwrap_or_else(|e| panic!("{stmt}: {e}"));
+        }
+    }
+
     /// The rows of a query.
     pub fn sql<T: txbench::engine::FromRow>(&self, stmt: &str) -> Vec<T> {
         self.engine_conn()

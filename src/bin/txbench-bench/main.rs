@@ -360,6 +360,15 @@ fn txbench_cpus() -> usize {
 
 fn main() {
     let root = bench_root();
+    // Made here, private, and not one someone else made first (its name is predictable).
+    let made = {
+        use std::os::unix::fs::DirBuilderExt;
+        std::fs::DirBuilder::new().mode(0o700).create(&root)
+    };
+    if let Err(e) = made {
+        eprintln!("txbench-bench: creating {}: {e}", root.display());
+        std::process::exit(1);
+    }
     let result = StateDir::at(&root).and_then(|home| {
         let only = std::env::args().nth(1);
         let r = match only.as_deref() {

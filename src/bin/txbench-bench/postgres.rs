@@ -39,10 +39,8 @@ fn sysbench_pgsql(url: &TargetUrl, threads: u32, secs: u32, size: &str) -> Resul
         .arg(format!("--pgsql-host={}", url.host))
         .arg(format!("--pgsql-port={}", url.port))
         .arg(format!("--pgsql-user={}", url.user))
-        .arg(format!(
-            "--pgsql-password={}",
-            url.password.as_deref().unwrap_or_default()
-        ))
+        // libpq reads it from the environment (not from a command line anyone can read).
+        .env("PGPASSWORD", url.password.as_deref().unwrap_or_default())
         .arg(format!("--pgsql-db={}", url.database))
         .args([
             "oltp_read_write",

@@ -101,8 +101,9 @@ pub fn settle(s: &mut Session, app: &str) -> bool {
             .and_then(|r| r.get::<Option<f64>>(0).ok().flatten());
         match left {
             Some(n) if n < 0.5 => break true,
+            // Each look is one of the monitor's own transactions: not too many.
             Some(_) if std::time::Instant::now() < deadline => {
-                std::thread::sleep(std::time::Duration::from_millis(10))
+                std::thread::sleep(std::time::Duration::from_millis(25))
             }
             _ => break false,
         }

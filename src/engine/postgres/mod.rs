@@ -16,6 +16,8 @@ pub mod metrics;
 #[cfg(feature = "postgres")]
 pub mod sandbox;
 #[cfg(feature = "postgres")]
+mod tls;
+#[cfg(feature = "postgres")]
 pub mod wire;
 
 #[cfg(feature = "postgres")]

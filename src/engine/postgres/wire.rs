@@ -1,5 +1,5 @@
-//! PostgreSQL's frontend/backend protocol over one blocking socket: the startup (trust,
-//! password, MD5 and SCRAM-SHA-256), the simple query, statements parsed and described
+//! PostgreSQL's frontend/backend protocol over one blocking socket: TLS as `sslmode` asks
+//! (`tls.rs`), the startup (trust, password, MD5 and SCRAM-SHA-256), the simple query, statements parsed and described
 //! once then bound and executed in one round trip (Bind/Execute/Sync in one write, one
 //! read), statements run once (Parse/Bind/Describe/Execute/Sync, one round trip), and
 //! `COPY … FROM STDIN`. Parameters go as text, typed by the server as libpq and pgbench
@@ -40,6 +40,9 @@ pub enum Error {
     NoPassword,
     /// The server said something this client does not expect (the connection is dropped).
     Protocol(String),
+    /// TLS could not be had as `sslmode` asks (the server has none, a handshake or a
+    /// certificate failed, a file could not be read).
+    Tls(String),
 }
 
 /// The fields of a server error that txbench reads.
@@ -60,6 +63,7 @@ impl fmt::Display for Error {
             Error::Closed => f.write_str("connection closed"),
             Error::NoPassword => f.write_str("the server asks for a password and none was given"),
             Error::Protocol(m) => write!(f, "protocol error: {m}"),
+            Error::Tls(m) => f.write_str(m),
         }
     }
 }
@@ -99,11 +103,25 @@ impl Error {
 enum Stream {
     Tcp(TcpStream),
     Unix(UnixStream),
+    Tls(Box<rustls::StreamOwned<rustls::ClientConnection, Stream>>),
+}
+
+/// What protects a connection's traffic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Security {
+    /// Nothing (a unix socket, or TCP without TLS).
+    Plain,
+    /// TLS, with a server nobody checked (sslmode prefer, require).
+    Encrypted,
+    /// TLS with a certificate signed by a trusted authority for the host asked
+    /// (verify-full; verify-ca's certificate may be any other server's of that authority).
+    Verified,
 }
 
 impl Stream {
     fn set_timeouts(&self, t: Option<Duration>) -> io::Result<()> {
         match self {
+            Stream::Tls(s) => s.sock.set_timeouts(t),
             Stream::Tcp(s) => {
                 s.set_read_timeout(t)?;
                 s.set_write_timeout(t)
@@ -121,6 +139,7 @@ impl Read for Stream {
         match self {
             Stream::Tcp(s) => s.read(buf),
             Stream::Unix(s) => s.read(buf),
+            Stream::Tls(s) => s.read(buf),
         }
     }
 }
@@ -130,6 +149,12 @@ impl Write for Stream {
         match self {
             Stream::Tcp(s) => s.write(buf),
             Stream::Unix(s) => s.write(buf),
+            // Sent at once: rustls only buffers what it cannot write now.
+            Stream::Tls(s) => {
+                let n = s.write(buf)?;
+                s.flush()?;
+                Ok(n)
+            }
         }
     }
     fn flush(&mut self) -> io::Result<()> {
@@ -252,11 +277,29 @@ pub struct Client {
     prepares_alone: u64,
     /// Whether the round trip in flight is the extended protocol's (ended by Sync).
     extended: bool,
+    /// What protects the traffic (decides whether a password may cross).
+    security: Security,
 }
 
 /// Connects and authenticates; `timeout` bounds the connect and every read and write of the
 /// startup (none afterwards: a statement may wait as long as the server makes it).
 pub fn connect(url: &TargetUrl, app: &str, timeout: Duration) -> Result<Client, Error> {
+    use crate::engine::url::SslMode;
+    match connect_as(url, app, timeout, url.sslmode) {
+        // libpq's prefer: a handshake that fails is tried again without TLS.
+        Err(Error::Tls(_)) if url.sslmode == SslMode::Prefer => {
+            connect_as(url, app, timeout, SslMode::Disable)
+        }
+        r => r,
+    }
+}
+
+fn connect_as(
+    url: &TargetUrl,
+    app: &str,
+    timeout: Duration,
+    mode: crate::engine::url::SslMode,
+) -> Result<Client, Error> {
     let stream = match &url.socket {
         Some(dir) => {
             let path = dir.join(format!(".s.PGSQL.{}", url.port));
@@ -276,7 +319,10 @@ pub fn connect(url: &TargetUrl, app: &str, timeout: Duration) -> Result<Client, 
                 }
             }
             match (found, last) {
-                (Some(s), _) => Stream::Tcp(s),
+                (Some(s), _) => {
+                    let (stream, security) = negotiate(Stream::Tcp(s), url, mode, timeout)?;
+                    return Client::start(stream, security, url, app, timeout);
+                }
                 (None, Some(e)) => return Err(Error::Io(e)),
                 (None, None) => {
                     return Err(Error::Io(io::Error::new(
@@ -287,13 +333,73 @@ pub fn connect(url: &TargetUrl, app: &str, timeout: Duration) -> Result<Client, 
             }
         }
     };
-    Client::over(stream, url, app, timeout)
+    // A unix socket is this host's: libpq does not use TLS on one either.
+    Client::start(stream, Security::Plain, url, app, timeout)
+}
+
+/// Asks the server for TLS (an SSLRequest, unless `sslmode=disable`) and, when it agrees,
+/// completes the handshake on `stream`. A server that refuses is used without TLS only
+/// where the mode allows it (disable, prefer).
+fn negotiate(
+    mut stream: Stream,
+    url: &TargetUrl,
+    mode: crate::engine::url::SslMode,
+    timeout: Duration,
+) -> Result<(Stream, Security), Error> {
+    use crate::engine::url::SslMode;
+    if mode == SslMode::Disable {
+        return Ok((stream, Security::Plain));
+    }
+    // The configuration first: a verify mode without its authority file fails before
+    // anything is sent.
+    let config = super::tls::config(mode, url.sslrootcert.as_deref()).map_err(Error::Tls)?;
+    stream.set_timeouts(Some(timeout))?;
+    let mut req = BytesMut::new();
+    frontend::ssl_request(&mut req);
+    stream.write_all(&req)?;
+    // One byte: anything the server sends after it before the handshake would be read by
+    // rustls as TLS, and refused (no plain bytes slip in ahead of the encrypted ones).
+    let mut answer = [0u8; 1];
+    stream.read_exact(&mut answer)?;
+    match answer[0] {
+        b'S' => {
+            let tls = super::tls::handshake(config, &url.host, stream).map_err(Error::Tls)?;
+            let security = if mode == SslMode::VerifyFull {
+                Security::Verified
+            } else {
+                Security::Encrypted
+            };
+            Ok((Stream::Tls(Box::new(tls)), security))
+        }
+        b'N' if mode.required() => Err(Error::Tls(format!(
+            "the server at {}:{} does not offer TLS, and sslmode={} requires it",
+            url.host,
+            url.port,
+            mode.name()
+        ))),
+        b'N' => Ok((stream, Security::Plain)),
+        other => Err(Error::Protocol(format!(
+            "the server answered the TLS request with byte 0x{other:02x} (expected S or N)"
+        ))),
+    }
 }
 
 impl Client {
     /// Starts a session on a connected stream (a socket pair in the hostile-server tests).
+    #[cfg(test)]
     fn over(
         stream: Stream,
+        url: &TargetUrl,
+        app: &str,
+        timeout: Duration,
+    ) -> Result<Client, Error> {
+        Client::start(stream, Security::Plain, url, app, timeout)
+    }
+
+    /// Starts a session on a connected (and, where asked, encrypted) stream.
+    fn start(
+        stream: Stream,
+        security: Security,
         url: &TargetUrl,
         app: &str,
         timeout: Duration,
@@ -310,6 +416,7 @@ impl Client {
             prepares_alone: 0,
             status: b'I',
             extended: false,
+            security,
         };
         c.startup(url, app)?;
         c.stream.set_timeouts(None)?;
@@ -410,8 +517,11 @@ impl Client {
     }
 
     /// A password (or its MD5 hash, which works as one) is sent only where nobody can read
-    /// it on the way: over a unix socket or to a loopback address (this client has no TLS),
-    /// and never after SCRAM began (a server switching methods mid-way is a downgrade).
+    /// it on the way: over a unix socket, to a loopback address, or over TLS to a server
+    /// whose certificate was verified for its name (sslmode=verify-full: without, a man in
+    /// the middle could be the one asking); never after SCRAM began (a server switching
+    /// methods mid-way is a downgrade); and never to a sandbox, which uses SCRAM only (one
+    /// that asks for more is not the sandbox).
     fn password_may_cross(
         &mut self,
         url: &TargetUrl,
@@ -423,9 +533,15 @@ impl Client {
                 "the server asked for {what} after SCRAM began: a downgrade, refused"
             )));
         }
-        if !url.is_local() {
+        if url.sandbox_login {
             return Err(self.fail(format!(
-                "the server at {} asks for {what}, which would cross the network readable: txbench sends one only over a unix socket or to a loopback address (use scram-sha-256 in pg_hba.conf)",
+                "the server at {}:{} asks for {what}, and sandboxes use SCRAM only: whoever asks is not the sandbox, refused",
+                url.host, url.port
+            )));
+        }
+        if !url.is_local() && self.security != Security::Verified {
+            return Err(self.fail(format!(
+                "the server at {} asks for {what}, which would cross the network readable: txbench sends one only over a unix socket, to a loopback address or over TLS to a verified server (use scram-sha-256 in pg_hba.conf, or sslmode=verify-full with sslrootcert)",
                 url.host
             )));
         }

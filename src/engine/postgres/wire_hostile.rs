@@ -269,3 +269,165 @@ mod random {
         }
     }
 }
+
+/// Runs `negotiate` against a fake backend that reads the 8-byte SSLRequest and answers
+/// with `answer`, then whatever `more` writes.
+fn negotiate_against(url: &str, answer: &'static [u8]) -> Result<(Stream, Security), Error> {
+    let (client, mut server) = UnixStream::pair().unwrap();
+    let fake = std::thread::spawn(move || {
+        let mut req = [0u8; 8];
+        if server.read_exact(&mut req).is_ok() {
+            // The SSLRequest: length 8, code 80877103.
+            assert_eq!(req, [0, 0, 0, 8, 4, 210, 22, 47]);
+            let _ = server.write_all(answer);
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
+    let url = TargetUrl::parse(url).unwrap();
+    let r = negotiate(
+        Stream::Unix(client),
+        &url,
+        url.sslmode,
+        Duration::from_secs(5),
+    );
+    let _ = fake.join();
+    r
+}
+
+#[test]
+fn a_server_without_tls_is_refused_where_the_mode_requires_it() {
+    // A real authority file, so that the verify modes' refusal is the server's and not the
+    // file's.
+    let dir = tempfile::tempdir().unwrap();
+    let pem = dir.path().join("ca.pem");
+    let made = std::process::Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt"])
+        .args(["ec_paramgen_curve:prime256v1", "-nodes", "-days", "1"])
+        .args(["-subj", "/CN=t", "-keyout"])
+        .arg(dir.path().join("ca.key"))
+        .arg("-out")
+        .arg(&pem)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    for mode in ["require", "verify-ca", "verify-full"] {
+        let root = if mode == "require" {
+            String::new()
+        } else {
+            format!("&sslrootcert={}", pem.display())
+        };
+        let url = format!("postgres://u:pw@db.example.com:5432/db?sslmode={mode}{root}");
+        let e = negotiate_against(&url, b"N")
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(e.contains("does not offer TLS") && e.contains(mode), "{e}");
+    }
+    // prefer and disable go on without it.
+    let r = negotiate_against("postgres://u:pw@db.example.com:5432/db", b"N");
+    assert!(matches!(r, Ok((_, Security::Plain))));
+}
+
+#[test]
+fn a_bad_answer_to_the_tls_request_is_a_clear_error() {
+    let url = "postgres://u:pw@db.example.com:5432/db?sslmode=require";
+    let e = negotiate_against(url, b"X").err().unwrap().to_string();
+    assert!(e.contains("answered the TLS request with byte 0x58"), "{e}");
+    // Yes, then plain bytes where the handshake should be (an injected ErrorResponse).
+    let e = negotiate_against(url, b"SE\0\0\0\x08abcd")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.starts_with("TLS handshake with db.example.com failed"),
+        "{e}"
+    );
+    // Yes, then nothing.
+    let e = negotiate_against(url, b"S").err().unwrap().to_string();
+    assert!(
+        e.starts_with("TLS handshake with db.example.com failed"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_verify_mode_needs_a_readable_authority_file() {
+    let url = "postgres://u:pw@db.example.com:5432/db?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem";
+    let e = negotiate_against(url, b"S").err().unwrap().to_string();
+    assert!(
+        e.starts_with("sslrootcert=/nonexistent/ca.pem: cannot read it"),
+        "{e}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.pem");
+    std::fs::write(&empty, "not a certificate\n").unwrap();
+    let url = format!(
+        "postgres://u:pw@db.example.com:5432/db?sslmode=verify-ca&sslrootcert={}",
+        empty.display()
+    );
+    let e = negotiate_against(&url, b"S").err().unwrap().to_string();
+    assert!(e.contains("holds no certificate"), "{e}");
+}
+
+#[test]
+fn a_password_crosses_the_network_only_to_a_verified_server() {
+    let remote = TargetUrl::parse("postgres://u:pw@db.example.com:5432/db").unwrap();
+    for (security, sent_ok) in [
+        (Security::Plain, false),
+        (Security::Encrypted, false),
+        (Security::Verified, true),
+    ] {
+        let (client, mut server) = UnixStream::pair().unwrap();
+        let fake = std::thread::spawn(move || -> io::Result<Vec<u8>> {
+            read_frontend(&mut server, true)?;
+            server.write_all(&auth(3, &[]))?;
+            let sent = read_frontend(&mut server, false).unwrap_or_default();
+            if !sent.is_empty() {
+                server.write_all(&ok())?;
+                server.write_all(&ready())?;
+            }
+            Ok(sent)
+        });
+        let r = Client::start(
+            Stream::Unix(client),
+            security,
+            &remote,
+            "test",
+            Duration::from_secs(5),
+        );
+        let sent = fake.join().unwrap().unwrap_or_default();
+        assert_eq!(r.is_ok(), sent_ok, "{security:?}");
+        assert_eq!(!sent.is_empty(), sent_ok, "{security:?}");
+        if let Err(e) = r {
+            assert!(e.to_string().contains("sslmode=verify-full"), "{e}");
+        }
+    }
+}
+
+#[test]
+fn a_sandbox_password_goes_by_scram_only() {
+    // Whoever asks a sandbox's URL for a clear-text or MD5 password is not the sandbox
+    // (another user listening where it should be): refused even on loopback.
+    let mut url = TargetUrl::parse(LOCAL).unwrap();
+    url.sandbox_login = true;
+    for code in [3, 5] {
+        let (client, mut server) = UnixStream::pair().unwrap();
+        let fake = std::thread::spawn(move || -> io::Result<Vec<u8>> {
+            read_frontend(&mut server, true)?;
+            let rest: &[u8] = if code == 5 { &[1, 2, 3, 4] } else { &[] };
+            server.write_all(&auth(code, rest))?;
+            Ok(read_frontend(&mut server, false).unwrap_or_default())
+        });
+        let r = Client::start(
+            Stream::Unix(client),
+            Security::Plain,
+            &url,
+            "test",
+            Duration::from_secs(5),
+        );
+        let sent = fake.join().unwrap().unwrap_or_default();
+        let e = error_of(r);
+        assert!(e.contains("sandboxes use SCRAM only"), "{e}");
+        assert!(sent.is_empty(), "the client sent {sent:?}");
+    }
+}
