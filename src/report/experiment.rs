@@ -4,7 +4,7 @@
 //! Built from experiment.json and the cells' result.json only.
 
 use super::charts::{Chart, Series, Style};
-use super::html::{esc, push_chart, slug};
+use super::page::{esc, push_chart, slug};
 use crate::experiment::{CellStatus, Experiment, Table, tables};
 use crate::stats::Usl;
 use anyhow::Result;

@@ -1,7 +1,8 @@
 //! `txbench report`: one self-contained HTML file (inline CSS and SVG charts, no scripts, no
 //! network) built only from stored run and sweep directories.
 
-use super::charts::{self, Chart, Series, Style};
+use super::charts::{Chart, Series, Style};
+use super::page::{RunRef, esc, push_chart, slug};
 use crate::results::{Phase, RunResult, Stored};
 use crate::stats::{Stability, Usl};
 use anyhow::Result;
@@ -21,28 +22,12 @@ pub struct Input {
     pub cell: Option<(usize, usize)>,
 }
 
-/// One run of the report, with where it lives.
-pub(super) struct RunRef<'a> {
-    pub(super) label: String,
-    /// A cell of an experiment: (experiment index, cell number).
-    pub(super) cell: Option<(usize, usize)>,
-    pub(super) dir: PathBuf,
-    pub(super) r: &'a RunResult,
-}
-
 /// The report: its HTML and its charts (for `--png`).
 pub struct Report {
     /// The page.
     pub html: String,
     /// Every chart on it, in order.
     pub charts: Vec<Chart>,
-}
-
-pub(super) fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 fn name_of(p: &Path) -> String {
@@ -74,12 +59,6 @@ fn runs(inputs: &[Input]) -> Vec<RunRef<'_>> {
         }
     }
     out
-}
-
-pub(super) fn slug(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect()
 }
 
 const CSS: &str = "body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}\
@@ -329,18 +308,6 @@ pub fn build(
         html: h,
         charts: charts_out,
     })
-}
-
-pub(super) fn push_chart(h: &mut String, out: &mut Vec<Chart>, c: Chart) -> Result<()> {
-    let svg = charts::svg(&c)?;
-    let _ = write!(
-        h,
-        "<div class=\"chart{}\" id=\"{}\">{svg}</div>",
-        if c.small { " small" } else { "" },
-        esc(&c.id)
-    );
-    out.push(c);
-    Ok(())
 }
 
 fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {

@@ -3,5 +3,6 @@
 pub mod charts;
 mod experiment;
 pub mod html;
+mod page;
 mod server;
 pub mod text;

@@ -4,7 +4,7 @@
 //! from result.json, server.csv and waits.csv only.
 
 use super::charts::{Chart, Series, Style};
-use super::html::{RunRef, esc, push_chart, slug};
+use super::page::{RunRef, esc, push_chart, slug};
 use crate::metrics::server::{ServerRow, ServerSummary, why};
 use crate::metrics::waits::WaitRow;
 use crate::results::Phase;

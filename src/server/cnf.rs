@@ -2,7 +2,7 @@
 //! machine, then the user's `--config` file, then `--set` overrides (later lines win).
 
 use anyhow::{Result, bail};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Settings txbench owns: the sandbox cannot be managed (or would leave loopback) if a user
 /// file or `--set` changed them.
@@ -322,16 +322,6 @@ pub fn mem_total() -> u64 {
         .unwrap_or(4 << 30)
 }
 
-/// The unix socket path for a server directory: inside it when the path fits the 107-byte
-/// limit of `sun_path`, else in a short private directory derived from it.
-pub fn socket_path(dir: &Path) -> PathBuf {
-    let inside = dir.join("mysqld.sock");
-    if inside.as_os_str().len() < 100 {
-        return inside;
-    }
-    super::private::short_socket_dir(dir).join("mysqld.sock")
-}
-
 /// A hash of a path that names it in a shorter one: FNV-1a, stable across builds, unlike
 /// std's hasher.
 pub fn path_hash(path: &Path) -> u64 {
@@ -488,22 +478,5 @@ mod tests {
             "u.cnf line 2: 'datadir' is managed by txbench"
         );
         assert!(check_user_config(p, "!includedir /etc/mysql").is_err());
-    }
-
-    #[test]
-    fn long_directories_get_a_short_socket() {
-        assert_eq!(
-            socket_path(Path::new("/s")),
-            PathBuf::from("/s/mysqld.sock")
-        );
-        let long = PathBuf::from(format!("/{}", "d".repeat(120)));
-        let s = socket_path(&long);
-        let short = s.to_string_lossy();
-        assert!(
-            (short.starts_with("/tmp/txbench-") || short.starts_with("/run/txbench/"))
-                && s.as_os_str().len() < 100,
-            "{short}"
-        );
-        assert_eq!(s, socket_path(&long));
     }
 }

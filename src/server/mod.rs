@@ -617,8 +617,8 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
                 // PostgreSQL's socket directory: its data directory (the postgres user's).
                 (Engine::Postgres, Some(d)) => postgres_socket_dir(d, &dir),
                 (Engine::Postgres, None) => postgres_socket_dir(&dir.join("data"), &dir),
-                (Engine::Mysql, Some(d)) => cnf::socket_path(d.parent().unwrap_or(&dir)),
-                (Engine::Mysql, None) => cnf::socket_path(&dir),
+                (Engine::Mysql, Some(d)) => private::socket_path(d.parent().unwrap_or(&dir)),
+                (Engine::Mysql, None) => private::socket_path(&dir),
             };
             let rec = ServerRecord {
                 name: opts.name.clone(),

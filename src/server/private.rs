@@ -74,6 +74,16 @@ pub fn write(path: &Path, text: &str, owner: Option<&Account>) -> Result<()> {
     Ok(())
 }
 
+/// The MariaDB socket of a server directory: inside it when the path fits the 107-byte
+/// limit of `sun_path`, else in a short private directory derived from it.
+pub fn socket_path(dir: &Path) -> PathBuf {
+    let inside = dir.join("mysqld.sock");
+    if inside.as_os_str().len() < 100 {
+        return inside;
+    }
+    short_socket_dir(dir).join("mysqld.sock")
+}
+
 /// Where a sandbox whose own directory makes too long a socket path keeps its socket: for
 /// root /run/txbench/HASH (only root may write /run), for another user /tmp/txbench-UID-HASH
 /// (made by [`make_dir`], which refuses one someone else made first).
@@ -113,5 +123,22 @@ mod tests {
         write(&real.join("f"), "y", None).unwrap();
         let mode = fs::metadata(real.join("f")).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
+    }
+
+    #[test]
+    fn long_directories_get_a_short_socket() {
+        assert_eq!(
+            socket_path(Path::new("/s")),
+            PathBuf::from("/s/mysqld.sock")
+        );
+        let long = PathBuf::from(format!("/{}", "d".repeat(120)));
+        let s = socket_path(&long);
+        let short = s.to_string_lossy();
+        assert!(
+            (short.starts_with("/tmp/txbench-") || short.starts_with("/run/txbench/"))
+                && s.as_os_str().len() < 100,
+            "{short}"
+        );
+        assert_eq!(s, socket_path(&long));
     }
 }

@@ -1,7 +1,7 @@
 //! Delivery (clause 2.7), all ten districts in one database transaction (2.7.4.2 allows one
 //! to ten).
 
-use super::run::{Input, Stmts};
+use super::txn::{Input, Stmts};
 use crate::engine::Conn;
 use crate::metrics::{Outcome, StmtCounts};
 

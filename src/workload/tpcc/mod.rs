@@ -12,6 +12,7 @@ pub mod run;
 pub mod schema;
 pub mod score;
 pub mod stock_level;
+pub mod txn;
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,7 @@
 //! New-Order (clause 2.4). Reads of ITEM and STOCK are batched into one statement each
 //! (as go-tpc does): fewer round trips, the same rows read and locked.
 
-use super::run::{Input, Stmts, dec_cents, parse_cents};
+use super::txn::{Input, Stmts, dec_cents, parse_cents};
 use crate::engine::Conn;
 use crate::metrics::{Outcome, StmtCounts};
 
@@ -141,7 +141,7 @@ pub fn execute(
             "New-Order: SELECT item (i {id}) found no row"
         )));
     }
-    let valid: Vec<&super::run::Line> = lines.iter().filter(|l| l.i_id != unused).collect();
+    let valid: Vec<&super::txn::Line> = lines.iter().filter(|l| l.i_id != unused).collect();
     let rollback = valid.len() < lines.len();
 
     let mut pairs: Vec<(u32, u32)> = valid.iter().map(|l| (l.supply_w, l.i_id)).collect();

@@ -1,6 +1,6 @@
 //! Order-Status (clause 2.6), read-only.
 
-use super::run::{Input, Stmts, customer_id};
+use super::txn::{Input, Stmts, customer_id};
 use crate::engine::Conn;
 use crate::metrics::{Outcome, StmtCounts};
 

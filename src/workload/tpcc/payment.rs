@@ -1,6 +1,6 @@
 //! Payment (clause 2.5).
 
-use super::run::{Input, Stmts, customer_id, dec_cents};
+use super::txn::{Input, Stmts, customer_id, dec_cents};
 use crate::engine::Conn;
 use crate::metrics::{Outcome, StmtCounts};
 

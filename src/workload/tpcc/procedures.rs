@@ -10,7 +10,7 @@
 //! 1.5 ms for the same transactions as client SQL).
 
 use super::NullDates;
-use super::run::{CustomerBy, Input, Stmts, dec_cents};
+use super::txn::{CustomerBy, Input, Stmts, dec_cents};
 use crate::engine::postgres::tpcc as pg;
 use crate::engine::{Conn, Engine};
 use crate::metrics::{Outcome, StmtCounts};

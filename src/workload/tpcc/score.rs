@@ -3,7 +3,7 @@
 //! inputs, so `txbench merge` can score the shards of a run together.
 
 use super::DISTRICTS;
-use super::run::{KINDS, P90_LIMIT_S};
+use super::txn::{KINDS, P90_LIMIT_S};
 use crate::results::{ScoreLine, Summary, WorkloadReport};
 use crate::workload::rand::valid_c_last_delta;
 use serde::{Deserialize, Serialize};

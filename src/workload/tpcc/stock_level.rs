@@ -1,6 +1,6 @@
 //! Stock-Level (clause 2.8): needs only isolation level 1 (3.4.1), so it runs in autocommit.
 
-use super::run::{Input, Stmts};
+use super::txn::{Input, Stmts};
 use crate::engine::Conn;
 use crate::metrics::{Outcome, StmtCounts};
 

@@ -1,0 +1,46 @@
+//! What the report's sections share: a run and where it lives, HTML escaping, anchors, and
+//! a chart put on the page. The sections (html, server, experiment) import this, never
+//! each other's.
+
+use super::charts::{self, Chart};
+use crate::results::RunResult;
+use anyhow::Result;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// One run of the report, with where it lives.
+pub(super) struct RunRef<'a> {
+    pub(super) label: String,
+    /// A cell of an experiment: (experiment index, cell number).
+    pub(super) cell: Option<(usize, usize)>,
+    pub(super) dir: PathBuf,
+    pub(super) r: &'a RunResult,
+}
+
+/// Text made safe for HTML.
+pub(super) fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// An anchor made of a label.
+pub(super) fn slug(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+/// Puts `c` on the page (as inline SVG) and keeps it for `--png`.
+pub(super) fn push_chart(h: &mut String, out: &mut Vec<Chart>, c: Chart) -> Result<()> {
+    let svg = charts::svg(&c)?;
+    let _ = write!(
+        h,
+        "<div class=\"chart{}\" id=\"{}\">{svg}</div>",
+        if c.small { " small" } else { "" },
+        esc(&c.id)
+    );
+    out.push(c);
+    Ok(())
+}
