@@ -3,20 +3,8 @@
 //! server.csv rows), so a report can recompute them from any run directory.
 
 use crate::metrics::server::ServerRow;
+pub use crate::results::Finding;
 use crate::results::{Phase, RunResult};
-use serde::{Deserialize, Serialize};
-
-/// One finding.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Finding {
-    /// The rule's name (`purge_lag`, `checkpoint_age`, `server_queue`,
-    /// `io_bound`, `shared_cpu`, `page_splits`, `row_locks`).
-    pub rule: String,
-    /// What was seen, with its figure.
-    pub finding: String,
-    /// What to try.
-    pub suggestion: String,
-}
 
 fn finding(rule: &str, finding: String, suggestion: &str) -> Finding {
     Finding {

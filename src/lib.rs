@@ -3,6 +3,7 @@
 //! [`run`] takes the parsed command line and dispatches to the parts: `server` (throw-away
 //! local servers), `target` (URLs and connections), `preflight` (what a server is set to).
 
+pub mod analysis;
 pub mod cli;
 pub mod config;
 pub mod driver;

@@ -4,8 +4,8 @@
 //! from the shards' latency.hlog histograms merged exactly, never from averaged percentiles;
 //! the verdict is the conjunction of the shards'. Results side only: no database is touched.
 
-use crate::metrics::LatencyStats;
-use crate::metrics::server::{ServerRow, ServerSummary, cross_checks};
+use crate::analysis::cross_checks::{Ends, PG_TRANSACTIONS, cross_checks};
+use crate::metrics::{LatencyStats, server::ServerRow, server::ServerSummary};
 use crate::results::{
     Client, HlogRecord, IntervalRow, KindRow, KindSummary, MergeRecord, MergedShard, Phase, RunDir,
     RunResult, RunStatus, ShardRecord, Stored, Summary, Sweep, SweepLevel, Validity,
@@ -928,7 +928,7 @@ fn server_figures(
         s.per_transaction.clear();
         s.per_new_order.clear();
     } else if let Some(mode) = shard.server_count {
-        let ends = crate::metrics::server::Ends {
+        let ends = Ends {
             commits: shard.commits.clone(),
             autocommit_statements: shard.autocommit_statements.clone(),
             connections: u64::from(result.config.threads),
@@ -940,7 +940,7 @@ fn server_figures(
         // phase's end is not in it yet.
         let before = s.cross_checks.len();
         s.cross_checks
-            .retain(|c| !c.what.starts_with(crate::metrics::server::PG_TRANSACTIONS));
+            .retain(|c| !c.what.starts_with(PG_TRANSACTIONS));
         if s.cross_checks.len() < before {
             notes.push(
                 "PostgreSQL's transaction count is not cross-checked over shards: the other shards' backends flush their counts up to a second after the sampling shard's last sample".into(),

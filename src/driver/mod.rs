@@ -1014,8 +1014,8 @@ fn ends_of(
     workload: &dyn Workload,
     kinds: usize,
     connections: u64,
-) -> crate::metrics::server::Ends {
-    crate::metrics::server::Ends {
+) -> crate::analysis::cross_checks::Ends {
+    crate::analysis::cross_checks::Ends {
         commits: (0..kinds).map(|k| workload.commits(k)).collect(),
         autocommit_statements: (0..kinds)
             .map(|k| workload.autocommit_statements(k))
@@ -1037,7 +1037,7 @@ fn server_figures(
     client: &ClientEnd,
     workload: &dyn Workload,
 ) {
-    use crate::metrics::server::{ServerSummary, cross_checks};
+    use crate::{analysis::cross_checks::cross_checks, metrics::server::ServerSummary};
     for (i, r) in reports.iter().enumerate() {
         for e in &r.events {
             result.events.push(crate::results::Event {
@@ -1110,7 +1110,7 @@ fn server_figures(
     // virtual users' preparation as the protocol counted it).
     ends.pg = report
         .pg_connect_cost
-        .map(|login| crate::metrics::server::PgCosts {
+        .map(|login| crate::analysis::cross_checks::PgCosts {
             per_connection: login + client.pg_setup as f64,
             prepares_alone: client.pg_prepares_alone,
             warmup: result.config.warmup_s > 0.0,

@@ -4,6 +4,9 @@
 pub mod server;
 pub mod waits;
 
+mod phase;
+pub use phase::Phase;
+
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};

@@ -387,8 +387,8 @@ impl Delta {
     }
 
     /// A Galera node's conflicts over the delta (None when it is not one).
-    pub fn conflicts(&self) -> Option<crate::results::Conflicts> {
-        Some(crate::results::Conflicts {
+    pub fn conflicts(&self) -> Option<Conflicts> {
+        Some(Conflicts {
             cert_failures: self.status("wsrep_local_cert_failures")?,
             bf_aborts: self.status("wsrep_local_bf_aborts")?,
             innodb_deadlocks: self.counter(&["innodb_deadlocks", "innodb:lock_deadlocks"]),
@@ -742,7 +742,7 @@ pub const COLUMNS: &[Column] = &[
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ServerRow {
     /// "warmup" or "measure".
-    pub phase: crate::results::Phase,
+    pub phase: crate::metrics::Phase,
     /// Seconds since the run started: the earlier sample.
     pub start_s: f64,
     /// The later sample.
@@ -753,7 +753,7 @@ pub struct ServerRow {
 
 impl ServerRow {
     /// The row for `delta`, which ends at `end_s`.
-    pub fn of(phase: crate::results::Phase, delta: &Delta, end_s: f64) -> ServerRow {
+    pub fn of(phase: crate::metrics::Phase, delta: &Delta, end_s: f64) -> ServerRow {
         ServerRow {
             phase,
             start_s: end_s - delta.secs,
@@ -782,8 +782,8 @@ impl ServerRow {
     /// This row as a server.csv line (empty fields where nothing was recorded).
     pub fn csv_line(&self) -> String {
         let phase = match self.phase {
-            crate::results::Phase::Warmup => "warmup",
-            crate::results::Phase::Measure => "measure",
+            crate::metrics::Phase::Warmup => "warmup",
+            crate::metrics::Phase::Measure => "measure",
         };
         let mut l = format!("{phase},{:.3},{:.3}", self.start_s, self.end_s);
         for v in &self.values {
@@ -812,8 +812,8 @@ impl ServerRow {
             .filter_map(|l| {
                 let f: Vec<&str> = l.split(',').collect();
                 let phase = match *f.first()? {
-                    "warmup" => crate::results::Phase::Warmup,
-                    "measure" => crate::results::Phase::Measure,
+                    "warmup" => crate::metrics::Phase::Warmup,
+                    "measure" => crate::metrics::Phase::Measure,
                     _ => return None,
                 };
                 Some(ServerRow {
@@ -876,6 +876,19 @@ impl CrossCheck {
     }
 }
 
+/// A Galera node's own count of the conflicts its clients saw as deadlocks (MariaDB reports
+/// a failed certification and a brute-force abort with the same 1213 and text as an InnoDB
+/// deadlock, so the client cannot tell them apart; the node's counters can).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Conflicts {
+    /// Transactions that failed certification against another node's (wsrep_local_cert_failures).
+    pub cert_failures: f64,
+    /// Local transactions aborted by a replicated one (wsrep_local_bf_aborts).
+    pub bf_aborts: f64,
+    /// InnoDB's own deadlocks (Innodb_deadlocks or lock_deadlocks).
+    pub innodb_deadlocks: Option<f64>,
+}
+
 /// Which of the server's own counters should match txbench's, per workload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ServerCount {
@@ -888,196 +901,6 @@ pub struct ServerCount {
     /// A failed attempt sends ROLLBACK once or twice (a stored procedure's handler rolls back
     /// and re-signals, then the driver rolls back): each counts from 1 to 2 rollbacks.
     pub double_rollback: bool,
-}
-
-/// The server's counts beside txbench's over the measured phase: transactions or statements
-/// (as `mode` says) and, when the workload counts them in its tables, New-Orders.
-/// `opening_lag_s` is how late the sample that opened the measured phase was taken.
-/// `ends` says how each kind's attempts end on the server; every failed attempt of any kind
-/// is rolled back.
-pub fn cross_checks(
-    measured: &Delta,
-    summary: &crate::results::Summary,
-    mode: ServerCount,
-    ends: &Ends,
-    opening_lag_s: f64,
-) -> Vec<CrossCheck> {
-    let commits = &ends.commits[..];
-    let mut out = Vec::new();
-    let disconnects: u64 = ["lost_connection", "server_shutdown", "node_not_ready"]
-        .iter()
-        .filter_map(|c| summary.errors_by_class.get(*c))
-        .sum();
-    // Failed attempts that ended on the server (not with their connection).
-    let failed = (summary.errors + summary.retries).saturating_sub(disconnects) as f64;
-    let attempts_not_ended = (summary.errors + summary.retries + summary.reconnects) as f64;
-    if mode.transactions
-        && let Some(server) = measured.server_transactions()
-    {
-        // Every attempt ends with COMMIT or ROLLBACK except those that lost their
-        // connection; a failed attempt may send ROLLBACK twice (a procedure's handler and
-        // the driver).
-        let ended: u64 = summary
-            .kinds
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| commits.get(*i).copied().unwrap_or(true))
-            .map(|(_, k)| k.completed)
-            .sum();
-        // With procedures a failed attempt counts 1 to 2 rollbacks: the middle, ± half.
-        let (per_failure, spread) = if mode.double_rollback {
-            (1.5, 0.5 * failed)
-        } else {
-            (1.0, 0.0)
-        };
-        let txbench = ended as f64 + failed * per_failure;
-        let slack = summary.tps * opening_lag_s + attempts_not_ended + spread;
-        out.push(CrossCheck::new(
-            "transactions (Com_commit + Com_rollback)",
-            server,
-            txbench,
-            slack,
-        ));
-    }
-    if let Some(c) = pg_transactions(measured, summary, mode, ends, failed, opening_lag_s) {
-        out.push(c);
-    }
-    let names = [
-        "com_select",
-        "com_insert",
-        "com_update",
-        "com_delete",
-        "com_replace",
-    ];
-    if mode.statements && names.iter().all(|n| measured.status.contains_key(*n)) {
-        // The monitor's own SELECTs (INNODB_METRICS, workload counts) are in Com_select.
-        let own = measured
-            .workload
-            .get("monitor_selects")
-            .copied()
-            .unwrap_or(0.0);
-        let server: f64 = names.iter().filter_map(|n| measured.status(n)).sum::<f64>() - own;
-        let txbench = (summary.stmts.reads + summary.stmts.writes) as f64;
-        let per_txn = txbench / (summary.transactions.max(1) as f64);
-        let slack = txbench / summary.duration_s.max(1e-9) * opening_lag_s
-            + attempts_not_ended * per_txn.max(1.0);
-        out.push(CrossCheck::new(
-            "statements (Com_select + Com_insert + Com_update + Com_delete + Com_replace)",
-            server,
-            txbench,
-            slack,
-        ));
-    }
-    if let (Some(server), Some(k)) = (
-        measured.workload.get("new_orders"),
-        summary.kinds.iter().find(|k| k.name == "new_order"),
-    ) {
-        let tps = k.committed as f64 / summary.duration_s.max(1e-9);
-        out.push(CrossCheck::new(
-            "New-Orders (SUM(D_NEXT_O_ID))",
-            *server,
-            k.committed as f64,
-            tps * opening_lag_s + (summary.reconnects + disconnects) as f64,
-        ));
-    }
-    out
-}
-
-/// How the virtual users' attempts end in server transactions, per kind.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Ends {
-    /// Whether an attempt of kind k ends with COMMIT or ROLLBACK (TPC-C's Stock-Level is
-    /// read-only and autocommits).
-    pub commits: Vec<bool>,
-    /// The statements an attempt of an autocommitting kind sends (1 when not known).
-    pub autocommit_statements: Vec<u64>,
-    /// The virtual users' connections at the start.
-    pub connections: u64,
-    /// PostgreSQL, measured rather than assumed: what one connection's start costs in
-    /// transactions (the server's own at login, measured by the monitor with a connection
-    /// that does nothing, plus the virtual user's preparation, counted from the protocol),
-    /// the statements the connections prepared outside a transaction during the run, and
-    /// whether a warm-up ran before the measured phase (then its last second of counts may
-    /// reach the server after the opening sample).
-    pub pg: Option<PgCosts>,
-}
-
-/// What PostgreSQL's transaction count holds besides the attempts, measured in the run.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct PgCosts {
-    /// Transactions per connection started (login, preparation).
-    pub per_connection: f64,
-    /// Statements prepared outside a transaction over the run.
-    pub prepares_alone: u64,
-    /// A warm-up preceded the measured phase.
-    pub warmup: bool,
-    /// The monitor's own transactions between its last two samples: they may reach the
-    /// count only after the closing one.
-    pub monitor_unflushed: f64,
-}
-
-/// What the PostgreSQL transaction cross-check compares.
-pub const PG_TRANSACTIONS: &str = "transactions (pg_stat_database xact_commit + xact_rollback)";
-
-/// Transactions a connection may end besides its attempts' on PostgreSQL: its preparation
-/// (one transaction, `Conn::in_one_transaction`) and statements prepared on first use
-/// outside a transaction (TPC-C's autocommitting Stock-Level), each Parse an implicit
-/// transaction pg_stat_database counts.
-const PREPARES_PER_CONNECTION: f64 = 8.0;
-
-/// PostgreSQL's transactions (pg_stat_database's xact_commit + xact_rollback, the monitor's
-/// own taken off) against the ones txbench's attempts make: one per attempt of a kind that
-/// commits, one per statement of a kind that autocommits, one per failed attempt, and with
-/// procedures a second for each New-Order rolled back inside its CALL. Backends flush their
-/// counts at most once a second while busy: a second's worth at the phase's opening is
-/// allowed, and the statements the connections may prepare during the phase.
-fn pg_transactions(
-    measured: &Delta,
-    summary: &crate::results::Summary,
-    mode: ServerCount,
-    ends: &Ends,
-    failed: f64,
-    opening_lag_s: f64,
-) -> Option<CrossCheck> {
-    let server = measured.status("pg_xact_commit")? + measured.status("pg_xact_rollback")?;
-    let mut txbench = 0.0;
-    for (i, k) in summary.kinds.iter().enumerate() {
-        let per_attempt = if ends.commits.get(i).copied().unwrap_or(true) {
-            1
-        } else {
-            ends.autocommit_statements.get(i).copied().unwrap_or(1)
-        };
-        txbench += (k.completed * per_attempt) as f64;
-        if mode.double_rollback {
-            txbench += k.rolled_back as f64;
-        }
-    }
-    txbench += failed;
-    let rate = txbench / summary.duration_s.max(1e-9);
-    // A failed attempt of an autocommitting kind ends up to all its statements' transactions
-    // before the one that failed.
-    let autocommit_most = (0..summary.kinds.len())
-        .filter(|i| !ends.commits.get(*i).copied().unwrap_or(true))
-        .map(|i| ends.autocommit_statements.get(i).copied().unwrap_or(1))
-        .max()
-        .unwrap_or(1);
-    // The end needs nothing: the last sample waits for the virtual users' backends to exit
-    // (flushing their counts) and flushes the monitor's own. The opening needs a second's
-    // worth only after a warm-up (backends flush at most once a second while busy; idle at
-    // the baseline, they have flushed their preparation).
-    let costs = ends.pg.unwrap_or(PgCosts {
-        per_connection: PREPARES_PER_CONNECTION,
-        prepares_alone: 0,
-        warmup: true,
-        monitor_unflushed: 0.0,
-    });
-    let opening = opening_lag_s + if costs.warmup { 1.0 } else { 0.0 };
-    let slack = rate * opening
-        + ((summary.errors + summary.retries) * autocommit_most + summary.reconnects) as f64
-        + costs.per_connection * (ends.connections + summary.reconnects) as f64
-        + costs.prepares_alone as f64
-        + costs.monitor_unflushed;
-    Some(CrossCheck::new(PG_TRANSACTIONS, server, txbench, slack))
 }
 
 /// The server block of the summary: per-transaction figures, peaks and the cross-checks.
@@ -1201,7 +1024,7 @@ impl ServerSummary {
         s.top_waits = super::waits::top(&measured.waits, measured.secs, transactions, TOP_WAITS);
         let measure: Vec<&ServerRow> = rows
             .iter()
-            .filter(|r| r.phase == crate::results::Phase::Measure)
+            .filter(|r| r.phase == crate::metrics::Phase::Measure)
             .collect();
         for name in PEAK_COLUMNS {
             if let Some(m) = measure
@@ -1274,7 +1097,7 @@ pub fn why(base: &ServerSummary, new: &ServerSummary) -> Vec<WhyRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::Phase;
+    use crate::metrics::Phase;
 
     fn sample(t: f64, status: &[(&str, f64)]) -> RawSample {
         RawSample {
@@ -1521,100 +1344,5 @@ mod tests {
         );
         // Fewer on the server is as suspicious as more.
         assert!(!CrossCheck::new("transactions", 5_000.0, 10_000.0, 0.0).agrees);
-    }
-
-    /// PostgreSQL counts every autocommit statement as a transaction of its own.
-    #[test]
-    fn postgres_transactions_count_autocommit_statements_and_what_connecting_costs() {
-        use crate::metrics::{Outcome, Recorder};
-        // 10 s: 1,000 attempts of a kind that commits (10 rolled back on purpose), 500 of a
-        // kind that autocommits two statements.
-        let mut rec = Recorder::new(2);
-        for i in 0..1000 {
-            let o = if i < 10 {
-                Outcome::RolledBack
-            } else {
-                Outcome::Committed
-            };
-            rec.completed(0, o, 100, 100);
-        }
-        for _ in 0..500 {
-            rec.completed(1, Outcome::Committed, 100, 100);
-        }
-        let names = vec!["tx".to_string(), "sl".to_string()];
-        let summary = crate::results::Summary::of(&rec, &names, 10.0);
-        let ends = Ends {
-            commits: vec![true, false],
-            autocommit_statements: vec![1, 2],
-            connections: 2,
-            pg: None,
-        };
-        let mode = ServerCount {
-            transactions: true,
-            statements: false,
-            double_rollback: false,
-        };
-        let delta = |commits: f64| Delta {
-            secs: 10.0,
-            status: [
-                ("pg_xact_commit".to_string(), commits),
-                ("pg_xact_rollback".to_string(), 10.0),
-            ]
-            .into(),
-            ..Delta::default()
-        };
-        // txbench: 1,000 + 500 x 2 = 2,000 transactions, 200/s.
-        let check = |commits: f64| {
-            cross_checks(&delta(commits), &summary, mode, &ends, 0.0)
-                .into_iter()
-                .find(|c| c.what.starts_with("transactions (pg_stat_database"))
-                .unwrap()
-        };
-        let exact = check(1990.0);
-        assert_eq!(exact.txbench, 2000.0);
-        assert!(exact.agrees);
-        // Not measured (before PostgreSQL 15): a second's worth not yet flushed (200) plus
-        // the prepares (2 x 8) plus 2 %.
-        assert!(check(1990.0 + 200.0 + 16.0 + 40.0).agrees);
-        assert!(!check(1990.0 + 200.0 + 16.0 + 41.0).agrees);
-        // Measured: no warm-up, so nothing for the opening; 2 connections costing 2 each,
-        // 3 statements prepared alone, plus 2 %: 47.
-        let measured = Ends {
-            pg: Some(PgCosts {
-                per_connection: 2.0,
-                prepares_alone: 3,
-                warmup: false,
-                monitor_unflushed: 0.0,
-            }),
-            ..ends.clone()
-        };
-        let check_measured = |commits: f64| {
-            cross_checks(&delta(commits), &summary, mode, &measured, 0.0)
-                .into_iter()
-                .find(|c| c.what.starts_with("transactions (pg_stat_database"))
-                .unwrap()
-        };
-        assert!(check_measured(1990.0 + 47.0).agrees);
-        assert!(!check_measured(1990.0 + 48.0).agrees);
-        // After a warm-up a second's worth comes back.
-        let warm = Ends {
-            pg: Some(PgCosts {
-                warmup: true,
-                ..measured.pg.unwrap()
-            }),
-            ..ends.clone()
-        };
-        let c = cross_checks(&delta(1990.0 + 247.0), &summary, mode, &warm, 0.0);
-        assert!(c.iter().all(|c| c.agrees));
-        // Another client's 1,000 transactions.
-        let other = check(2990.0);
-        assert!(!other.agrees);
-        assert!(other.reason().unwrap().contains("another client"));
-        // No PostgreSQL counters (MySQL): no such check.
-        assert!(
-            cross_checks(&Delta::default(), &summary, mode, &ends, 0.0)
-                .iter()
-                .all(|c| !c.what.starts_with("transactions (pg_stat_database"))
-        );
     }
 }

@@ -5,7 +5,7 @@
 //! contention shows only here, never in a status counter (seed 000's index rw-lock). Pure
 //! data: the sampler reads the table.
 
-use crate::results::Phase;
+use crate::metrics::Phase;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

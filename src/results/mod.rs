@@ -2,13 +2,20 @@
 //! `intervals.csv` and `latency.hlog` (HdrHistogram interval log), appended as the run
 //! goes, so a crash or Ctrl-C loses at most one interval.
 
+mod finding;
+mod stability;
+
 use crate::config::RunConfig;
+pub use crate::metrics::Phase;
+pub use crate::metrics::server::Conflicts;
 use crate::metrics::{ErrorMessage, LatencyStats, Recorder, StmtCounts};
 use crate::preflight::Preflight;
 use anyhow::{Context, Result, bail};
+pub use finding::Finding;
 use hdrhistogram::Histogram;
 use hdrhistogram::serialization::{Serializer, V2DeflateSerializer};
 use serde::{Deserialize, Serialize};
+pub use stability::{Stability, Stall};
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -60,16 +67,6 @@ pub struct Validity {
     pub valid: bool,
     /// The broken rules, one sentence each.
     pub reasons: Vec<String>,
-}
-
-/// The phase an interval belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Excluded from results.
-    Warmup,
-    /// Measured.
-    Measure,
 }
 
 /// One transaction kind within an interval.
@@ -333,19 +330,6 @@ pub struct TargetSummary {
     pub conflicts: Option<Conflicts>,
 }
 
-/// A Galera node's own count of the conflicts its clients saw as deadlocks (MariaDB reports
-/// a failed certification and a brute-force abort with the same 1213 and text as an InnoDB
-/// deadlock, so the client cannot tell them apart; the node's counters can).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Conflicts {
-    /// Transactions that failed certification against another node's (wsrep_local_cert_failures).
-    pub cert_failures: f64,
-    /// Local transactions aborted by a replicated one (wsrep_local_bf_aborts).
-    pub bf_aborts: f64,
-    /// InnoDB's own deadlocks (Innodb_deadlocks or lock_deadlocks).
-    pub innodb_deadlocks: Option<f64>,
-}
-
 impl TargetSummary {
     /// From a target's summary.
     pub fn of(url: String, threads: u32, s: &Summary) -> TargetSummary {
@@ -515,10 +499,10 @@ pub struct RunResult {
     pub workload_report: Option<WorkloadReport>,
     /// How steady throughput was over the measured intervals.
     #[serde(default)]
-    pub stability: Option<crate::stats::Stability>,
+    pub stability: Option<Stability>,
     /// What the server's figures say about the result, each with its number.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub findings: Vec<crate::findings::Finding>,
+    pub findings: Vec<Finding>,
     /// What happened to the servers during the run, in time order: a replica lost, semi-sync
     /// falling back to asynchronous, a Galera node leaving, a target unreachable.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
