@@ -13,13 +13,18 @@ pub fn version_of(binary: &Path) -> Result<(Flavor, String)> {
         .arg("--version")
         .output()
         .with_context(|| format!("running {} --version", binary.display()))?;
+    Ok(said(&out))
+}
+
+/// The flavor and version line in a `--version` run's output.
+fn said(out: &std::process::Output) -> (Flavor, String) {
     let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
     let flavor = if version.contains("MariaDB") {
         Flavor::MariaDb
     } else {
         Flavor::MySql
     };
-    Ok((flavor, version))
+    (flavor, version)
 }
 
 /// A program given with `--binary`: an executable whose `--version` names a MySQL or
@@ -33,28 +38,33 @@ pub fn check(path: &Path) -> Result<(PathBuf, Flavor, String)> {
         bail!("--binary {shown}: not an executable file");
     }
     let abs = std::fs::canonicalize(path).with_context(|| format!("--binary {shown}"))?;
-    // Started by root, the server runs as its own account: that account must reach it.
-    if let Some(a) = super::server_account(crate::engine::Engine::Mysql)? {
-        let mut c = Command::new(&abs);
-        c.arg("--version");
+    // Started by root, the server runs as its own account: `--version` runs as that
+    // account, which must reach the program.
+    let account = super::server_account(crate::engine::Engine::Mysql)?;
+    let mut c = Command::new(&abs);
+    c.arg("--version");
+    if let Some(a) = &account {
         a.apply(&mut c, Path::new("/"));
-        let ran = c.output();
-        if !ran.as_ref().is_ok_and(|o| o.status.success()) {
-            let why = match ran {
-                Err(e) => e.to_string(),
-                Ok(o) => String::from_utf8_lossy(&o.stderr)
-                    .lines()
-                    .next()
-                    .unwrap_or("it failed")
-                    .to_string(),
-            };
-            bail!(
-                "--binary {shown}: the '{}' user, which runs sandbox servers, cannot run it ({why}): put the build where it can read it, such as under /opt",
-                a.name
-            );
-        }
     }
-    let (flavor, version) = version_of(&abs).with_context(|| format!("--binary {shown}"))?;
+    let ran = c.output();
+    if let Some(a) = &account
+        && !ran.as_ref().is_ok_and(|o| o.status.success())
+    {
+        let why = match &ran {
+            Err(e) => e.to_string(),
+            Ok(o) => String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .next()
+                .unwrap_or("it failed")
+                .to_string(),
+        };
+        bail!(
+            "--binary {shown}: the '{}' user, which runs sandbox servers, cannot run it ({why}): put the build where it can read it, such as under /opt",
+            a.name
+        );
+    }
+    let out = ran.with_context(|| format!("--binary {shown}: running it with --version"))?;
+    let (flavor, version) = said(&out);
     if !is_server_version(&version) {
         let said = version.lines().next().unwrap_or("nothing");
         bail!("--binary {shown}: not a MySQL or MariaDB server (its --version printed: {said})");

@@ -615,8 +615,8 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
             };
             let socket = match (engine, &data_dir) {
                 // PostgreSQL's socket directory: its data directory (the postgres user's).
-                (Engine::Postgres, Some(d)) => postgres_socket_dir(d, &dir),
-                (Engine::Postgres, None) => postgres_socket_dir(&dir.join("data"), &dir),
+                (Engine::Postgres, Some(d)) => private::postgres_socket_dir(d, &dir),
+                (Engine::Postgres, None) => private::postgres_socket_dir(&dir.join("data"), &dir),
                 (Engine::Mysql, Some(d)) => private::socket_path(d.parent().unwrap_or(&dir)),
                 (Engine::Mysql, None) => private::socket_path(&dir),
             };
@@ -732,15 +732,6 @@ fn port_free(port: u16) -> bool {
 fn free_port() -> Result<u16> {
     let l = std::net::TcpListener::bind(("127.0.0.1", 0)).context("finding a free port")?;
     Ok(l.local_addr()?.port())
-}
-
-/// A PostgreSQL sandbox's socket directory: its data directory when the socket path fits
-/// `sun_path`, else a short private directory derived from the sandbox's.
-fn postgres_socket_dir(data: &Path, sandbox: &Path) -> PathBuf {
-    if data.join(".s.PGSQL.65535").as_os_str().len() < 100 {
-        return data.to_path_buf();
-    }
-    private::short_socket_dir(sandbox)
 }
 
 #[cfg(feature = "postgres")]

@@ -84,6 +84,15 @@ pub fn socket_path(dir: &Path) -> PathBuf {
     short_socket_dir(dir).join("mysqld.sock")
 }
 
+/// A PostgreSQL sandbox's socket directory: its data directory when the socket path fits
+/// `sun_path`, else a short private directory derived from the sandbox's.
+pub fn postgres_socket_dir(data: &Path, sandbox: &Path) -> PathBuf {
+    if data.join(".s.PGSQL.65535").as_os_str().len() < 100 {
+        return data.to_path_buf();
+    }
+    short_socket_dir(sandbox)
+}
+
 /// Where a sandbox whose own directory makes too long a socket path keeps its socket: for
 /// root /run/txbench/HASH (only root may write /run), for another user /tmp/txbench-UID-HASH
 /// (made by [`make_dir`], which refuses one someone else made first).

@@ -153,13 +153,6 @@ impl Account {
             .env("LOGNAME", &self.name)
             .env("HOME", home);
     }
-
-    /// Gives `path` to this account.
-    pub fn own(&self, path: &Path) -> anyhow::Result<()> {
-        use anyhow::Context;
-        std::os::unix::fs::chown(path, Some(self.uid), Some(self.gid))
-            .with_context(|| format!("giving {} to the {} user", path.display(), self.name))
-    }
 }
 
 #[cfg(test)]
