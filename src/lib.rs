@@ -20,7 +20,6 @@ pub mod results;
 pub mod sampler;
 pub mod server;
 pub mod shard;
-pub mod stats;
 pub mod topology;
 pub mod workload;
 

@@ -497,7 +497,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
             result.workload_report = report;
         }
         result.summary = Some(summary);
-        result.stability = crate::stats::Stability::of(
+        result.stability = crate::results::Stability::of(
             &result.intervals,
             result.config.warmup_s,
             result.config.stability_window_s,

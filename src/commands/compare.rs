@@ -3,9 +3,10 @@
 //! the per-interval throughputs (seed 002's "deviation percentage per thread count").
 
 use super::Output;
+use crate::analysis::stats::{self, COMPARE_METHOD, Difference};
 use crate::error::EXIT_OK;
+use crate::results::Stability;
 use crate::results::{Phase, RunResult, Stored};
-use crate::stats::{self, COMPARE_METHOD, Difference, Stability};
 use anyhow::{Result, bail};
 use serde::Serialize;
 use std::fmt::Write as _;

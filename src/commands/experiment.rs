@@ -751,7 +751,7 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<i32> {
         cell.elapsed_s = Some(t.elapsed().as_secs_f64());
         match (code, stored) {
             (Some(0) | Some(3), Some(res)) => {
-                let stability = crate::stats::Stability::of_run(&res);
+                let stability = crate::results::Stability::of_run(&res);
                 cell.tps = stability
                     .map(|s| s.mean_tps)
                     .or_else(|| res.summary.as_ref().map(|s| s.tps));

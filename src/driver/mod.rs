@@ -646,7 +646,7 @@ pub fn run(
                 fired.effect(reason);
             }
             result.summary = Some(summary);
-            result.stability = crate::stats::Stability::of(
+            result.stability = crate::results::Stability::of(
                 &result.intervals,
                 cfg.warmup_s,
                 cfg.stability_window_s,

@@ -6,8 +6,8 @@
 pub mod builtin;
 pub mod plan;
 
+use crate::analysis::stats::{self, Verdict};
 use crate::results::RunStatus;
-use crate::stats::{self, Verdict};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};

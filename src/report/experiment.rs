@@ -5,8 +5,8 @@
 
 use super::charts::{Chart, Series, Style};
 use super::page::{esc, push_chart, slug};
+use crate::analysis::usl::Usl;
 use crate::experiment::{CellStatus, Experiment, Table, tables};
-use crate::stats::Usl;
 use anyhow::Result;
 use std::fmt::Write as _;
 

@@ -3,8 +3,9 @@
 
 use super::charts::{Chart, Series, Style};
 use super::page::{RunRef, esc, push_chart, slug};
+use crate::analysis::usl::Usl;
+use crate::results::Stability;
 use crate::results::{Phase, RunResult, Stored};
-use crate::stats::{Stability, Usl};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

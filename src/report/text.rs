@@ -56,7 +56,7 @@ fn lat_row(out: &mut String, label: &str, l: &LatencyStats) {
 }
 
 /// The stability lines of a summary.
-fn stability(out: &mut String, st: &crate::stats::Stability) {
+fn stability(out: &mut String, st: &crate::results::Stability) {
     let trend = format!("trend {}", st.trend_text());
     let _ = writeln!(
         out,

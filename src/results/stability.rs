@@ -28,15 +28,15 @@ pub struct Stability {
     /// Coefficient of variation of the interval throughputs (standard deviation / mean).
     pub cv: f64,
     /// Least-squares trend of throughput, % of the mean per hour (None below
-    /// [`crate::stats::MIN_TREND_INTERVALS`] intervals).
+    /// [`crate::analysis::stability::MIN_TREND_INTERVALS`] intervals).
     pub slope_pct_per_hour: Option<f64>,
     /// Its 95 % confidence interval.
     pub slope_ci_pct_per_hour: Option<(f64, f64)>,
-    /// Throughput falls significantly and by at least [`crate::stats::DECLINE_PCT`] over the run (see
-    /// [`crate::stats::decline`]).
+    /// Throughput falls significantly and by at least [`crate::analysis::stability::DECLINE_PCT`] over the run (see
+    /// [`crate::analysis::stability::decline`]).
     pub declining: bool,
     /// The fitted change across the measured phase, % of its mean (None below
-    /// [`crate::stats::MIN_DECLINE_INTERVALS`] intervals).
+    /// [`crate::analysis::stability::MIN_DECLINE_INTERVALS`] intervals).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub change_pct: Option<f64>,
     /// The jitter window, seconds.

@@ -78,7 +78,7 @@ fn monitors(url: &TargetUrl, on: bool) -> Result<()> {
     Ok(())
 }
 
-use txbench::stats::{mean, std_dev, t95};
+use txbench::analysis::stats::{mean, std_dev, t95};
 
 /// The mean of the per-round ratios a/b − 1, in %, with its 95 % confidence half-width (the
 /// rounds are the samples: each round ran every configuration once, side by side).

@@ -1,0 +1,273 @@
+//! Pure statistics: means, medians, the lag-1 autocorrelation and its widening of standard
+//! errors, Student's t, the MSER-5 truncation point, a least-squares line with its slope's
+//! interval, and the comparison of two samples' means (Welch's t).
+//!
+//! Interval throughputs are autocorrelated (a slow interval is often followed by another),
+//! which makes textbook standard errors too small. Every standard error here is widened by
+//! the AR(1) factor sqrt((1 + r1) / (1 - r1)), r1 the lag-1 autocorrelation of the residuals
+//! (clamped to 0..0.9), the usual correction for a series that remembers its last value.
+
+use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+/// The arithmetic mean (0 for no values).
+pub fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+/// The sample standard deviation (0 for fewer than two values).
+pub fn std_dev(v: &[f64]) -> f64 {
+    if v.len() < 2 {
+        return 0.0;
+    }
+    let m = mean(v);
+    (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64).sqrt()
+}
+
+/// The median (0 for no values).
+pub fn median(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    let n = s.len();
+    if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    }
+}
+
+/// Lag-1 autocorrelation of `v` around its mean, clamped to 0..=0.9.
+pub fn ar1(v: &[f64]) -> f64 {
+    if v.len() < 3 {
+        return 0.0;
+    }
+    let m = mean(v);
+    let den: f64 = v.iter().map(|x| (x - m).powi(2)).sum();
+    if den <= 0.0 {
+        return 0.0;
+    }
+    let num: f64 = v.windows(2).map(|w| (w[0] - m) * (w[1] - m)).sum();
+    (num / den).clamp(0.0, 0.9)
+}
+
+/// The AR(1) widening factor of a standard error.
+pub fn ar1_factor(r: f64) -> f64 {
+    ((1.0 + r) / (1.0 - r)).sqrt()
+}
+
+/// The two-sided 95 % quantile of Student's t with `df` degrees of freedom.
+pub fn t95(df: f64) -> f64 {
+    StudentsT::new(0.0, 1.0, df.max(1.0))
+        .map(|t| t.inverse_cdf(0.975))
+        .unwrap_or(1.96)
+}
+
+/// MSER-5 (White 1997; Franklin and White 2008): the series is cut into batches of 5, and
+/// the truncation point d (in batches, at most half of them) minimising the squared error
+/// of the remaining batch means, divided by their count squared, is where steady state
+/// starts. Returns the number of values to drop (a multiple of 5).
+pub fn mser5(v: &[f64]) -> usize {
+    let batches: Vec<f64> = v.chunks_exact(5).map(mean).collect();
+    let k = batches.len();
+    if k < 2 {
+        return 0;
+    }
+    // Suffix sums of the batch means and their squares: each truncation point in O(1), so
+    // recomputing after every interval of a long run stays cheap.
+    let (mut s1, mut s2) = (vec![0.0; k + 1], vec![0.0; k + 1]);
+    for i in (0..k).rev() {
+        s1[i] = s1[i + 1] + batches[i];
+        s2[i] = s2[i + 1] + batches[i] * batches[i];
+    }
+    let mut best = (f64::INFINITY, 0);
+    for d in 0..=k / 2 {
+        let n = (k - d) as f64;
+        let sse = (s2[d] - s1[d] * s1[d] / n).max(0.0);
+        let score = sse / (n * n);
+        if score < best.0 * (1.0 - 1e-9) {
+            best = (score, d);
+        }
+    }
+    best.1 * 5
+}
+
+/// A least-squares line y = a + b x, with the 95 % confidence interval of b (AR(1)-corrected).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Line {
+    /// Intercept.
+    pub a: f64,
+    /// Slope.
+    pub b: f64,
+    /// 95 % confidence interval of the slope.
+    pub b_ci: (f64, f64),
+}
+
+/// Fits a line to the points; None for fewer than three points or a single x.
+pub fn ols(x: &[f64], y: &[f64]) -> Option<Line> {
+    let n = x.len().min(y.len());
+    if n < 3 {
+        return None;
+    }
+    let (mx, my) = (mean(&x[..n]), mean(&y[..n]));
+    let sxx: f64 = x[..n].iter().map(|v| (v - mx).powi(2)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let sxy: f64 = x[..n]
+        .iter()
+        .zip(&y[..n])
+        .map(|(a, b)| (a - mx) * (b - my))
+        .sum();
+    let b = sxy / sxx;
+    let a = my - b * mx;
+    let resid: Vec<f64> = x[..n]
+        .iter()
+        .zip(&y[..n])
+        .map(|(xi, yi)| yi - (a + b * xi))
+        .collect();
+    let s2 = resid.iter().map(|r| r * r).sum::<f64>() / (n - 2) as f64;
+    let se = (s2 / sxx).sqrt() * ar1_factor(ar1(&resid));
+    let h = t95((n - 2) as f64) * se;
+    Some(Line {
+        a,
+        b,
+        b_ci: (b - h, b + h),
+    })
+}
+
+/// The verdict of a comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// NEW's mean throughput is higher, with 95 % confidence.
+    Faster,
+    /// NEW's mean throughput is lower, with 95 % confidence.
+    Slower,
+    /// The 95 % confidence interval of the difference includes zero.
+    NoSignificantDifference,
+}
+
+impl Verdict {
+    /// As printed.
+    pub fn text(self) -> &'static str {
+        match self {
+            Verdict::Faster => "faster",
+            Verdict::Slower => "slower",
+            Verdict::NoSignificantDifference => "no significant difference",
+        }
+    }
+}
+
+/// NEW against BASE: the difference of mean throughput with its 95 % confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Difference {
+    /// NEW's mean minus BASE's mean.
+    pub diff: f64,
+    /// Its 95 % confidence interval.
+    pub ci: (f64, f64),
+    /// `diff` as % of BASE's mean.
+    pub deviation_pct: f64,
+    /// `ci` as % of BASE's mean.
+    pub ci_pct: (f64, f64),
+    /// Faster, slower or no significant difference.
+    pub verdict: Verdict,
+}
+
+/// The method of [`welch`], for outputs to name.
+pub const COMPARE_METHOD: &str = "Welch's t-test on per-interval throughput, 95 % confidence, standard errors widened for lag-1 autocorrelation";
+
+/// Welch's two-sample t interval for mean(new) - mean(base) on per-interval samples, each
+/// variance of the mean widened by its AR(1) factor. None with fewer than two samples.
+pub fn welch(base: &[f64], new: &[f64]) -> Option<Difference> {
+    welch_with(base, new, true)
+}
+
+/// [`welch`] for independent samples (an experiment's repetitions): no autocorrelation
+/// widening.
+pub fn welch_independent(base: &[f64], new: &[f64]) -> Option<Difference> {
+    welch_with(base, new, false)
+}
+
+fn welch_with(base: &[f64], new: &[f64], autocorrelated: bool) -> Option<Difference> {
+    if base.len() < 2 || new.len() < 2 {
+        return None;
+    }
+    let var_of_mean = |v: &[f64]| {
+        let f = if autocorrelated {
+            ar1_factor(ar1(v))
+        } else {
+            1.0
+        };
+        std_dev(v).powi(2) / v.len() as f64 * f * f
+    };
+    let (vb, vn) = (var_of_mean(base), var_of_mean(new));
+    let (mb, mn) = (mean(base), mean(new));
+    let diff = mn - mb;
+    let se = (vb + vn).sqrt();
+    let df = if se > 0.0 {
+        (vb + vn).powi(2) / (vb * vb / (base.len() - 1) as f64 + vn * vn / (new.len() - 1) as f64)
+    } else {
+        (base.len() + new.len() - 2) as f64
+    };
+    let h = t95(df) * se;
+    let ci = (diff - h, diff + h);
+    let verdict = if ci.0 > 0.0 {
+        Verdict::Faster
+    } else if ci.1 < 0.0 {
+        Verdict::Slower
+    } else {
+        Verdict::NoSignificantDifference
+    };
+    let pct = |v: f64| if mb != 0.0 { v / mb * 100.0 } else { 0.0 };
+    Some(Difference {
+        diff,
+        ci,
+        deviation_pct: pct(diff),
+        ci_pct: (pct(ci.0), pct(ci.1)),
+        verdict,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Deterministic noise in -1..1 (an LCG), so the tests need no random crate.
+    fn noise(seed: &mut u64) -> f64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((*seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    }
+
+    #[test]
+    fn welch_tells_a_real_difference_from_noise() {
+        let mut seed = 11;
+        let a: Vec<f64> = (0..60).map(|_| 1000.0 + 30.0 * noise(&mut seed)).collect();
+        let b: Vec<f64> = (0..60).map(|_| 1000.0 + 30.0 * noise(&mut seed)).collect();
+        let c: Vec<f64> = (0..60).map(|_| 1050.0 + 30.0 * noise(&mut seed)).collect();
+        let same = welch(&a, &b).unwrap();
+        assert_eq!(same.verdict, Verdict::NoSignificantDifference, "{same:?}");
+        let faster = welch(&a, &c).unwrap();
+        assert_eq!(faster.verdict, Verdict::Faster, "{faster:?}");
+        assert!((faster.deviation_pct - 5.0).abs() < 1.0);
+        assert_eq!(welch(&c, &a).unwrap().verdict, Verdict::Slower);
+        assert!(welch(&a[..1], &b).is_none());
+    }
+
+    #[test]
+    fn basic_statistics() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert!((t95(10.0) - 2.228).abs() < 0.001);
+        assert!((std_dev(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]) - 2.138).abs() < 0.001);
+        assert_eq!(mean(&[]), 0.0);
+    }
+}
