@@ -628,12 +628,4 @@ pub enum ServerCommand {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::CommandFactory;
-
-    #[test]
-    fn the_cli_definition_is_consistent() {
-        Cli::command().debug_assert();
-    }
-}
+mod tests;

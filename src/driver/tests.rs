@@ -1,0 +1,71 @@
+//! Unit tests of `driver/mod.rs`, beside it so the subject stays readable.
+
+use super::*;
+
+#[test]
+fn a_driver_using_most_of_the_client_is_saturated() {
+    // 1.8 CPU-seconds per second on 2 CPUs is 90 %: saturated.
+    let r = saturation(18.0, 10.0, 2).unwrap();
+    assert!(r.contains("used 90 % of the client's 2 CPU(s)"), "{r}");
+    assert!(saturation(17.9, 10.0, 2).is_none());
+    assert!(saturation(5.0, 10.0, 1).is_none());
+    assert!(saturation(0.0, 0.0, 2).is_none());
+    assert_eq!(cpu_pct(1.0, 2.0, 4), 12.5);
+}
+
+fn shared() -> Arc<Shared> {
+    Arc::new(Shared {
+        stop: AtomicBool::new(false),
+        pausing: (Mutex::new(()), Condvar::new()),
+        crashed: Mutex::new(None),
+        remaining: AtomicI64::new(i64::MAX),
+        startup_error: Mutex::new(None),
+        recorders: Vec::new(),
+        targets: 1,
+        pg_setup: Default::default(),
+        pg_prepares_alone: Default::default(),
+    })
+}
+
+#[test]
+fn a_closing_sample_not_taken_is_a_check_not_made() {
+    let mut r = crate::sampler::Report::default();
+    assert_eq!(
+        checks_not_made(&r).as_deref(),
+        Some("no server sample opened the measured phase")
+    );
+    r.measured = Some(Default::default());
+    r.final_failure = Some("the server did not answer the closing sample in time".into());
+    assert_eq!(checks_not_made(&r), r.final_failure);
+    r.final_taken = true;
+    assert_eq!(checks_not_made(&r), None);
+}
+
+#[test]
+fn a_stop_wakes_a_pausing_virtual_user() {
+    let s = shared();
+    assert!(pause(&s, Duration::from_millis(20)));
+    assert!(pause(&s, Duration::ZERO));
+    let waiting = s.clone();
+    let t = Instant::now();
+    let h = std::thread::spawn(move || pause(&waiting, Duration::from_secs(600)));
+    std::thread::sleep(Duration::from_millis(50));
+    s.halt();
+    assert!(!h.join().unwrap());
+    // Woken by the stop, not by the end of its 10 minutes.
+    assert!(t.elapsed() < Duration::from_secs(300));
+    assert!(!pause(&s, Duration::ZERO));
+    assert!(!pause(&s, Duration::from_secs(600)));
+}
+
+#[test]
+fn process_cpu_grows_with_work() {
+    let a = process_cpu_s();
+    let mut x = 0u64;
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_millis(50) {
+        x = x.wrapping_mul(31).wrapping_add(7);
+    }
+    std::hint::black_box(x);
+    assert!(process_cpu_s() > a);
+}

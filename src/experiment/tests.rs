@@ -1,0 +1,85 @@
+//! Unit tests of `experiment/mod.rs`, beside it so the subject stays readable.
+
+use super::*;
+
+fn expanded() -> plan::Expanded {
+    let text = r#"
+baseline = "a"
+threads = "1,2"
+repetitions = 3
+[[variant]]
+name = "a"
+[[variant]]
+name = "b"
+[[workload]]
+name = "oltp_point_select"
+"#;
+    let f = Path::new("t.toml");
+    plan::parse(f, text).unwrap().expand(f, None).unwrap()
+}
+
+#[test]
+fn each_repetition_is_a_block_holding_every_cell_once_in_a_seeded_order() {
+    let p = expanded();
+    let s = schedule(&p, 7);
+    assert_eq!(s.len(), 2 * 2 * 3);
+    for rep in 1..=3 {
+        let block: Vec<_> = s.iter().filter(|c| c.repetition == rep).collect();
+        assert_eq!(block.len(), 4);
+        let mut keys: Vec<_> = block.iter().map(|c| (&c.variant, c.threads)).collect();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), 4);
+    }
+    assert_eq!(schedule(&p, 7), s, "the seed decides the order");
+    let orders: Vec<Vec<(String, u32)>> = (0..8)
+        .map(|seed| {
+            schedule(&p, seed)
+                .iter()
+                .map(|c| (c.variant.clone(), c.threads))
+                .collect()
+        })
+        .collect();
+    assert!(
+        orders.iter().any(|o| *o != orders[0]),
+        "orders vary with the seed"
+    );
+    assert!(s.iter().all(|c| c.dir.starts_with("cells/")));
+}
+
+#[test]
+fn the_table_compares_repetitions_and_leaves_invalid_cells_out() {
+    let p = expanded();
+    let mut e = Experiment::new("t".into(), None, String::new(), p, 1, String::new());
+    for c in &mut e.cells {
+        c.status = CellStatus::Done;
+        let base = if c.variant == "a" { 100.0 } else { 120.0 };
+        c.tps = Some(base * f64::from(c.threads) + f64::from(c.repetition));
+        c.p95_ms = Some(1.0);
+    }
+    // One INVALID cell of b at 2 threads, with an absurd figure that must not count.
+    let bad = e
+        .cells
+        .iter_mut()
+        .find(|c| c.variant == "b" && c.threads == 2)
+        .unwrap();
+    bad.status = CellStatus::Invalid;
+    bad.tps = Some(1e9);
+    let t = tables(&e);
+    assert_eq!(t.len(), 1);
+    let r1 = &t[0].rows[0];
+    assert_eq!(r1.columns[0].mean, Some(102.0));
+    assert_eq!(r1.columns[1].min, Some(121.0));
+    let d = r1.deviations[0].1.as_ref().unwrap();
+    assert!((d.pct - (122.0 - 102.0) / 102.0 * 100.0).abs() < 1e-9);
+    assert_eq!(d.verdict, Verdict::Faster);
+    let r2 = &t[0].rows[1];
+    assert_eq!(r2.columns[1].invalid, 1);
+    assert_eq!(r2.columns[1].n, 2);
+    assert!(r2.columns[1].max.unwrap() < 1e6);
+    let text = text(&e, &t);
+    assert!(text.contains("[1 INVALID]"), "{text}");
+    assert!(text.contains("faster"), "{text}");
+    assert!(csv(&t).lines().count() == 1 + 4);
+    assert!(markdown(&e, &t).contains("| threads | a tps | b tps | b vs a |"));
+}

@@ -1,0 +1,109 @@
+//! Unit tests of `workload/tpcc/run.rs`, beside it so the subject stays readable.
+
+use super::*;
+use crate::workload::rand::valid_c_last_delta;
+
+fn worker(w: u32, terminals: TerminalWarehouse) -> TpccWorker {
+    let t = Tpcc::new(w, NullDates::Null, 100, terminals, ThinkTime::Off, DECK, 7);
+    TpccWorker {
+        home: 1,
+        district: 1,
+        warehouses: w,
+        terminals,
+        think: ThinkTime::Off,
+        mix: DECK,
+        deck: Vec::new(),
+        c_last: t.c_last,
+        c_id: t.c_id,
+        c_ol_i_id: t.c_ol_i_id,
+        rng: worker_rng(3, 3),
+        stmts: Stmts::default(),
+        input: None,
+        counters: t.counters.clone(),
+        name: Vec::new(),
+        procedures: false,
+        deferred: None,
+    }
+}
+
+#[test]
+fn the_deck_deals_23_cards_in_the_specified_proportions() {
+    let mut w = worker(1, TerminalWarehouse::Fixed);
+    let mut counts = [0; 5];
+    for _ in 0..23 * 100 {
+        counts[w.next_kind()] += 1;
+    }
+    assert_eq!(counts, [1000, 1000, 100, 100, 100]);
+}
+
+#[test]
+fn inputs_meet_the_required_rates() {
+    let mut w = worker(10, TerminalWarehouse::Fixed);
+    let (mut orders, mut rollbacks, mut lines, mut remote_lines) = (0, 0, 0, 0);
+    let (mut payments, mut remote, mut by_name) = (0, 0, 0);
+    for _ in 0..50_000 {
+        if let Input::NewOrder {
+            w: home, lines: ls, ..
+        } = w.input(0)
+        {
+            orders += 1;
+            rollbacks += u32::from(ls.last().unwrap().i_id == ITEMS + 1);
+            lines += ls.len();
+            remote_lines += ls.iter().filter(|l| l.supply_w != home).count();
+            assert!((5..=15).contains(&ls.len()));
+        }
+        if let Input::Payment {
+            w: home,
+            c_w,
+            by,
+            amount,
+            ..
+        } = w.input(1)
+        {
+            payments += 1;
+            remote += u32::from(c_w != home);
+            by_name += u32::from(matches!(by, CustomerBy::Last(_)));
+            assert!((100..=500_000).contains(&amount));
+        }
+    }
+    let pct = |a: f64, b: f64| 100.0 * a / b;
+    assert!((0.8..1.2).contains(&pct(rollbacks as f64, orders as f64)));
+    assert!((9.9..10.1).contains(&(lines as f64 / orders as f64)));
+    assert!((0.9..1.1).contains(&pct(remote_lines as f64, lines as f64)));
+    assert!((14.5..15.5).contains(&pct(remote as f64, payments as f64)));
+    assert!((59.0..61.0).contains(&pct(by_name as f64, payments as f64)));
+}
+
+#[test]
+fn the_run_time_c_honours_the_delta_rule() {
+    for seed in 0..200 {
+        let t = Tpcc::new(
+            1,
+            NullDates::Null,
+            (seed % 256) as u32,
+            TerminalWarehouse::Fixed,
+            ThinkTime::Off,
+            DECK,
+            seed,
+        );
+        assert!(valid_c_last_delta(t.c_last_load, t.c_last));
+        assert!(t.c_id <= 1023 && t.c_ol_i_id <= 8191);
+    }
+}
+
+#[test]
+fn think_times_follow_the_specification() {
+    let mut w = worker(1, TerminalWarehouse::Fixed);
+    w.think = ThinkTime::Scaled(1.0);
+    let mut sum = 0.0;
+    for _ in 0..20_000 {
+        let (key, think) = w.pauses(0);
+        assert_eq!(key, Duration::from_secs(18));
+        assert!(think <= Duration::from_secs(120));
+        sum += think.as_secs_f64();
+    }
+    let mean = sum / 20_000.0;
+    assert!((11.5..12.5).contains(&mean), "mean think {mean}");
+    w.think = ThinkTime::Off;
+    assert_eq!(w.pauses(3), (Duration::ZERO, Duration::ZERO));
+}
