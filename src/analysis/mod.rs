@@ -1,8 +1,12 @@
 //! What is computed from stored results (the measurement flow: sampler and metrics, then
 //! results, then analysis, then report): pure statistics, a run's stability, the
-//! Universal Scalability Law, the cross-checks of a run and of a merge.
+//! Universal Scalability Law, the cross-checks, the findings, and the verdict path a run
+//! and a merge share.
 
 pub mod cross_checks;
+pub mod findings;
+pub mod merge;
 pub mod stability;
 pub mod stats;
 pub mod usl;
+pub mod verdict;

@@ -2,9 +2,9 @@
 //! the shards as a Kubernetes Indexed Job).
 
 use super::Output;
+use crate::analysis::merge::Merged;
 use crate::cli::K8sJobCmd;
 use crate::error::{EXIT_OK, Failure};
-use crate::merge::Merged;
 use crate::report::text;
 use crate::results::{RunResult, Summary, WorkloadReport};
 use crate::workload::tpcc::score::{self, ScoreInputs};
@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// `txbench merge SHARD_DIR... --out DIR`.
 pub fn merge(out: &Output, shards: &[PathBuf], dir: &Path) -> Result<i32> {
-    let merged = crate::merge::merge(shards, dir, &scorecard)?;
+    let merged = crate::analysis::merge::merge(shards, dir, &scorecard)?;
     let invalid: Vec<String> = match &merged {
         Merged::Run(r) => {
             if out.json {

@@ -1,44 +1,37 @@
-//! The driver: one OS thread and one connection per virtual user, a start barrier, then
-//! the one worker loop (closed, or paced by the open-loop schedule), retries, reconnects,
-//! interval collection, results written as the run goes, and the validity rules.
+//! The driver: the run of one process's virtual users, interval by interval. Here the run
+//! loop (start barrier, --start-at, samplers, warm-up then measure, rows and results written
+//! as the run goes); one virtual user in worker.rs, this process's part in part.rs, the
+//! INVALID rules in validity.rs, the end of a run's server figures in closing.rs.
 
+mod closing;
 mod fired;
 pub mod pacer;
+mod part;
+mod signal;
 mod targets;
+mod validity;
+mod worker;
+
+pub use part::{Part, Targets};
+pub use signal::{install_signal_handler, interrupted};
+pub use validity::{SATURATED_CPU_PCT, saturation};
+pub use worker::connect_session;
 
 use crate::config::RunConfig;
-use crate::engine::{self, TargetUrl};
-use crate::metrics::{Recorder, StmtCounts};
+use crate::metrics::Recorder;
 use crate::results::{
     Client, IntervalRow, Phase, RunDir, RunResult, RunStatus, SCHEMA_VERSION, Summary, Tool,
     Validity,
 };
-use crate::workload::{Workload, rand::worker_rng};
+use crate::workload::Workload;
 use anyhow::{Result, bail};
+use signal::{INTERRUPTED, sleep_until};
+use validity::{cpu_pct, lost_server, process_cpu_s};
+use worker::Shared;
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
-
-/// Stack size of a worker thread: workers keep little on the stack, and 1,000 of them
-/// must stay cheap.
-const WORKER_STACK: usize = 256 * 1024;
-
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Whether Ctrl-C (or SIGTERM) arrived since the handler was installed.
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
-
-/// Installs the Ctrl-C / SIGTERM handler (once per process): the run finishes its
-/// interval, writes everything and exits 130.
-pub fn install_signal_handler() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
-    });
-}
 
 /// What the run loop shows as it goes.
 pub trait Display {
@@ -48,112 +41,6 @@ pub trait Display {
     fn tick(&self, elapsed: Duration, total: Duration);
     /// A line for people.
     fn note(&self, line: &str);
-}
-
-/// Opens a worker connection with the run's session settings.
-pub fn connect_session(url: &TargetUrl, cfg: &RunConfig) -> Result<crate::engine::Conn> {
-    let mut conn = engine::connect(url)?;
-    if let Some(iso) = cfg.isolation {
-        // PostgreSQL takes READ UNCOMMITTED and runs it as READ COMMITTED.
-        conn.query_drop(match conn.engine() {
-            engine::Engine::Mysql => {
-                format!("SET SESSION TRANSACTION ISOLATION LEVEL {}", iso.sql())
-            }
-            engine::Engine::Postgres => format!(
-                "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL {}",
-                iso.sql()
-            ),
-        })?;
-    }
-    Ok(conn)
-}
-
-/// Where the virtual users go: virtual user i to target i mod n at the start; one whose
-/// target fails reconnects to the next that answers.
-#[derive(Debug, Clone)]
-pub struct Targets {
-    /// The targets, in order.
-    pub urls: Vec<TargetUrl>,
-    /// Every target is a node of one cluster (one database): counts kept in its tables
-    /// are the cluster's, compared with the total rather than each target's share.
-    pub shared_data: bool,
-    /// Which targets are Galera nodes: there a data error (a row a transaction must change
-    /// found already changed by another node's write) is retried like a conflict, and only
-    /// one that persists through --retries counts as a data error.
-    pub galera: Vec<bool>,
-}
-
-/// This process's part of the run: every virtual user, or a shard's (its users, its parts of
-/// --events and --rate, the shared start and what it records for `merge`).
-#[derive(Debug, Clone)]
-pub struct Part {
-    /// Virtual users of `0..cfg.threads`, each run by a thread with that id and seed.
-    pub users: Vec<u32>,
-    /// This part of --events.
-    pub events: Option<u64>,
-    /// This part of --rate.
-    pub rate: Option<f64>,
-    /// When to start, in this client's clock (--start-at less the server's clock offset).
-    pub start_at: Option<SystemTime>,
-    /// The shard's record (its start time is filled in when the run starts).
-    pub shard: Option<crate::results::ShardRecord>,
-}
-
-impl Part {
-    /// All of `cfg`'s run in this process.
-    pub fn whole(cfg: &RunConfig) -> Part {
-        Part {
-            users: (0..cfg.threads).collect(),
-            events: cfg.events,
-            rate: cfg.rate,
-            start_at: None,
-            shard: None,
-        }
-    }
-}
-
-struct Shared {
-    stop: AtomicBool,
-    /// Where virtual users wait out keying and think times: woken when the run stops, so a
-    /// paced terminal sleeps its whole pause instead of polling the stop flag.
-    pausing: (Mutex<()>, Condvar),
-    /// A virtual user that crashed (a bug): the run cannot be trusted.
-    crashed: Mutex<Option<String>>,
-    /// Transactions still allowed (with --events); i64::MAX during warm-up or without it.
-    remaining: AtomicI64,
-    startup_error: Mutex<Option<String>>,
-    /// One per virtual user and target: virtual user v's on target t at v * targets + t.
-    recorders: Vec<Mutex<Recorder>>,
-    /// How many targets.
-    targets: usize,
-    /// PostgreSQL: the most transactions a virtual user's connection ended preparing, and
-    /// the statements the connections prepared outside a transaction (counted from the
-    /// protocol, for the cross-check).
-    pg_setup: std::sync::atomic::AtomicU64,
-    pg_prepares_alone: std::sync::atomic::AtomicU64,
-}
-
-impl Shared {
-    /// Notes what a connection just prepared cost (PostgreSQL).
-    fn connected(&self, conn: &crate::engine::Conn) {
-        if let Some((t, _)) = conn.pg_transactions() {
-            self.pg_setup.fetch_max(t, Ordering::Relaxed);
-        }
-    }
-
-    /// Notes what a connection about to be dropped prepared alone (PostgreSQL).
-    fn closing(&self, conn: &crate::engine::Conn) {
-        if let Some((_, p)) = conn.pg_transactions() {
-            self.pg_prepares_alone.fetch_add(p, Ordering::Relaxed);
-        }
-    }
-
-    /// Stops the run: every virtual user ends after its transaction, pausing ones at once.
-    fn halt(&self) {
-        self.stop.store(true, Ordering::SeqCst);
-        let _g = self.pausing.0.lock().unwrap_or_else(|p| p.into_inner());
-        self.pausing.1.notify_all();
-    }
 }
 
 /// Runs `workload` as `cfg` says, writing results into `out`. Returns the final result
@@ -204,74 +91,16 @@ pub fn run(
     }
     let mut handles = Vec::with_capacity(n);
     for (id, &user) in part.users.iter().enumerate() {
-        let shared = shared.clone();
-        let barrier = barrier.clone();
-        let go_rx = go_rx.clone();
-        let urls = targets.urls.clone();
-        let galera = targets.galera.clone();
-        let cfg = cfg.clone();
-        let mut worker = workload.worker(user, worker_rng(cfg.seed, u64::from(user)));
-        let names = names.clone();
-        let h = std::thread::Builder::new()
-            .name(format!("vu-{user}"))
-            .stack_size(WORKER_STACK)
-            .spawn(move || {
-                let mut current = user as usize % urls.len();
-                let conn = connect_session(&urls[current], &cfg).and_then(|mut c| {
-                    c.in_one_transaction(|c| worker.on_connect(c))?;
-                    shared.connected(&c);
-                    Ok(c)
-                });
-                let mut conn = match conn {
-                    Ok(c) => Some(c),
-                    Err(e) => {
-                        let mut slot = shared
-                            .startup_error
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner());
-                        slot.get_or_insert_with(|| crate::error::one_line(&e));
-                        None
-                    }
-                };
-                barrier.wait();
-                let Ok(schedule) = go_rx.recv() else { return };
-                if let Some(conn) = conn.as_mut() {
-                    // A panic is a txbench bug; a virtual user that vanished silently would
-                    // leave numbers that look fine, so it ends the run as INVALID.
-                    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        worker_loop(
-                            id,
-                            &cfg,
-                            &urls,
-                            &galera,
-                            &mut current,
-                            &shared,
-                            worker.as_mut(),
-                            conn,
-                            schedule,
-                            &names,
-                        )
-                    }));
-                    shared.closing(conn);
-                    if let Err(panic) = ran {
-                        let msg = panic
-                            .downcast_ref::<String>()
-                            .cloned()
-                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                            .unwrap_or_else(|| "unknown panic".into());
-                        let mut slot = shared.crashed.lock().unwrap_or_else(|p| p.into_inner());
-                        slot.get_or_insert(format!(
-                            "virtual user {user} crashed (a txbench bug): {msg}"
-                        ));
-                        shared.halt();
-                    }
-                }
-            })
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "starting virtual user {user}: {e} (too many --threads for this machine?)"
-                )
-            });
+        let h = worker::spawn(
+            id,
+            user,
+            cfg,
+            targets,
+            workload.as_ref(),
+            &shared,
+            &barrier,
+            &go_rx,
+        );
         match h {
             Ok(h) => handles.push(h),
             Err(e) => {
@@ -549,33 +378,10 @@ pub fn run(
         out.append_interval(&row, &rec, &names)?;
         // Validity rules checked every interval: each kind on its own, so a kind that is a
         // small part of the mix cannot fail unnoticed under the total.
-        if phase == Phase::Measure {
-            for (k, stats) in row.kinds.iter().zip(&rec.kinds) {
-                let attempts = k.completed + k.errors;
-                let failed = stats.counted_failures();
-                if attempts > 0 && failed as f64 > cfg.max_error_rate * attempts as f64 {
-                    let ran_out = stats.failed_after_retries();
-                    let how = match (stats.unexpected(), ran_out) {
-                        (_, 0) => "with unexpected errors".to_string(),
-                        (0, _) => format!(
-                            "after their --retries {} retries ran out (deadlocks, lock waits, serialization failures)",
-                            cfg.retries
-                        ),
-                        (u, r) => format!(
-                            "({u} with unexpected errors, {r} after their --retries {} retries ran out)",
-                            cfg.retries
-                        ),
-                    };
-                    fired.effect(format!(
-                        "{failed} of {attempts} {} transactions failed {how} in the interval ending at {:.0}s (more than --max-error-rate {}%){}",
-                        k.name,
-                        row.end_s,
-                        cfg.max_error_rate * 100.0,
-                        top_messages(&rec)
-                    ));
-                    break;
-                }
-            }
+        if phase == Phase::Measure
+            && let Some(reason) = validity::error_rate(&row, &rec, cfg)
+        {
+            fired.effect(reason);
         }
         if overflow.load(Ordering::Relaxed) {
             fired.effect(format!(
@@ -694,12 +500,12 @@ pub fn run(
                 .iter()
                 .map(|r| Summary::of(r, &names, measured_secs))
                 .collect();
-            let client = ClientEnd {
+            let client = closing::ClientEnd {
                 lost: (0..nt).map(|i| sampler_verdicts.lost(i)).collect(),
                 pg_setup: shared.pg_setup.load(Ordering::Relaxed),
                 pg_prepares_alone: shared.pg_prepares_alone.load(Ordering::Relaxed),
             };
-            server_figures(
+            closing::server_figures(
                 &mut result,
                 reports,
                 &per_target,
@@ -743,16 +549,6 @@ pub fn run(
     Ok(result)
 }
 
-/// Sleeps until `at` (this client's clock), or until Ctrl-C, in steps of at most 50 ms.
-fn sleep_until(at: SystemTime) {
-    while !INTERRUPTED.load(Ordering::SeqCst) {
-        let Ok(left) = at.duration_since(SystemTime::now()) else {
-            break;
-        };
-        std::thread::sleep(left.min(Duration::from_millis(50)));
-    }
-}
-
 /// How long before --start-at the virtual users connect.
 const CONNECT_AHEAD: Duration = Duration::from_secs(60);
 
@@ -774,440 +570,6 @@ fn join_within(handles: Vec<std::thread::JoinHandle<()>>, limit: Duration) -> us
             return left.len();
         }
         std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// CPU seconds this process has used, all threads.
-fn process_cpu_s() -> f64 {
-    // SAFETY: an all-zero rusage is a valid value for getrusage to fill.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: RUSAGE_SELF with a valid pointer.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
-        return 0.0;
-    }
-    let secs = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
-    secs(u.ru_utime) + secs(u.ru_stime)
-}
-
-/// `cpu_s` of CPU over `wall_s` seconds as % of `cpus` CPUs.
-fn cpu_pct(cpu_s: f64, wall_s: f64, cpus: usize) -> f64 {
-    if wall_s <= 0.0 {
-        return 0.0;
-    }
-    cpu_s / (wall_s * cpus.max(1) as f64) * 100.0
-}
-
-/// Share of the client's CPUs above which the driver, not the database, sets the pace.
-pub const SATURATED_CPU_PCT: f64 = 90.0;
-
-/// The INVALID reason when the driver used at least [`SATURATED_CPU_PCT`] of the client's
-/// CPUs over the measured phase: its numbers then measure the client.
-pub fn saturation(cpu_s: f64, wall_s: f64, cpus: usize) -> Option<String> {
-    let pct = cpu_pct(cpu_s, wall_s, cpus);
-    (wall_s > 0.0 && pct >= SATURATED_CPU_PCT).then(|| {
-        format!(
-            "the driver is saturated: txbench used {pct:.0} % of the client's {cpus} CPU(s) over the measured phase, so the throughput measures the client, not the database; use fewer threads, --rate, or a bigger client"
-        )
-    })
-}
-
-/// Whether transactions of this interval failed with their connection (the server may be
-/// gone).
-fn lost_server(rec: &Recorder) -> bool {
-    rec.reconnects > 0 || rec.kinds.iter().any(|k| k.lost_with_connection() > 0)
-}
-
-fn top_messages(rec: &Recorder) -> String {
-    let mut m: Vec<_> = rec
-        .messages
-        .iter()
-        .filter(|m| m.class.counts_against_error_rate())
-        .collect();
-    m.sort_by_key(|e| std::cmp::Reverse(e.count));
-    if m.is_empty() {
-        return String::new();
-    }
-    let list: Vec<String> = m
-        .iter()
-        .take(3)
-        .map(|m| format!("{}× {}: {}", m.count, m.kind, m.message))
-        .collect();
-    format!("; top errors: {}", list.join("; "))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn worker_loop(
-    id: usize,
-    cfg: &RunConfig,
-    urls: &[TargetUrl],
-    galera: &[bool],
-    current: &mut usize,
-    shared: &Shared,
-    worker: &mut dyn crate::workload::Worker,
-    conn: &mut crate::engine::Conn,
-    schedule: Option<crossbeam_channel::Receiver<Instant>>,
-    names: &[String],
-) {
-    while !shared.stop.load(Ordering::Relaxed) {
-        let recorder = &shared.recorders[id * shared.targets + *current];
-        let (intended, kind, think) = match &schedule {
-            None => {
-                // Closed loop: keying time before the transaction and think time after
-                // it belong to the emulated user, not to the measured latency.
-                let kind = worker.next_kind();
-                let (keying, think) = worker.pauses(kind);
-                if !pause(shared, keying) {
-                    break;
-                }
-                (Instant::now(), kind, think)
-            }
-            Some(rx) => match rx.recv_timeout(Duration::from_millis(50)) {
-                Ok(t) => (t, worker.next_kind(), Duration::ZERO),
-                Err(crossbeam_channel::RecvTimeoutError::Timeout) => continue,
-                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
-            },
-        };
-        // Exactly --events transactions start: once the budget is spent it stays spent.
-        if shared.remaining.fetch_sub(1, Ordering::Relaxed) <= 0 {
-            if cfg.events.is_some() {
-                shared.halt();
-            }
-            break;
-        }
-        let start = Instant::now();
-        let mut stmts = StmtCounts::default();
-        let mut retries = 0u32;
-        // The class of each retry (written only when one happens).
-        let mut retried_as = [0u32; crate::metrics::ErrorClass::ALL.len()];
-        let result = loop {
-            match worker.execute(conn, kind, retries > 0, &mut stmts) {
-                Ok(outcome) => break Ok(outcome),
-                Err(e) => {
-                    let class = engine::classify(&e);
-                    if class.disconnects() {
-                        break Err((class, engine::error_message(&e)));
-                    }
-                    // A lock-wait timeout rolls back only the statement: end the transaction.
-                    let _ = conn.rollback();
-                    // On Galera another node's write can reach a row between this
-                    // transaction's read and its write (certification would roll it back).
-                    let conflict = class == crate::metrics::ErrorClass::Data
-                        && galera.get(*current).copied().unwrap_or(false);
-                    if (class.retryable() || conflict) && retries < cfg.retries {
-                        retries += 1;
-                        retried_as[class.index()] += 1;
-                        continue;
-                    }
-                    break Err((class, engine::error_message(&e)));
-                }
-            }
-        };
-        let end = Instant::now();
-        let lost = {
-            let mut r = recorder.lock().unwrap_or_else(|p| p.into_inner());
-            r.stmts.reads += stmts.reads;
-            r.stmts.writes += stmts.writes;
-            r.stmts.other += stmts.other;
-            if retries > 0 {
-                for c in crate::metrics::ErrorClass::ALL {
-                    let n = retried_as[c.index()];
-                    if n > 0 {
-                        r.kinds[kind].retries += u64::from(n);
-                        r.kinds[kind].retries_by_class[c.index()] += u64::from(n);
-                    }
-                }
-            }
-            match &result {
-                Ok(outcome) => {
-                    r.completed(
-                        kind,
-                        *outcome,
-                        end.saturating_duration_since(intended).as_micros() as u64,
-                        (end - start).as_micros() as u64,
-                    );
-                    if retries > 0 {
-                        r.kinds[kind].retried_completed += 1;
-                    }
-                    false
-                }
-                Err((class, msg)) => {
-                    r.failed(kind, &names[kind], *class, msg);
-                    class.disconnects()
-                }
-            }
-        };
-        if lost && !reconnect(cfg, urls, current, id, shared, worker, conn) {
-            break;
-        }
-        if !pause(shared, think) {
-            break;
-        }
-    }
-}
-
-/// Waits `d` unless the run stops first (then false). A stop wakes the wait: a thousand
-/// paced terminals sleep without polling.
-fn pause(shared: &Shared, d: Duration) -> bool {
-    if d.is_zero() {
-        return !shared.stop.load(Ordering::Relaxed);
-    }
-    let end = Instant::now() + d;
-    let (lock, cv) = &shared.pausing;
-    let mut g = lock.lock().unwrap_or_else(|p| p.into_inner());
-    loop {
-        // Checked under the lock `halt` takes to notify: a stop is never missed.
-        if shared.stop.load(Ordering::SeqCst) {
-            return false;
-        }
-        let now = Instant::now();
-        if now >= end {
-            return true;
-        }
-        g = cv
-            .wait_timeout(g, end - now)
-            .unwrap_or_else(|p| p.into_inner())
-            .0;
-    }
-}
-
-/// Reconnects with backoff (50 ms doubling to 2 s) until it works or the run stops: to its
-/// own target first, then to the others in turn (a virtual user whose node died moves to a
-/// surviving one, and counts a reconnect there).
-fn reconnect(
-    cfg: &RunConfig,
-    urls: &[TargetUrl],
-    current: &mut usize,
-    id: usize,
-    shared: &Shared,
-    worker: &mut dyn crate::workload::Worker,
-    conn: &mut crate::engine::Conn,
-) -> bool {
-    let mut backoff = Duration::from_millis(50);
-    while !shared.stop.load(Ordering::Relaxed) {
-        for k in 0..urls.len() {
-            let t = (*current + k) % urls.len();
-            if let Ok(mut c) = connect_session(&urls[t], cfg)
-                && c.in_one_transaction(|c| worker.on_connect(c)).is_ok()
-            {
-                shared.closing(conn);
-                shared.connected(&c);
-                *conn = c;
-                *current = t;
-                shared.recorders[id * shared.targets + t]
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .reconnects += 1;
-                return true;
-            }
-            if shared.stop.load(Ordering::Relaxed) {
-                return false;
-            }
-        }
-        std::thread::sleep(backoff);
-        backoff = (backoff * 2).min(Duration::from_secs(2));
-    }
-    false
-}
-
-/// How the workload's `kinds` attempts end on the server, for the cross-checks.
-fn ends_of(
-    workload: &dyn Workload,
-    kinds: usize,
-    connections: u64,
-) -> crate::analysis::cross_checks::Ends {
-    crate::analysis::cross_checks::Ends {
-        commits: (0..kinds).map(|k| workload.commits(k)).collect(),
-        autocommit_statements: (0..kinds)
-            .map(|k| workload.autocommit_statements(k))
-            .collect(),
-        connections,
-        pg: None,
-    }
-}
-
-/// The server block of the summary, the cross-checks (a disagreement makes the run
-/// INVALID) and the findings, from what the samplers saw. The first target's figures are the
-/// summary's; with several targets each one's counts are checked against its own share
-/// (New-Orders kept in a cluster's tables against the total).
-fn server_figures(
-    result: &mut RunResult,
-    reports: Vec<crate::sampler::Report>,
-    per_target: &[Summary],
-    targets: &Targets,
-    client: &ClientEnd,
-    workload: &dyn Workload,
-) {
-    use crate::{analysis::cross_checks::cross_checks, metrics::server::ServerSummary};
-    for (i, r) in reports.iter().enumerate() {
-        for e in &r.events {
-            result.events.push(crate::results::Event {
-                t_s: e.t_s,
-                what: targets::label(targets, i, e.what.clone()),
-            });
-        }
-    }
-    let Some(summary) = result.summary.as_mut() else {
-        return;
-    };
-    if let Some(shard) = result.shard.as_mut() {
-        // The server's counters hold every shard's work: divided by this shard's transactions
-        // or compared with its count they would mislead. `merge` does both over all shards.
-        let mut mode = workload.server_count();
-        mode.statements &= !targets.shared_data;
-        shard.server_count = Some(mode);
-        let ends = ends_of(workload, summary.kinds.len(), 0);
-        shard.commits = ends.commits;
-        shard.autocommit_statements = ends.autocommit_statements;
-        if let Some(r) = reports.first().filter(|_| shard.index == 1) {
-            shard.server_measured = r.measured.clone().filter(|_| r.final_taken);
-            // The merge cross-checks this shard's counts: without them it cannot.
-            if let Some(why) = checks_not_made(r) {
-                result.validity.valid = false;
-                result
-                    .validity
-                    .reasons
-                    .push(format!("the merge's cross-checks cannot be made: {why}"));
-            }
-            shard.opening_lag_s = r.opening_lag_s;
-            summary.server = Some(ServerSummary {
-                duration_s: r.measured.as_ref().map_or(0.0, |m| m.secs),
-                samples: r.samples,
-                skipped_samples: r.skipped,
-                sample_ms_avg: r.sample_ms_sum / r.samples.max(1) as f64,
-                sample_ms_max: r.sample_ms_max,
-                not_recorded: r.not_recorded.clone(),
-                ..ServerSummary::default()
-            });
-        }
-        return;
-    }
-    for (t, r) in summary.targets.iter_mut().zip(&reports) {
-        t.conflicts = r.measured.as_ref().and_then(|m| m.conflicts());
-    }
-    let Some(report) = reports.first() else {
-        return;
-    };
-    let new_orders = summary
-        .kinds
-        .iter()
-        .find(|k| k.name == "new_order")
-        .map(|k| k.committed);
-    let mut s = match &report.measured {
-        Some(m) => ServerSummary::of(m, &report.rows, summary.transactions, new_orders),
-        None => ServerSummary::default(),
-    };
-    s.samples = report.samples;
-    s.skipped_samples = report.skipped;
-    s.sample_ms_avg = report.sample_ms_sum / report.samples.max(1) as f64;
-    s.sample_ms_max = report.sample_ms_max;
-    s.not_recorded = report.not_recorded.clone();
-    let mut ends = ends_of(
-        workload,
-        summary.kinds.len(),
-        u64::from(result.config.threads),
-    );
-    // PostgreSQL: what connecting costs, measured (the monitor's empty connection and the
-    // virtual users' preparation as the protocol counted it).
-    ends.pg = report
-        .pg_connect_cost
-        .map(|login| crate::analysis::cross_checks::PgCosts {
-            per_connection: login + client.pg_setup as f64,
-            prepares_alone: client.pg_prepares_alone,
-            warmup: result.config.warmup_s > 0.0,
-            monitor_unflushed: report.pg_monitor_unflushed,
-        });
-    // Only a phase bounded by samples on both sides, the last after every transaction
-    // ended, can be compared with txbench's count.
-    for (i, r) in reports.iter().enumerate() {
-        let Some(m) = r.measured.as_ref().filter(|_| r.final_taken) else {
-            if let Some(why) = checks_not_made(r) {
-                let line =
-                    targets::label(targets, i, format!("the cross-checks were not made: {why}"));
-                if client.lost.get(i).copied().unwrap_or(false) {
-                    // A target lost while others served is an event of the run already.
-                    s.not_recorded
-                        .push(format!("{line} (the target was lost during the run)"));
-                } else {
-                    s.checks_not_made.push(line);
-                }
-            }
-            continue;
-        };
-        let own = if per_target.is_empty() {
-            &*summary
-        } else {
-            &per_target[i]
-        };
-        let mut mode = workload.server_count();
-        if targets.shared_data {
-            // A node's appliers count the other nodes' writes as its statements.
-            mode.statements = false;
-        }
-        let mut checks = cross_checks(m, own, mode, &ends, r.opening_lag_s);
-        if targets.shared_data {
-            // Each node's tables hold the whole cluster's New-Orders: the first node's
-            // count against every target's.
-            checks.retain(|c| !c.what.starts_with("New-Orders"));
-            if i == 0 {
-                checks.extend(
-                    cross_checks(m, summary, mode, &ends, r.opening_lag_s)
-                        .into_iter()
-                        .filter(|c| c.what.starts_with("New-Orders")),
-                );
-            }
-        }
-        for mut c in checks {
-            if targets.urls.len() > 1 {
-                c.what = format!("target {}: {}", i + 1, c.what);
-            }
-            s.cross_checks.push(c);
-        }
-    }
-    let mut reasons: Vec<String> = s
-        .checks_not_made
-        .iter()
-        .cloned()
-        .chain(s.cross_checks.iter().filter_map(|c| c.reason()))
-        .collect();
-    if !report.pg_other_clients.is_empty() && !targets.shared_data {
-        // Their work reaches pg_stat_database only when they idle or exit: the count
-        // cannot show a client still busy at the end, so its presence is the finding.
-        reasons.push(format!(
-            "another client used the server during the run: {} ran statements (PostgreSQL counts a busy session's transactions only when it idles or exits)",
-            report.pg_other_clients.join(", ")
-        ));
-    }
-    summary.server = Some(s);
-    for reason in reasons {
-        result.validity.valid = false;
-        result.validity.reasons.push(reason);
-    }
-    result.findings = crate::findings::of(result, &report.rows);
-}
-
-/// What the client knows at the end of a run that the cross-checks use.
-struct ClientEnd {
-    /// Targets lost during the run (several targets: an event).
-    lost: Vec<bool>,
-    /// PostgreSQL: the most transactions a connection's preparation ended.
-    pg_setup: u64,
-    /// PostgreSQL: statements prepared outside a transaction over the run.
-    pg_prepares_alone: u64,
-}
-
-/// Why a target's counts cannot be held against txbench's: no sample opened the measured
-/// phase, or the closing one (after every transaction ended) was not taken.
-fn checks_not_made(r: &crate::sampler::Report) -> Option<String> {
-    if r.measured.is_none() {
-        Some("no server sample opened the measured phase".into())
-    } else if !r.final_taken {
-        Some(
-            r.final_failure
-                .clone()
-                .unwrap_or_else(|| "the closing server sample was not taken".into()),
-        )
-    } else {
-        None
     }
 }
 

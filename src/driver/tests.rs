@@ -1,6 +1,10 @@
 //! Unit tests of `driver/mod.rs`, beside it so the subject stays readable.
 
-use super::*;
+use super::validity::{cpu_pct, process_cpu_s, saturation};
+use super::worker::{Shared, pause};
+use std::sync::atomic::{AtomicBool, AtomicI64};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 #[test]
 fn a_driver_using_most_of_the_client_is_saturated() {
@@ -31,14 +35,14 @@ fn shared() -> Arc<Shared> {
 fn a_closing_sample_not_taken_is_a_check_not_made() {
     let mut r = crate::sampler::Report::default();
     assert_eq!(
-        checks_not_made(&r).as_deref(),
+        r.checks_not_made().as_deref(),
         Some("no server sample opened the measured phase")
     );
     r.measured = Some(Default::default());
     r.final_failure = Some("the server did not answer the closing sample in time".into());
-    assert_eq!(checks_not_made(&r), r.final_failure);
+    assert_eq!(r.checks_not_made(), r.final_failure);
     r.final_taken = true;
-    assert_eq!(checks_not_made(&r), None);
+    assert_eq!(r.checks_not_made(), None);
 }
 
 #[test]

@@ -93,6 +93,24 @@ pub struct Report {
     pub events: Vec<Event>,
 }
 
+impl Report {
+    /// Why the server's counts cannot be held against txbench's: no sample opened the
+    /// measured phase, or the closing one (after every transaction ended) was not taken.
+    pub fn checks_not_made(&self) -> Option<String> {
+        if self.measured.is_none() {
+            Some("no server sample opened the measured phase".into())
+        } else if !self.final_taken {
+            Some(
+                self.final_failure
+                    .clone()
+                    .unwrap_or_else(|| "the closing server sample was not taken".into()),
+            )
+        } else {
+            None
+        }
+    }
+}
+
 #[derive(Default)]
 struct State {
     report: Report,

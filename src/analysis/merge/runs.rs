@@ -1,0 +1,386 @@
+//! The shards of one run into one run: each shard's stored result and histograms loaded
+//! and checked to be parts of the same run, intervals aligned by the server's clock,
+//! summed, and the verdict (every shard's reasons, the merge's own).
+
+use super::*;
+
+/// A shard as merge reads it.
+pub(super) struct Part {
+    pub(super) dir: PathBuf,
+    pub(super) r: RunResult,
+    /// Its shard record (`r.shard`, which every part has).
+    pub(super) shard: ShardRecord,
+    /// Its histograms, still encoded, by interval start (ms).
+    pub(super) hists: BTreeMap<i64, Vec<HlogRecord>>,
+    /// Its start in the server's clock, seconds since the epoch.
+    pub(super) abs_start: f64,
+}
+
+pub(super) fn ms_key(s: f64) -> i64 {
+    (s * 1000.0).round() as i64
+}
+
+/// The configuration shards of one run share: everything but the shard and the seed (the
+/// target URLs too: shards of one run measure one database).
+fn comparable(r: &RunResult) -> serde_json::Value {
+    let mut c = serde_json::to_value(&r.config).unwrap_or_default();
+    if let Some(o) = c.as_object_mut() {
+        for k in ["shard", "seed"] {
+            o.remove(k);
+        }
+    }
+    c
+}
+
+/// The first key whose value differs, for the refusal.
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
+    if let (Some(a), Some(b)) = (a.as_object(), b.as_object()) {
+        for (k, v) in a {
+            let w = b.get(k).unwrap_or(&serde_json::Value::Null);
+            if v != w {
+                return format!("{k} {w} against {v}");
+            }
+        }
+        for (k, w) in b {
+            if !a.contains_key(k) {
+                return format!("{k} {w} against none");
+            }
+        }
+    }
+    format!("{b} against {a}")
+}
+
+fn load_parts(dirs: &[PathBuf]) -> Result<Vec<Part>> {
+    let mut parts: Vec<Part> = Vec::new();
+    for d in dirs {
+        let r = RunResult::load(d)?;
+        let Some(shard) = r.shard.clone() else {
+            bail!(
+                "merge: {} is not a shard (its run had no --shard): nothing to merge it with",
+                d.display()
+            );
+        };
+        let abs_start = shard.start_unix_s + shard.clock_offset_s;
+        let mut hists: BTreeMap<i64, Vec<HlogRecord>> = BTreeMap::new();
+        let found = read_hlog(d, |e| {
+            hists.entry(ms_key(e.start_s)).or_default().push(e);
+            Ok(())
+        })?;
+        if !found {
+            bail!(
+                "merge: {} has no latency.hlog: its percentiles cannot be merged",
+                d.display()
+            );
+        }
+        parts.push(Part {
+            dir: d.clone(),
+            r,
+            shard,
+            hists,
+            abs_start,
+        });
+    }
+    let n = parts[0].shard.count;
+    for p in &parts[1..] {
+        let (k, c) = (p.shard.index, p.shard.count);
+        if c != n {
+            bail!(
+                "merge: {} is shard {k}/{c} but {} is shard {}/{n}: not shards of one run",
+                p.dir.display(),
+                parts[0].dir.display(),
+                parts[0].shard.index
+            );
+        }
+    }
+    parts.sort_by_key(|p| p.shard.index);
+    for w in parts.windows(2) {
+        if w[0].shard.index == w[1].shard.index {
+            bail!(
+                "merge: shard {}/{n} given twice ({} and {})",
+                w[0].shard.index,
+                w[0].dir.display(),
+                w[1].dir.display()
+            );
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| !parts.iter().any(|p| p.shard.index == *k))
+        .map(|k| k.to_string())
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "merge: shard(s) {} of {n} missing: every shard of the run is needed",
+            missing.join(", ")
+        );
+    }
+    let base = comparable(&parts[0].r);
+    for p in &parts[1..] {
+        if p.r.config.workload != parts[0].r.config.workload {
+            bail!(
+                "merge: shard {} ({}) ran the workload {}, shard 1 ({}) {}: not shards of one run",
+                p.shard.index,
+                p.dir.display(),
+                p.r.config.workload,
+                parts[0].dir.display(),
+                parts[0].r.config.workload
+            );
+        }
+        let c = comparable(&p.r);
+        if c != base {
+            bail!(
+                "merge: shard {} ({}) ran with {} of shard 1 ({}): shards of one run have the same workload and options",
+                p.shard.index,
+                p.dir.display(),
+                first_difference(&base, &c),
+                parts[0].dir.display()
+            );
+        }
+        if p.r.kinds != parts[0].r.kinds {
+            bail!(
+                "merge: shard {} ({}) has transaction kinds {:?}, shard 1 {:?}",
+                p.shard.index,
+                p.dir.display(),
+                p.r.kinds,
+                parts[0].r.kinds
+            );
+        }
+    }
+    Ok(parts)
+}
+
+/// Merges the shards of one run, writing `out`.
+pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResult> {
+    let parts = load_parts(dirs)?;
+    let first = &parts[0].r;
+    let names = first.kinds.clone();
+    let interval = first.config.report_interval_s;
+    let t0 = parts
+        .iter()
+        .map(|p| p.abs_start)
+        .fold(f64::INFINITY, f64::min);
+    let spread = parts.iter().map(|p| p.abs_start - t0).fold(0.0, f64::max);
+    if spread > interval / 2.0 {
+        let late = parts
+            .iter()
+            .max_by(|a, b| a.abs_start.total_cmp(&b.abs_start))
+            .map(|p| p.shard.index)
+            .unwrap_or(0);
+        bail!(
+            "merge: shard {late} started {spread:.2} s after the first, more than half the {interval} s interval: their intervals do not line up (start the shards together with --start-at)"
+        );
+    }
+    let mut notes: Vec<String> = Vec::new();
+    let mut status = RunStatus::Completed;
+    // A shard that ran its course may end early (its part of --events done); one that was
+    // interrupted, aborted or died ends the merge where it ended.
+    let mut len = parts.iter().map(|p| p.r.intervals.len()).max().unwrap_or(0);
+    for p in &parts {
+        let s = p.shard.index;
+        let st = if p.r.status == RunStatus::Running {
+            RunStatus::Interrupted
+        } else {
+            p.r.status
+        };
+        if st != RunStatus::Completed {
+            let end = p.r.intervals.last().map_or(0.0, |i| i.end_s);
+            notes.push(format!(
+                "shard {s} {} at {end:.1} s: the merge covers the {} interval(s) every shard ran",
+                match p.r.status {
+                    RunStatus::Running => "stopped without finishing (its process died)",
+                    RunStatus::Aborted => "was aborted",
+                    _ => "was interrupted",
+                },
+                p.r.intervals.len()
+            ));
+            len = len.min(p.r.intervals.len());
+            if st == RunStatus::Aborted || status == RunStatus::Completed {
+                status = st;
+            }
+        }
+    }
+
+    let mut result = RunResult {
+        config: {
+            let mut c = first.config.clone();
+            c.shard = None;
+            c
+        },
+        status: RunStatus::Running,
+        started_at: parts
+            .iter()
+            .map(|p| p.r.started_at.clone())
+            .min()
+            .unwrap_or_default(),
+        ended_at: parts.iter().filter_map(|p| p.r.ended_at.clone()).max(),
+        client: Client {
+            host: {
+                let mut hosts: Vec<String> =
+                    parts.iter().map(|p| p.r.client.host.clone()).collect();
+                hosts.sort();
+                hosts.dedup();
+                hosts.join(", ")
+            },
+            cpus: parts.iter().map(|p| p.r.client.cpus).sum(),
+        },
+        intervals: Vec::new(),
+        events: Vec::new(),
+        summary: None,
+        workload_report: None,
+        stability: None,
+        findings: Vec::new(),
+        shard: None,
+        merged: None,
+        validity: Validity {
+            valid: true,
+            reasons: Vec::new(),
+        },
+        ..first.clone()
+    };
+    for p in &parts {
+        for n in &p.r.notes {
+            if n.starts_with("shard ") {
+                continue;
+            }
+            if !result.notes.contains(n) && !notes.contains(n) {
+                notes.push(n.clone());
+            }
+        }
+    }
+    result.notes.retain(|n| !n.starts_with("shard "));
+    if !first.config.targets.is_empty() {
+        notes.push("per-target figures are not merged (latency.hlog has no per-target histograms): each shard's result.json has its own".into());
+    }
+    if parts.iter().any(|p| p.r.config.seed != first.config.seed) {
+        notes.push(
+            "the shards drew their inputs from different seeds (no --seed or --start-at): together they are a run like one process's, not the same inputs"
+                .into(),
+        );
+    }
+    result.merged = Some(MergeRecord {
+        shards: parts
+            .iter()
+            .map(|p| MergedShard {
+                index: p.shard.index,
+                dir: p.dir.display().to_string(),
+                host: p.r.client.host.clone(),
+                threads: p.shard.users.len() as u32,
+                status: p.r.status,
+                valid: p.r.validity.valid,
+                start_s: p.abs_start - t0,
+                clock_offset_s: p.shard.clock_offset_s,
+            })
+            .collect(),
+        start_spread_s: spread,
+    });
+
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("--out {}: cannot create it", out.display()))?;
+    let start = UNIX_EPOCH + Duration::from_secs_f64(t0.max(0.0));
+    let mut dir = RunDir::create(out, start)?;
+    // The measured rows, and every measured histogram merged per (kind, service) as it goes.
+    let mut measured: Vec<IntervalRow> = Vec::new();
+    let mut acc: Acc = BTreeMap::new();
+    for i in 0..len {
+        let rows: Vec<(&Part, &IntervalRow)> = parts
+            .iter()
+            .filter_map(|p| p.r.intervals.get(i).map(|row| (p, row)))
+            .collect();
+        let phase = rows[0].1.phase;
+        if let Some((p, _)) = rows.iter().find(|(_, r)| r.phase != phase) {
+            bail!(
+                "merge: interval {} of shard {} is not in the same phase as shard 1's",
+                i + 1,
+                p.shard.index
+            );
+        }
+        let (row, hists) = merge_interval(&rows, &names, t0, interval)?;
+        dir.append(&row, &hists)?;
+        if phase == Phase::Measure {
+            for (k, s, h) in &hists {
+                acc.entry((k.clone(), *s))
+                    .or_insert_with(new_hist)
+                    .add(h)
+                    .map_err(|err| anyhow::anyhow!("merging histograms: {err:?}"))?;
+            }
+            measured.push(row.clone());
+        }
+        result.intervals.push(row);
+    }
+    for p in &parts {
+        let k = p.shard.index;
+        for e in &p.r.events {
+            result.events.push(crate::results::Event {
+                t_s: e.t_s + p.abs_start - t0,
+                what: format!("shard {k}: {}", e.what),
+            });
+        }
+    }
+    result.events.sort_by(|a, b| a.t_s.total_cmp(&b.t_s));
+    if !measured.is_empty() {
+        let truncated = len < parts.iter().map(|p| p.r.intervals.len()).max().unwrap_or(0);
+        let mut summary = merge_summary(&parts, &measured, &acc, &names, len, truncated);
+        server_figures(
+            &mut result,
+            &mut summary,
+            &parts,
+            out,
+            truncated,
+            spread,
+            &mut notes,
+        )?;
+        if truncated {
+            if first.workload_report.is_some() {
+                notes.push("no workload scorecard: the shards' input counts cover their whole runs, longer than the merge".into());
+            }
+        } else {
+            let (report, more) = score(&summary, &parts.iter().map(|p| &p.r).collect::<Vec<_>>());
+            notes.extend(more);
+            result.workload_report = report;
+        }
+        result.summary = Some(summary);
+        result.stability = crate::results::Stability::of(
+            &result.intervals,
+            result.config.warmup_s,
+            result.config.stability_window_s,
+        );
+    }
+    // The verdict: every shard's reasons, by shard, and the merge's own.
+    for p in &parts {
+        let k = p.shard.index;
+        if !p.r.validity.valid {
+            result.validity.valid = false;
+            for reason in &p.r.validity.reasons {
+                result
+                    .validity
+                    .reasons
+                    .push(format!("shard {k} ({}): {reason}", p.dir.display()));
+            }
+            if p.r.validity.reasons.is_empty() {
+                result
+                    .validity
+                    .reasons
+                    .push(format!("shard {k} ({}) is INVALID", p.dir.display()));
+            }
+        }
+    }
+    if let Some(s) = result.summary.as_ref().and_then(|s| s.server.as_ref()) {
+        let reasons = crate::analysis::verdict::reasons(s);
+        crate::analysis::verdict::invalidate(&mut result, reasons);
+    }
+    if result.summary.is_none() && status == RunStatus::Completed {
+        result.validity.valid = false;
+        result
+            .validity
+            .reasons
+            .push("no measured interval: the shards ended during warm-up".into());
+    }
+    result.notes.extend(notes);
+    result.notes.push(format!(
+        "merged from {} shards by txbench merge: counts summed, percentiles from their histograms merged, intervals aligned by the server's clock (starts {:.1} ms apart)",
+        parts.len(),
+        spread * 1000.0
+    ));
+    result.status = status;
+    dir.write_result(&result)?;
+    Ok(result)
+}

@@ -1,0 +1,106 @@
+//! The one verdict path a run and a merge share: the server block of a summary (the
+//! server's counters over the measured phase, per transaction and per New-Order, with how
+//! the server was sampled), the reasons it gives to call the run INVALID (cross-checks that
+//! disagree, checks that could not be made), and the findings drawn from it. The driver
+//! feeds it the samplers' reports at the end of a run; `merge` the sampling shard's.
+
+use crate::metrics::server::{Delta, ServerRow, ServerSummary};
+use crate::results::{RunResult, Summary};
+
+/// How the server was sampled, as the server block records it.
+#[derive(Debug, Clone, Default)]
+pub struct Sampling {
+    /// Samples taken.
+    pub samples: u64,
+    /// Samples skipped (the previous one still running).
+    pub skipped: u64,
+    /// Mean time a sample took, ms.
+    pub ms_avg: f64,
+    /// Longest time a sample took, ms.
+    pub ms_max: f64,
+    /// What the sampler could not record, and why.
+    pub not_recorded: Vec<String>,
+}
+
+impl Sampling {
+    /// As a sampler reported it.
+    pub fn of_report(r: &crate::sampler::Report) -> Sampling {
+        Sampling {
+            samples: r.samples,
+            skipped: r.skipped,
+            ms_avg: r.sample_ms_sum / r.samples.max(1) as f64,
+            ms_max: r.sample_ms_max,
+            not_recorded: r.not_recorded.clone(),
+        }
+    }
+
+    /// As a stored server block recorded it (a shard's, for its merge).
+    pub fn of_block(s: &ServerSummary) -> Sampling {
+        Sampling {
+            samples: s.samples,
+            skipped: s.skipped_samples,
+            ms_avg: s.sample_ms_avg,
+            ms_max: s.sample_ms_max,
+            not_recorded: s.not_recorded.clone(),
+        }
+    }
+
+    /// Records how the server was sampled in `s`.
+    pub fn record(self, s: &mut ServerSummary) {
+        s.samples = self.samples;
+        s.skipped_samples = self.skipped;
+        s.sample_ms_avg = self.ms_avg;
+        s.sample_ms_max = self.ms_max;
+        s.not_recorded = self.not_recorded;
+    }
+}
+
+/// The server block of `summary`: the server's counters over the measured phase (`measured`,
+/// none when no sample opened it) divided by the summary's transactions and New-Orders, the
+/// rows of server.csv for averages and peaks, and how the server was sampled. Cross-checks
+/// are added by the caller, which knows what each target ran.
+pub fn server_block(
+    measured: Option<&Delta>,
+    rows: &[ServerRow],
+    summary: &Summary,
+    sampling: Sampling,
+) -> ServerSummary {
+    let new_orders = summary
+        .kinds
+        .iter()
+        .find(|k| k.name == "new_order")
+        .map(|k| k.committed);
+    let mut s = match measured {
+        Some(m) => ServerSummary::of(m, rows, summary.transactions, new_orders),
+        None => ServerSummary::default(),
+    };
+    sampling.record(&mut s);
+    s
+}
+
+/// Why the server block makes its run INVALID: checks that could not be made where they
+/// normally are, then cross-checks that disagree, in that order.
+pub fn reasons(s: &ServerSummary) -> Vec<String> {
+    s.checks_not_made
+        .iter()
+        .cloned()
+        .chain(s.cross_checks.iter().filter_map(|c| c.reason()))
+        .collect()
+}
+
+/// Makes `result` INVALID for each of `reasons`, in order.
+pub fn invalidate(result: &mut RunResult, reasons: impl IntoIterator<Item = String>) {
+    for reason in reasons {
+        result.validity.valid = false;
+        result.validity.reasons.push(reason);
+    }
+}
+
+/// Puts the server block into the run's summary and draws the findings from it and the
+/// rows of server.csv.
+pub fn conclude(result: &mut RunResult, block: ServerSummary, rows: &[ServerRow]) {
+    if let Some(summary) = result.summary.as_mut() {
+        summary.server = Some(block);
+    }
+    result.findings = super::findings::of(result, rows);
+}

@@ -1,0 +1,168 @@
+//! The end of a run: the samplers' reports become the summary's server block (through
+//! the verdict path a merge shares, analysis::verdict), each target's counts are
+//! cross-checked against what its virtual users ran, and what disagrees makes the run
+//! INVALID.
+
+use super::{Targets, targets};
+use crate::analysis::cross_checks::{Ends, PgCosts, cross_checks};
+use crate::analysis::verdict::{self, Sampling};
+use crate::results::{RunResult, Summary};
+use crate::workload::Workload;
+
+/// How the workload's `kinds` attempts end on the server, for the cross-checks.
+fn ends_of(workload: &dyn Workload, kinds: usize, connections: u64) -> Ends {
+    Ends {
+        commits: (0..kinds).map(|k| workload.commits(k)).collect(),
+        autocommit_statements: (0..kinds)
+            .map(|k| workload.autocommit_statements(k))
+            .collect(),
+        connections,
+        pg: None,
+    }
+}
+
+/// The server block of the summary, the cross-checks (a disagreement makes the run
+/// INVALID) and the findings, from what the samplers saw. The first target's figures are the
+/// summary's; with several targets each one's counts are checked against its own share
+/// (New-Orders kept in a cluster's tables against the total).
+pub(super) fn server_figures(
+    result: &mut RunResult,
+    reports: Vec<crate::sampler::Report>,
+    per_target: &[Summary],
+    targets: &Targets,
+    client: &ClientEnd,
+    workload: &dyn Workload,
+) {
+    for (i, r) in reports.iter().enumerate() {
+        for e in &r.events {
+            result.events.push(crate::results::Event {
+                t_s: e.t_s,
+                what: targets::label(targets, i, e.what.clone()),
+            });
+        }
+    }
+    let Some(summary) = result.summary.as_mut() else {
+        return;
+    };
+    if let Some(shard) = result.shard.as_mut() {
+        // The server's counters hold every shard's work: divided by this shard's transactions
+        // or compared with its count they would mislead. `merge` does both over all shards.
+        let mut mode = workload.server_count();
+        mode.statements &= !targets.shared_data;
+        shard.server_count = Some(mode);
+        let ends = ends_of(workload, summary.kinds.len(), 0);
+        shard.commits = ends.commits;
+        shard.autocommit_statements = ends.autocommit_statements;
+        if let Some(r) = reports.first().filter(|_| shard.index == 1) {
+            shard.server_measured = r.measured.clone().filter(|_| r.final_taken);
+            // The merge cross-checks this shard's counts: without them it cannot.
+            let why = r.checks_not_made();
+            shard.opening_lag_s = r.opening_lag_s;
+            // Its own block records only how the server was sampled.
+            let mut block = crate::metrics::server::ServerSummary {
+                duration_s: r.measured.as_ref().map_or(0.0, |m| m.secs),
+                ..Default::default()
+            };
+            Sampling::of_report(r).record(&mut block);
+            summary.server = Some(block);
+            verdict::invalidate(
+                result,
+                why.map(|why| format!("the merge's cross-checks cannot be made: {why}")),
+            );
+        }
+        return;
+    }
+    for (t, r) in summary.targets.iter_mut().zip(&reports) {
+        t.conflicts = r.measured.as_ref().and_then(|m| m.conflicts());
+    }
+    let Some(report) = reports.first() else {
+        return;
+    };
+    let mut s = verdict::server_block(
+        report.measured.as_ref(),
+        &report.rows,
+        summary,
+        Sampling::of_report(report),
+    );
+    let mut ends = ends_of(
+        workload,
+        summary.kinds.len(),
+        u64::from(result.config.threads),
+    );
+    // PostgreSQL: what connecting costs, measured (the monitor's empty connection and the
+    // virtual users' preparation as the protocol counted it).
+    ends.pg = report.pg_connect_cost.map(|login| PgCosts {
+        per_connection: login + client.pg_setup as f64,
+        prepares_alone: client.pg_prepares_alone,
+        warmup: result.config.warmup_s > 0.0,
+        monitor_unflushed: report.pg_monitor_unflushed,
+    });
+    // Only a phase bounded by samples on both sides, the last after every transaction
+    // ended, can be compared with txbench's count.
+    for (i, r) in reports.iter().enumerate() {
+        let Some(m) = r.measured.as_ref().filter(|_| r.final_taken) else {
+            if let Some(why) = r.checks_not_made() {
+                let line =
+                    targets::label(targets, i, format!("the cross-checks were not made: {why}"));
+                if client.lost.get(i).copied().unwrap_or(false) {
+                    // A target lost while others served is an event of the run already.
+                    s.not_recorded
+                        .push(format!("{line} (the target was lost during the run)"));
+                } else {
+                    s.checks_not_made.push(line);
+                }
+            }
+            continue;
+        };
+        let own = if per_target.is_empty() {
+            &*summary
+        } else {
+            &per_target[i]
+        };
+        let mut mode = workload.server_count();
+        if targets.shared_data {
+            // A node's appliers count the other nodes' writes as its statements.
+            mode.statements = false;
+        }
+        let mut checks = cross_checks(m, own, mode, &ends, r.opening_lag_s);
+        if targets.shared_data {
+            // Each node's tables hold the whole cluster's New-Orders: the first node's
+            // count against every target's.
+            checks.retain(|c| !c.what.starts_with("New-Orders"));
+            if i == 0 {
+                checks.extend(
+                    cross_checks(m, summary, mode, &ends, r.opening_lag_s)
+                        .into_iter()
+                        .filter(|c| c.what.starts_with("New-Orders")),
+                );
+            }
+        }
+        for mut c in checks {
+            if targets.urls.len() > 1 {
+                c.what = format!("target {}: {}", i + 1, c.what);
+            }
+            s.cross_checks.push(c);
+        }
+    }
+    let mut reasons = verdict::reasons(&s);
+    if !report.pg_other_clients.is_empty() && !targets.shared_data {
+        // Their work reaches pg_stat_database only when they idle or exit: the count
+        // cannot show a client still busy at the end, so its presence is the finding.
+        reasons.push(format!(
+            "another client used the server during the run: {} ran statements (PostgreSQL counts a busy session's transactions only when it idles or exits)",
+            report.pg_other_clients.join(", ")
+        ));
+    }
+    verdict::invalidate(result, reasons);
+    verdict::conclude(result, s, &report.rows);
+}
+
+/// What the client knows at the end of a run that the cross-checks use.
+pub(super) struct ClientEnd {
+    /// Targets lost during the run (several targets: an event).
+    pub(super) lost: Vec<bool>,
+    /// PostgreSQL: the most transactions a connection's preparation ended.
+    pub(super) pg_setup: u64,
+    /// PostgreSQL: statements prepared outside a transaction over the run.
+    pub(super) pg_prepares_alone: u64,
+}

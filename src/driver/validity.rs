@@ -1,0 +1,98 @@
+//! The driver's own INVALID rules, checked as the run goes: a kind whose failures pass
+//! --max-error-rate in an interval, a driver that used the client's CPUs (its numbers then
+//! measure the client), and whether failed transactions point at a lost server.
+
+use crate::config::RunConfig;
+use crate::metrics::Recorder;
+use crate::results::IntervalRow;
+
+/// CPU seconds this process has used, all threads.
+pub(super) fn process_cpu_s() -> f64 {
+    // SAFETY: an all-zero rusage is a valid value for getrusage to fill.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: RUSAGE_SELF with a valid pointer.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return 0.0;
+    }
+    let secs = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+    secs(u.ru_utime) + secs(u.ru_stime)
+}
+
+/// `cpu_s` of CPU over `wall_s` seconds as % of `cpus` CPUs.
+pub(super) fn cpu_pct(cpu_s: f64, wall_s: f64, cpus: usize) -> f64 {
+    if wall_s <= 0.0 {
+        return 0.0;
+    }
+    cpu_s / (wall_s * cpus.max(1) as f64) * 100.0
+}
+
+/// Share of the client's CPUs above which the driver, not the database, sets the pace.
+pub const SATURATED_CPU_PCT: f64 = 90.0;
+
+/// The INVALID reason when the driver used at least [`SATURATED_CPU_PCT`] of the client's
+/// CPUs over the measured phase: its numbers then measure the client.
+pub fn saturation(cpu_s: f64, wall_s: f64, cpus: usize) -> Option<String> {
+    let pct = cpu_pct(cpu_s, wall_s, cpus);
+    (wall_s > 0.0 && pct >= SATURATED_CPU_PCT).then(|| {
+        format!(
+            "the driver is saturated: txbench used {pct:.0} % of the client's {cpus} CPU(s) over the measured phase, so the throughput measures the client, not the database; use fewer threads, --rate, or a bigger client"
+        )
+    })
+}
+
+/// Whether transactions of this interval failed with their connection (the server may be
+/// gone).
+pub(super) fn lost_server(rec: &Recorder) -> bool {
+    rec.reconnects > 0 || rec.kinds.iter().any(|k| k.lost_with_connection() > 0)
+}
+
+fn top_messages(rec: &Recorder) -> String {
+    let mut m: Vec<_> = rec
+        .messages
+        .iter()
+        .filter(|m| m.class.counts_against_error_rate())
+        .collect();
+    m.sort_by_key(|e| std::cmp::Reverse(e.count));
+    if m.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = m
+        .iter()
+        .take(3)
+        .map(|m| format!("{}× {}: {}", m.count, m.kind, m.message))
+        .collect();
+    format!("; top errors: {}", list.join("; "))
+}
+
+/// The INVALID reason when a kind's failures in one measured interval (`row`, from `rec`)
+/// pass --max-error-rate: finally failed attempts, whether by an unexpected error or after
+/// their retries ran out. Each kind on its own, so a kind that is a small part of the mix
+/// cannot fail unnoticed under the total.
+pub(super) fn error_rate(row: &IntervalRow, rec: &Recorder, cfg: &RunConfig) -> Option<String> {
+    for (k, stats) in row.kinds.iter().zip(&rec.kinds) {
+        let attempts = k.completed + k.errors;
+        let failed = stats.counted_failures();
+        if attempts > 0 && failed as f64 > cfg.max_error_rate * attempts as f64 {
+            let ran_out = stats.failed_after_retries();
+            let how = match (stats.unexpected(), ran_out) {
+                (_, 0) => "with unexpected errors".to_string(),
+                (0, _) => format!(
+                    "after their --retries {} retries ran out (deadlocks, lock waits, serialization failures)",
+                    cfg.retries
+                ),
+                (u, r) => format!(
+                    "({u} with unexpected errors, {r} after their --retries {} retries ran out)",
+                    cfg.retries
+                ),
+            };
+            return Some(format!(
+                "{failed} of {attempts} {} transactions failed {how} in the interval ending at {:.0}s (more than --max-error-rate {}%){}",
+                k.name,
+                row.end_s,
+                cfg.max_error_rate * 100.0,
+                top_messages(rec)
+            ));
+        }
+    }
+    None
+}

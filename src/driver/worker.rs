@@ -1,0 +1,336 @@
+//! One virtual user: its thread and connection, the one worker loop (closed, or paced by
+//! the open-loop schedule), retries, pauses and reconnects, and what the users share.
+
+use super::Targets;
+use crate::config::RunConfig;
+use crate::engine::{self, TargetUrl};
+use crate::metrics::{Recorder, StmtCounts};
+use crate::workload::{Workload, rand::worker_rng};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Barrier, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Opens a worker connection with the run's session settings.
+pub fn connect_session(url: &TargetUrl, cfg: &RunConfig) -> anyhow::Result<crate::engine::Conn> {
+    let mut conn = engine::connect(url)?;
+    if let Some(iso) = cfg.isolation {
+        // PostgreSQL takes READ UNCOMMITTED and runs it as READ COMMITTED.
+        conn.query_drop(match conn.engine() {
+            engine::Engine::Mysql => {
+                format!("SET SESSION TRANSACTION ISOLATION LEVEL {}", iso.sql())
+            }
+            engine::Engine::Postgres => format!(
+                "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL {}",
+                iso.sql()
+            ),
+        })?;
+    }
+    Ok(conn)
+}
+
+pub(super) struct Shared {
+    pub(super) stop: AtomicBool,
+    /// Where virtual users wait out keying and think times: woken when the run stops, so a
+    /// paced terminal sleeps its whole pause instead of polling the stop flag.
+    pub(super) pausing: (Mutex<()>, Condvar),
+    /// A virtual user that crashed (a bug): the run cannot be trusted.
+    pub(super) crashed: Mutex<Option<String>>,
+    /// Transactions still allowed (with --events); i64::MAX during warm-up or without it.
+    pub(super) remaining: AtomicI64,
+    pub(super) startup_error: Mutex<Option<String>>,
+    /// One per virtual user and target: virtual user v's on target t at v * targets + t.
+    pub(super) recorders: Vec<Mutex<Recorder>>,
+    /// How many targets.
+    pub(super) targets: usize,
+    /// PostgreSQL: the most transactions a virtual user's connection ended preparing, and
+    /// the statements the connections prepared outside a transaction (counted from the
+    /// protocol, for the cross-check).
+    pub(super) pg_setup: std::sync::atomic::AtomicU64,
+    pub(super) pg_prepares_alone: std::sync::atomic::AtomicU64,
+}
+
+impl Shared {
+    /// Notes what a connection just prepared cost (PostgreSQL).
+    fn connected(&self, conn: &crate::engine::Conn) {
+        if let Some((t, _)) = conn.pg_transactions() {
+            self.pg_setup.fetch_max(t, Ordering::Relaxed);
+        }
+    }
+
+    /// Notes what a connection about to be dropped prepared alone (PostgreSQL).
+    fn closing(&self, conn: &crate::engine::Conn) {
+        if let Some((_, p)) = conn.pg_transactions() {
+            self.pg_prepares_alone.fetch_add(p, Ordering::Relaxed);
+        }
+    }
+
+    /// Stops the run: every virtual user ends after its transaction, pausing ones at once.
+    pub(super) fn halt(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _g = self.pausing.0.lock().unwrap_or_else(|p| p.into_inner());
+        self.pausing.1.notify_all();
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn worker_loop(
+    id: usize,
+    cfg: &RunConfig,
+    urls: &[TargetUrl],
+    galera: &[bool],
+    current: &mut usize,
+    shared: &Shared,
+    worker: &mut dyn crate::workload::Worker,
+    conn: &mut crate::engine::Conn,
+    schedule: Option<crossbeam_channel::Receiver<Instant>>,
+    names: &[String],
+) {
+    while !shared.stop.load(Ordering::Relaxed) {
+        let recorder = &shared.recorders[id * shared.targets + *current];
+        let (intended, kind, think) = match &schedule {
+            None => {
+                // Closed loop: keying time before the transaction and think time after
+                // it belong to the emulated user, not to the measured latency.
+                let kind = worker.next_kind();
+                let (keying, think) = worker.pauses(kind);
+                if !pause(shared, keying) {
+                    break;
+                }
+                (Instant::now(), kind, think)
+            }
+            Some(rx) => match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(t) => (t, worker.next_kind(), Duration::ZERO),
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => continue,
+                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
+            },
+        };
+        // Exactly --events transactions start: once the budget is spent it stays spent.
+        if shared.remaining.fetch_sub(1, Ordering::Relaxed) <= 0 {
+            if cfg.events.is_some() {
+                shared.halt();
+            }
+            break;
+        }
+        let start = Instant::now();
+        let mut stmts = StmtCounts::default();
+        let mut retries = 0u32;
+        // The class of each retry (written only when one happens).
+        let mut retried_as = [0u32; crate::metrics::ErrorClass::ALL.len()];
+        let result = loop {
+            match worker.execute(conn, kind, retries > 0, &mut stmts) {
+                Ok(outcome) => break Ok(outcome),
+                Err(e) => {
+                    let class = engine::classify(&e);
+                    if class.disconnects() {
+                        break Err((class, engine::error_message(&e)));
+                    }
+                    // A lock-wait timeout rolls back only the statement: end the transaction.
+                    let _ = conn.rollback();
+                    // On Galera another node's write can reach a row between this
+                    // transaction's read and its write (certification would roll it back).
+                    let conflict = class == crate::metrics::ErrorClass::Data
+                        && galera.get(*current).copied().unwrap_or(false);
+                    if (class.retryable() || conflict) && retries < cfg.retries {
+                        retries += 1;
+                        retried_as[class.index()] += 1;
+                        continue;
+                    }
+                    break Err((class, engine::error_message(&e)));
+                }
+            }
+        };
+        let end = Instant::now();
+        let lost = {
+            let mut r = recorder.lock().unwrap_or_else(|p| p.into_inner());
+            r.stmts.reads += stmts.reads;
+            r.stmts.writes += stmts.writes;
+            r.stmts.other += stmts.other;
+            if retries > 0 {
+                for c in crate::metrics::ErrorClass::ALL {
+                    let n = retried_as[c.index()];
+                    if n > 0 {
+                        r.kinds[kind].retries += u64::from(n);
+                        r.kinds[kind].retries_by_class[c.index()] += u64::from(n);
+                    }
+                }
+            }
+            match &result {
+                Ok(outcome) => {
+                    r.completed(
+                        kind,
+                        *outcome,
+                        end.saturating_duration_since(intended).as_micros() as u64,
+                        (end - start).as_micros() as u64,
+                    );
+                    if retries > 0 {
+                        r.kinds[kind].retried_completed += 1;
+                    }
+                    false
+                }
+                Err((class, msg)) => {
+                    r.failed(kind, &names[kind], *class, msg);
+                    class.disconnects()
+                }
+            }
+        };
+        if lost && !reconnect(cfg, urls, current, id, shared, worker, conn) {
+            break;
+        }
+        if !pause(shared, think) {
+            break;
+        }
+    }
+}
+
+/// Waits `d` unless the run stops first (then false). A stop wakes the wait: a thousand
+/// paced terminals sleep without polling.
+pub(super) fn pause(shared: &Shared, d: Duration) -> bool {
+    if d.is_zero() {
+        return !shared.stop.load(Ordering::Relaxed);
+    }
+    let end = Instant::now() + d;
+    let (lock, cv) = &shared.pausing;
+    let mut g = lock.lock().unwrap_or_else(|p| p.into_inner());
+    loop {
+        // Checked under the lock `halt` takes to notify: a stop is never missed.
+        if shared.stop.load(Ordering::SeqCst) {
+            return false;
+        }
+        let now = Instant::now();
+        if now >= end {
+            return true;
+        }
+        g = cv
+            .wait_timeout(g, end - now)
+            .unwrap_or_else(|p| p.into_inner())
+            .0;
+    }
+}
+
+/// Reconnects with backoff (50 ms doubling to 2 s) until it works or the run stops: to its
+/// own target first, then to the others in turn (a virtual user whose node died moves to a
+/// surviving one, and counts a reconnect there).
+fn reconnect(
+    cfg: &RunConfig,
+    urls: &[TargetUrl],
+    current: &mut usize,
+    id: usize,
+    shared: &Shared,
+    worker: &mut dyn crate::workload::Worker,
+    conn: &mut crate::engine::Conn,
+) -> bool {
+    let mut backoff = Duration::from_millis(50);
+    while !shared.stop.load(Ordering::Relaxed) {
+        for k in 0..urls.len() {
+            let t = (*current + k) % urls.len();
+            if let Ok(mut c) = connect_session(&urls[t], cfg)
+                && c.in_one_transaction(|c| worker.on_connect(c)).is_ok()
+            {
+                shared.closing(conn);
+                shared.connected(&c);
+                *conn = c;
+                *current = t;
+                shared.recorders[id * shared.targets + t]
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .reconnects += 1;
+                return true;
+            }
+            if shared.stop.load(Ordering::Relaxed) {
+                return false;
+            }
+        }
+        std::thread::sleep(backoff);
+        backoff = (backoff * 2).min(Duration::from_secs(2));
+    }
+    false
+}
+
+/// Stack size of a worker thread: workers keep little on the stack, and 1,000 of them
+/// must stay cheap.
+const WORKER_STACK: usize = 256 * 1024;
+
+/// Starts virtual user `user` (the `id`th of this process): it connects to its target,
+/// waits at `barrier` with every other, then runs the worker loop on the schedule it is
+/// sent (None: closed loop) until the run stops. A connection that fails is reported in
+/// `shared.startup_error`; a panic ends the run as INVALID.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn spawn(
+    id: usize,
+    user: u32,
+    cfg: &RunConfig,
+    targets: &Targets,
+    workload: &dyn Workload,
+    shared: &Arc<Shared>,
+    barrier: &Arc<Barrier>,
+    go_rx: &crossbeam_channel::Receiver<Option<crossbeam_channel::Receiver<Instant>>>,
+) -> anyhow::Result<std::thread::JoinHandle<()>> {
+    let shared = shared.clone();
+    let barrier = barrier.clone();
+    let go_rx = go_rx.clone();
+    let urls = targets.urls.clone();
+    let galera = targets.galera.clone();
+    let cfg = cfg.clone();
+    let mut worker = workload.worker(user, worker_rng(cfg.seed, u64::from(user)));
+    let names = workload.kinds();
+    std::thread::Builder::new()
+        .name(format!("vu-{user}"))
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            let mut current = user as usize % urls.len();
+            let conn = connect_session(&urls[current], &cfg).and_then(|mut c| {
+                c.in_one_transaction(|c| worker.on_connect(c))?;
+                shared.connected(&c);
+                Ok(c)
+            });
+            let mut conn = match conn {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    let mut slot = shared
+                        .startup_error
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner());
+                    slot.get_or_insert_with(|| crate::error::one_line(&e));
+                    None
+                }
+            };
+            barrier.wait();
+            let Ok(schedule) = go_rx.recv() else { return };
+            if let Some(conn) = conn.as_mut() {
+                // A panic is a txbench bug; a virtual user that vanished silently would
+                // leave numbers that look fine, so it ends the run as INVALID.
+                let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    worker_loop(
+                        id,
+                        &cfg,
+                        &urls,
+                        &galera,
+                        &mut current,
+                        &shared,
+                        worker.as_mut(),
+                        conn,
+                        schedule,
+                        &names,
+                    )
+                }));
+                shared.closing(conn);
+                if let Err(panic) = ran {
+                    let msg = panic
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_else(|| "unknown panic".into());
+                    let mut slot = shared.crashed.lock().unwrap_or_else(|p| p.into_inner());
+                    slot.get_or_insert(format!(
+                        "virtual user {user} crashed (a txbench bug): {msg}"
+                    ));
+                    shared.halt();
+                }
+            }
+        })
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "starting virtual user {user}: {e} (too many --threads for this machine?)"
+            )
+        })
+}
