@@ -1,0 +1,250 @@
+//! The run directory's files: result.json (versioned, written atomically), intervals.csv and
+//! latency.hlog appended as the run goes.
+
+use super::*;
+
+/// Reads a JSON file of ours (result.json, sweep.json), refusing other schema versions
+/// clearly; `what` names the kind of file in the messages.
+pub(super) fn read_versioned<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> Result<T> {
+    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let v: serde_json::Value = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{} is not JSON", path.display()))?;
+    match v.get("schema_version").and_then(|s| s.as_u64()) {
+        Some(n) if n == u64::from(SCHEMA_VERSION) => {}
+        Some(n) if n > u64::from(SCHEMA_VERSION) => bail!(
+            "{} has {what} schema version {n}, newer than this txbench understands ({SCHEMA_VERSION}): upgrade txbench",
+            path.display()
+        ),
+        Some(n) => bail!(
+            "{} has {what} schema version {n}, which this txbench no longer reads",
+            path.display()
+        ),
+        None => bail!(
+            "{} has no schema_version: not a txbench {what}",
+            path.display()
+        ),
+    }
+    serde_json::from_value(v).with_context(|| format!("reading {}", path.display()))
+}
+
+/// A run directory being written.
+pub struct RunDir {
+    path: PathBuf,
+    csv: File,
+    hlog: File,
+    serializer: V2DeflateSerializer,
+    buf: Vec<u8>,
+}
+
+const CSV_HEADER: &str = "phase,start_s,end_s,threads,transactions,tps,qps,reads_ps,writes_ps,other_ps,p95_ms,p99_ms,service_p99_ms,errors,err_ps,reconn_ps\n";
+
+impl RunDir {
+    /// Creates `path` (which must not hold a run already) with the CSV and log headers.
+    pub fn create(path: &Path, start: std::time::SystemTime) -> Result<RunDir> {
+        if path.join("result.json").exists() {
+            bail!(
+                "--out {}: holds a run already; choose another directory",
+                path.display()
+            );
+        }
+        // A directory of someone else's files is not ours to write into: nothing of it is
+        // truncated or replaced.
+        if let Ok(mut entries) = fs::read_dir(path)
+            && let Some(Ok(first)) = entries.next()
+        {
+            bail!(
+                "--out {}: holds files but no txbench run (such as {}); choose a new or empty directory",
+                path.display(),
+                first.file_name().to_string_lossy()
+            );
+        }
+        fs::create_dir_all(path)
+            .with_context(|| format!("--out {}: cannot create it", path.display()))?;
+        let open = |name: &str| -> Result<File> {
+            OpenOptions::new()
+                .create_new(true)
+                .write(true)
+                .open(path.join(name))
+                .with_context(|| format!("creating {}", path.join(name).display()))
+        };
+        let mut csv = open("intervals.csv")?;
+        csv.write_all(CSV_HEADER.as_bytes())?;
+        let mut hlog = open("latency.hlog")?;
+        let start_unix = start
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs_f64())
+            .unwrap_or(0.0);
+        write!(
+            hlog,
+            "#[txbench {} latency log: values in microseconds; tags are KIND.response and KIND.service]\n\
+             #[StartTime: {start_unix:.3} (seconds since epoch), {}]\n\
+             #[BaseTime: {start_unix:.3} (seconds since epoch)]\n\
+             \"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n",
+            env!("CARGO_PKG_VERSION"),
+            humantime::format_rfc3339_seconds(start),
+        )?;
+        Ok(RunDir {
+            path: path.to_path_buf(),
+            csv,
+            hlog,
+            serializer: V2DeflateSerializer::new(),
+            buf: Vec::new(),
+        })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends an interval to intervals.csv and its histograms to latency.hlog.
+    pub fn append_interval(
+        &mut self,
+        row: &IntervalRow,
+        rec: &Recorder,
+        names: &[String],
+    ) -> Result<()> {
+        let mut hists = Vec::with_capacity(rec.kinds.len() * 2);
+        for (k, name) in rec.kinds.iter().zip(names) {
+            hists.push((name.clone(), false, k.response.to_hdr()));
+            hists.push((name.clone(), true, k.service.to_hdr()));
+        }
+        self.append(row, &hists)
+    }
+
+    /// Appends an interval to intervals.csv and its histograms, (kind, service time?,
+    /// histogram), to latency.hlog.
+    pub fn append(
+        &mut self,
+        row: &IntervalRow,
+        hists: &[(String, bool, Histogram<u64>)],
+    ) -> Result<()> {
+        let phase = match row.phase {
+            Phase::Warmup => "warmup",
+            Phase::Measure => "measure",
+        };
+        writeln!(
+            self.csv,
+            "{phase},{:.3},{:.3},{},{},{:.2},{:.2},{:.2},{:.2},{:.2},{:.3},{:.3},{:.3},{},{:.2},{:.2}",
+            row.start_s, row.end_s, row.threads, row.transactions, row.tps, row.qps, row.reads_ps,
+            row.writes_ps, row.other_ps, row.p95_ms, row.p99_ms, row.service_p99_ms, row.errors,
+            row.err_ps, row.reconn_ps
+        )
+        .context("writing intervals.csv")?;
+        use base64::Engine as _;
+        let mut lines = String::new();
+        for (name, service, h) in hists {
+            let tag = if *service { "service" } else { "response" };
+            self.buf.clear();
+            self.serializer
+                .serialize(h, &mut self.buf)
+                .map_err(|e| anyhow::anyhow!("encoding a histogram: {e:?}"))?;
+            lines.push_str(&format!(
+                "Tag={name}.{tag},{:.3},{:.3},{:.3},{}\n",
+                row.start_s,
+                row.end_s - row.start_s,
+                h.max() as f64 / 1000.0,
+                base64::engine::general_purpose::STANDARD.encode(&self.buf)
+            ));
+        }
+        self.hlog
+            .write_all(lines.as_bytes())
+            .context("writing latency.hlog")?;
+        Ok(())
+    }
+
+    /// Rewrites result.json atomically.
+    pub fn write_result(&self, result: &RunResult) -> Result<()> {
+        write_json_atomic(&self.path.join("result.json"), result)
+    }
+}
+
+/// One histogram of a run's latency.hlog, still encoded (a decoded one takes 188 KiB: a
+/// merge of hours of many shards decodes each when it is needed).
+#[derive(Debug, Clone)]
+pub struct HlogRecord {
+    /// The interval's start, seconds since the run started (its row's `start_s`).
+    pub start_s: f64,
+    /// The transaction kind.
+    pub kind: String,
+    /// Service time (else response time).
+    pub service: bool,
+    /// The histogram, V2 deflate encoding (microseconds).
+    pub encoded: Vec<u8>,
+}
+
+impl HlogRecord {
+    /// The histogram.
+    pub fn decode(&self) -> Result<Histogram<u64>> {
+        hdrhistogram::serialization::Deserializer::new()
+            .deserialize::<u64, _>(&mut &self.encoded[..])
+            .map_err(|e| anyhow::anyhow!("a latency.hlog histogram does not decode: {e:?}"))
+    }
+}
+
+/// Calls `each` with every histogram of `dir`/latency.hlog, in file order, up to the first
+/// line that does not parse. False when there is no such file (an old or copied run).
+pub fn read_hlog(dir: &Path, mut each: impl FnMut(HlogRecord) -> Result<()>) -> Result<bool> {
+    use base64::Engine as _;
+    use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
+    let path = dir.join("latency.hlog");
+    let Ok(log) = fs::read(&path) else {
+        return Ok(false);
+    };
+    for item in IntervalLogIterator::new(&log) {
+        // A run that died mid-write leaves its last line short: the log ends there (a merge
+        // then finds that interval's histograms missing and says so).
+        let Ok(entry) = item else {
+            break;
+        };
+        let LogEntry::Interval(iv) = entry else {
+            continue;
+        };
+        let Some(tag) = iv.tag() else { continue };
+        let (kind, service) = match tag.as_str().rsplit_once('.') {
+            Some((k, "response")) => (k, false),
+            Some((k, "service")) => (k, true),
+            _ => continue,
+        };
+        let encoded = base64::engine::general_purpose::STANDARD
+            .decode(iv.encoded_histogram())
+            .with_context(|| format!("{}: a histogram is not base64", path.display()))?;
+        each(HlogRecord {
+            start_s: iv.start_timestamp().as_secs_f64(),
+            kind: kind.to_string(),
+            service,
+            encoded,
+        })?;
+    }
+    Ok(true)
+}
+
+/// Writes `value` as pretty JSON to `path` through a temporary file renamed over it, so a
+/// reader never sees half a file.
+pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    let bytes = serde_json::to_vec_pretty(value)?;
+    // Written, synced, renamed, and the rename synced: a power cut leaves the old file or
+    // the new one, never an empty one.
+    let mut f = File::create(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
+    f.write_all(&bytes)
+        .and_then(|_| f.sync_all())
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    drop(f);
+    fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .with_context(|| format!("syncing {}", dir.display()))?;
+    }
+    Ok(())
+}

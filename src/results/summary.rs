@@ -1,0 +1,202 @@
+//! The measured phase's summary (per kind, per target) and the workload's own scorecard.
+
+use super::*;
+
+/// One transaction kind over the measured phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KindSummary {
+    /// Kind name.
+    pub name: String,
+    /// Completed (committed + rolled back on purpose).
+    pub completed: u64,
+    /// Committed.
+    pub committed: u64,
+    /// Rolled back on purpose.
+    pub rolled_back: u64,
+    /// Failed, after retries.
+    pub errors: u64,
+    /// Retries.
+    pub retries: u64,
+    /// Completed per second.
+    pub tps: f64,
+    /// Intended start → end.
+    pub response: LatencyStats,
+    /// Actual start → end.
+    pub service: LatencyStats,
+}
+
+/// The measured phase in figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Measured seconds.
+    pub duration_s: f64,
+    /// Completed transactions.
+    pub transactions: u64,
+    /// Completed per second.
+    pub tps: f64,
+    /// Statements.
+    pub queries: u64,
+    /// Statements per second.
+    pub qps: f64,
+    /// Statement split.
+    pub stmts: StmtCounts,
+    /// Failed transactions.
+    pub errors: u64,
+    /// Failed transactions that should have worked (duplicate key, data, other errors).
+    pub unexpected_errors: u64,
+    /// Contention failures whose retries ran out (pgbench's serialization and deadlock
+    /// failures); with `unexpected_errors` they count against --max-error-rate.
+    #[serde(default)]
+    pub failed_after_retries: u64,
+    /// Failures by class (finally failed, after any retries).
+    pub errors_by_class: BTreeMap<String, u64>,
+    /// Retries.
+    pub retries: u64,
+    /// Transactions that completed after one retry or more (pgbench's "transactions
+    /// retried"); the rest of the retried attempts are in `failed_after_retries`.
+    #[serde(default)]
+    pub retried_transactions: u64,
+    /// Retries by the class of the error retried (serialization, deadlock, lock wait).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub retries_by_class: BTreeMap<String, u64>,
+    /// Reconnects.
+    pub reconnects: u64,
+    /// All kinds, response time.
+    pub response: LatencyStats,
+    /// All kinds, service time.
+    pub service: LatencyStats,
+    /// Per kind.
+    pub kinds: Vec<KindSummary>,
+    /// CPU seconds the driver process used in the measured phase (all its threads).
+    #[serde(default)]
+    pub client_cpu_s: f64,
+    /// That, as % of all the client's CPUs over the measured time.
+    #[serde(default)]
+    pub client_cpu_pct: f64,
+    /// The most frequent error messages.
+    pub top_errors: Vec<ErrorMessage>,
+    /// The server's figures over the measured phase (per transaction, peaks, cross-checks),
+    /// when it was sampled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<crate::metrics::server::ServerSummary>,
+    /// With several targets: each one's figures over the measured phase.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<TargetSummary>,
+}
+
+/// One target's figures over the measured phase (a run with several targets).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetSummary {
+    /// The target (password redacted).
+    pub url: String,
+    /// Virtual users dealt to it at the start.
+    pub threads: u32,
+    /// Transactions completed on it.
+    pub transactions: u64,
+    /// Per second.
+    pub tps: f64,
+    /// Response time.
+    pub response: LatencyStats,
+    /// Failed attempts.
+    pub errors: u64,
+    /// By class.
+    pub errors_by_class: BTreeMap<String, u64>,
+    /// Reconnects that landed on it (a virtual user moves on when its target fails).
+    pub reconnects: u64,
+    /// A Galera node: what its counters say the clients' deadlock errors (1213) were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<Conflicts>,
+}
+
+impl TargetSummary {
+    /// From a target's summary.
+    pub fn of(url: String, threads: u32, s: &Summary) -> TargetSummary {
+        TargetSummary {
+            url,
+            threads,
+            transactions: s.transactions,
+            tps: s.tps,
+            response: s.response,
+            errors: s.errors,
+            errors_by_class: s.errors_by_class.clone(),
+            reconnects: s.reconnects,
+            conflicts: None,
+        }
+    }
+}
+
+impl Summary {
+    /// The summary of `rec`, which holds the whole measured phase of `secs` seconds.
+    pub fn of(rec: &Recorder, names: &[String], secs: f64) -> Summary {
+        let secs = secs.max(1e-9);
+        let transactions = rec.completed_total();
+        let mut top_errors = rec.messages.clone();
+        top_errors.sort_by_key(|e| std::cmp::Reverse(e.count));
+        top_errors.truncate(5);
+        Summary {
+            duration_s: secs,
+            transactions,
+            tps: transactions as f64 / secs,
+            queries: rec.stmts.total(),
+            qps: rec.stmts.total() as f64 / secs,
+            stmts: rec.stmts,
+            errors: rec.failed_total(),
+            unexpected_errors: rec.kinds.iter().map(|k| k.unexpected()).sum(),
+            failed_after_retries: rec.kinds.iter().map(|k| k.failed_after_retries()).sum(),
+            errors_by_class: rec.errors_by_class(),
+            retries: rec.kinds.iter().map(|k| k.retries).sum(),
+            retried_transactions: rec.kinds.iter().map(|k| k.retried_completed).sum(),
+            retries_by_class: rec.retries_by_class(),
+            reconnects: rec.reconnects,
+            response: LatencyStats::of(&rec.all_response()),
+            service: LatencyStats::of(&rec.all_service()),
+            kinds: rec
+                .kinds
+                .iter()
+                .zip(names)
+                .map(|(k, name)| KindSummary {
+                    name: name.clone(),
+                    completed: k.completed(),
+                    committed: k.committed,
+                    rolled_back: k.rolled_back,
+                    errors: k.failed(),
+                    retries: k.retries,
+                    tps: k.completed() as f64 / secs,
+                    response: LatencyStats::of(&k.response.to_hdr()),
+                    service: LatencyStats::of(&k.service.to_hdr()),
+                })
+                .collect(),
+            top_errors,
+            client_cpu_s: 0.0,
+            client_cpu_pct: 0.0,
+            server: None,
+            targets: Vec::new(),
+        }
+    }
+}
+
+/// One line of a workload's scorecard: a measured figure against its requirement.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreLine {
+    /// What is measured.
+    pub name: String,
+    /// The measured value, formatted.
+    pub value: String,
+    /// The requirement, e.g. "0.9 .. 1.1 %".
+    pub requirement: String,
+    /// Whether the value meets it (None: informational).
+    pub pass: Option<bool>,
+}
+
+/// Workload figures beyond the driver's (TPC-C: NOPM, TPM and the specification scorecard).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadReport {
+    /// Headline figures, e.g. ("NOPM", "12345").
+    pub headline: Vec<(String, String)>,
+    /// The scorecard.
+    pub scorecard: Vec<ScoreLine>,
+    /// What the workload counted to make it (TPC-C's input counts), so `merge` can score
+    /// several shards together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<serde_json::Value>,
+}
