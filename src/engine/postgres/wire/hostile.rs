@@ -3,6 +3,7 @@
 //! case ends in a clear error or a clean reply, never a panic or an allocation past the
 //! bounds.
 
+use super::startup::negotiate;
 use super::*;
 use std::os::unix::net::UnixStream;
 
