@@ -16,6 +16,7 @@ mod url;
 #[cfg(feature = "mysql")]
 pub mod mysql;
 pub mod postgres;
+pub mod sandbox;
 
 pub use self::url::{Engine, REDACTED, TargetUrl, UrlError, redact_url, redact_urls_in};
 

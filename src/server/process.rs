@@ -1,5 +1,6 @@
 //! Process helpers for sandbox servers: liveness, identity, signals.
 
+pub use crate::engine::sandbox::is_root;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -80,12 +81,6 @@ pub fn wait_exit(pid: i32, limit: Duration) -> bool {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-/// True when this process runs as root (its servers then run as an unprivileged account).
-pub fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
 }
 
 /// A local account a server runs as.

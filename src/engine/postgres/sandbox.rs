@@ -7,8 +7,8 @@
 //! user the package creates, and its data directory lives where that user can reach it
 //! (`/var/lib/txbench/postgres/NAME-HASH`), recorded in server.json.
 
+use crate::engine::sandbox::Setting;
 use crate::engine::{TargetUrl, Value};
-use crate::server::cnf::Setting;
 use anyhow::{Context, Result, bail};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -251,10 +251,10 @@ pub fn render(i: &ConfInputs) -> String {
 /// Where a sandbox's data directory goes: inside it, or for root (whose sandbox may sit
 /// under a directory the `postgres` user cannot enter) under [`ROOT_DATA_HOME`].
 pub fn data_dir(sandbox: &Path, name: &str) -> Option<PathBuf> {
-    if !crate::server::process::is_root() {
+    if !crate::engine::sandbox::is_root() {
         return None;
     }
-    let h = crate::server::cnf::path_hash(sandbox) as u32;
+    let h = crate::engine::sandbox::path_hash(sandbox) as u32;
     Some(PathBuf::from(ROOT_DATA_HOME).join(format!("{name}-{h:08x}")))
 }
 
