@@ -18,6 +18,7 @@ pub mod results;
 pub mod sampler;
 pub mod server;
 pub mod shard;
+pub mod sweep;
 pub mod topology;
 pub mod workload;
 

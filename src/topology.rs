@@ -231,10 +231,33 @@ pub struct ReplicaCheck {
     pub problem: Option<String>,
 }
 
+/// How long a check waits for a replica to apply what the primary wrote.
+pub const REPLICA_CATCH_UP: std::time::Duration = std::time::Duration::from_secs(120);
+
 impl ReplicaCheck {
     /// Caught up and the same data.
     pub fn ok(&self) -> bool {
         self.problem.is_none() && self.caught_up_s.is_some() && self.differing.is_empty()
+    }
+
+    /// The check in words.
+    pub fn describe(&self) -> String {
+        if let Some(p) = &self.problem {
+            return p.clone();
+        }
+        if !self.differing.is_empty() {
+            return format!(
+                "caught up, but {} of {} table(s) differ from the primary: {}",
+                self.differing.len(),
+                self.tables,
+                self.differing.join(", ")
+            );
+        }
+        format!(
+            "caught up in {:.1} s; all {} table(s) have the primary's checksums",
+            self.caught_up_s.unwrap_or_default(),
+            self.tables
+        )
     }
 }
 

@@ -41,6 +41,8 @@ pub trait Display {
     fn tick(&self, elapsed: Duration, total: Duration);
     /// A line for people.
     fn note(&self, line: &str);
+    /// The run ended: clear what is on screen (a progress bar) before its result is shown.
+    fn finish(&self) {}
 }
 
 /// Runs `workload` as `cfg` says, writing results into `out`. Returns the final result

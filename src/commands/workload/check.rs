@@ -24,9 +24,6 @@ pub fn check(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> 
     Ok(code)
 }
 
-/// How long `check` waits for a replica to apply what the primary wrote.
-pub(super) const REPLICA_CATCH_UP: std::time::Duration = std::time::Duration::from_secs(120);
-
 /// Every replica of the primary at `url` caught up and holds the same tables (CHECKSUM
 /// TABLE): printed; an error names the replicas that did not.
 fn check_replicas(
@@ -37,7 +34,12 @@ fn check_replicas(
     let expected = crate::server::StateDir::from_env()
         .map(|home| crate::server::cluster::sandbox_replicas(&home, url))
         .unwrap_or_default();
-    let checks = crate::topology::verify_replicas_of(conn, url, &expected, REPLICA_CATCH_UP)?;
+    let checks = crate::topology::verify_replicas_of(
+        conn,
+        url,
+        &expected,
+        crate::topology::REPLICA_CATCH_UP,
+    )?;
     if checks.is_empty() {
         return Ok(());
     }
@@ -52,62 +54,16 @@ fn check_replicas(
         println!("{}", json!({"replicas": rows}));
     } else if !out.quiet {
         for c in &checks {
-            println!("replica {}: {}", c.replica, describe_replica(c));
+            println!("replica {}: {}", c.replica, c.describe());
         }
     }
     let bad: Vec<String> = checks
         .iter()
         .filter(|c| !c.ok())
-        .map(|c| format!("{} ({})", c.replica, describe_replica(c)))
+        .map(|c| format!("{} ({})", c.replica, c.describe()))
         .collect();
     if !bad.is_empty() {
         anyhow::bail!("replica check failed: {}", bad.join("; "));
-    }
-    Ok(())
-}
-
-/// One replica's check in words.
-pub(super) fn describe_replica(c: &crate::topology::ReplicaCheck) -> String {
-    if let Some(p) = &c.problem {
-        return p.clone();
-    }
-    if !c.differing.is_empty() {
-        return format!(
-            "caught up, but {} of {} table(s) differ from the primary: {}",
-            c.differing.len(),
-            c.tables,
-            c.differing.join(", ")
-        );
-    }
-    format!(
-        "caught up in {:.1} s; all {} table(s) have the primary's checksums",
-        c.caught_up_s.unwrap_or_default(),
-        c.tables
-    )
-}
-
-/// `run --check` against a primary: every replica converged (a note), else INVALID.
-///
-/// `at_start`: the replicas the primary had when the run began (one that died since fails).
-pub(super) fn replicas_after_run(
-    result: &mut crate::results::RunResult,
-    url: &engine::TargetUrl,
-    at_start: &[crate::topology::ReplicaAddr],
-) -> Result<()> {
-    let mut conn = engine::connect(url)?;
-    for c in crate::topology::verify_replicas_of(&mut conn, url, at_start, REPLICA_CATCH_UP)? {
-        if c.ok() {
-            result
-                .notes
-                .push(format!("replica {}: {}", c.replica, describe_replica(&c)));
-        } else {
-            result.validity.valid = false;
-            result.validity.reasons.push(format!(
-                "replica {} did not converge after the run: {}",
-                c.replica,
-                describe_replica(&c)
-            ));
-        }
     }
     Ok(())
 }
@@ -225,33 +181,6 @@ fn print_conditions(
         );
     }
     Ok(EXIT_OK)
-}
-
-/// `run --check`: a note when every condition holds, else INVALID naming the failed ones
-/// (each as `describe` puts it, joined by `sep`).
-pub(super) fn check_after_run(
-    result: &mut crate::results::RunResult,
-    conditions: &[Condition],
-    passed: &str,
-    describe: impl Fn(&Condition) -> String,
-    sep: &str,
-) {
-    let failed: Vec<String> = conditions
-        .iter()
-        .filter(|c| !c.passed())
-        .map(describe)
-        .collect();
-    if failed.is_empty() {
-        result
-            .notes
-            .push(format!("consistency check after the run: {passed}"));
-    } else {
-        result.validity.valid = false;
-        result.validity.reasons.push(format!(
-            "the consistency check after the run failed: condition(s) {}",
-            failed.join(sep)
-        ));
-    }
 }
 
 /// Adds the fields of the JSON object `fields` to the object `v`.

@@ -37,6 +37,21 @@ pub enum DeliveryMode {
     Deferred,
 }
 
+/// What `run tpcc` does, besides the driver's options (read once from the command line).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunOptions {
+    /// How terminals pick their warehouse.
+    pub terminals: TerminalWarehouse,
+    /// Keying and think times.
+    pub think: ThinkTime,
+    /// Cards per kind in the deck.
+    pub mix: [u32; 5],
+    /// One CALL per transaction (`--procedures`).
+    pub procedures: bool,
+    /// Delivery run by the terminal, or queued for a background deliverer.
+    pub delivery: DeliveryMode,
+}
+
 /// Queued deliveries and what the deliverer measured.
 struct Deferred {
     tx: crossbeam_channel::Sender<(Input, Instant)>,
@@ -102,29 +117,29 @@ pub struct Tpcc {
 }
 
 impl Tpcc {
-    /// A run over `warehouses` of data prepared with `null_dates` and load-time C `c_last_load`.
+    /// A run over `warehouses` of data prepared with `null_dates` and load-time C `c_last_load`,
+    /// by `threads` terminals as `o` says.
     pub fn new(
         warehouses: u32,
         null_dates: NullDates,
         c_last_load: u32,
-        terminals: TerminalWarehouse,
-        think: ThinkTime,
-        mix: [u32; 5],
+        o: &RunOptions,
+        threads: u32,
         seed: u64,
     ) -> Tpcc {
         let mut rng = worker_rng(seed, 0xc0ffee);
         Tpcc {
             warehouses,
             null_dates,
-            terminals,
-            think,
-            mix,
+            terminals: o.terminals,
+            think: o.think,
+            mix: o.mix,
             c_last: c_last_for_run(&mut rng, c_last_load),
             c_id: uniform(&mut rng, 0, 1023),
             c_ol_i_id: uniform(&mut rng, 0, 8191),
             c_last_load,
-            procedures: false,
-            threads: 0,
+            procedures: o.procedures,
+            threads,
             counters: Arc::new(Counters::default()),
             deferred: None,
         }

@@ -1,10 +1,20 @@
 //! Unit tests of `workload/tpcc/run.rs`, beside it so the subject stays readable.
 
 use super::*;
+
+fn options(terminals: TerminalWarehouse) -> RunOptions {
+    RunOptions {
+        terminals,
+        think: ThinkTime::Off,
+        mix: DECK,
+        procedures: false,
+        delivery: DeliveryMode::Interactive,
+    }
+}
 use crate::workload::rand::valid_c_last_delta;
 
 fn worker(w: u32, terminals: TerminalWarehouse) -> TpccWorker {
-    let t = Tpcc::new(w, NullDates::Null, 100, terminals, ThinkTime::Off, DECK, 7);
+    let t = Tpcc::new(w, NullDates::Null, 100, &options(terminals), 0, 7);
     TpccWorker {
         home: 1,
         district: 1,
@@ -81,9 +91,8 @@ fn the_run_time_c_honours_the_delta_rule() {
             1,
             NullDates::Null,
             (seed % 256) as u32,
-            TerminalWarehouse::Fixed,
-            ThinkTime::Off,
-            DECK,
+            &options(TerminalWarehouse::Fixed),
+            0,
             seed,
         );
         assert!(valid_c_last_delta(t.c_last_load, t.c_last));

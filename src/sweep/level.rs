@@ -1,0 +1,293 @@
+//! One level: the pre-flight, the workload made ready on every target, its RunConfig built
+//! from the plan, the driver's run, and the checks and deferred work after it.
+
+use super::after::{check_after_run, replicas_after_run};
+use super::{Choice, LEVEL_GAP, Plan, Show, clock_seed, part};
+use crate::config::RunConfig;
+use crate::driver;
+use crate::engine::{self, TargetUrl};
+use crate::error::Failure;
+use crate::results::{RunDir, RunResult, RunStatus};
+use crate::workload::oltp::{self, Oltp};
+use crate::workload::{tpcb, tpcc};
+use anyhow::{Context, Result};
+use serde_json::json;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+/// Runs one level of `threads` in `dir`: `level` is (its number, how many) within a sweep,
+/// whose earlier levels ran with `expect` as workload options (JSON null: none yet); other
+/// options or other data are refused before anything runs.
+pub fn level(
+    plan: &Plan,
+    targets: &[TargetUrl],
+    threads: u32,
+    dir: &Path,
+    level: Option<(usize, usize)>,
+    expect: Option<&serde_json::Value>,
+    show: &dyn Show,
+) -> Result<RunResult> {
+    let shard = plan.shard;
+    // A sweep's levels each start a slot after the previous one, so the shards of every
+    // level start together.
+    let start_at = plan.start_at.map(|t| {
+        // Deferred deliveries drain for up to 80 s after a level.
+        let drain = match &plan.choice {
+            Choice::Tpcc { options, .. }
+                if options.delivery == tpcc::run::DeliveryMode::Deferred =>
+            {
+                Duration::from_secs(80)
+            }
+            _ => Duration::ZERO,
+        };
+        let slot = Duration::from_secs_f64(plan.warmup_s + plan.time_s) + LEVEL_GAP + drain;
+        t + slot * level.map_or(0, |(i, _)| i as u32 - 1)
+    });
+    let mut start_note = None;
+    if let Some(t) = start_at {
+        start_note = crate::shard::check_start_at(t, SystemTime::now())
+            .map_err(|e| Failure::Usage(format!("--start-at: {e}")))?;
+    }
+    // Every shard draws the same inputs as one process would: the seed is given, or derived
+    // from the start they share.
+    let seed = plan
+        .seed
+        .or_else(|| shard.and(plan.start_at).map(crate::shard::Shard::seed_from))
+        .unwrap_or_else(clock_seed);
+    let target = targets[0].clone();
+    let mut conn = engine::connect(&target)?;
+    let mut preflight = engine::preflight(&mut conn)?;
+    part::placement_facts(&mut conn, &target, &mut preflight);
+    // Replication topologies are MySQL's (PostgreSQL's standbys are not yet followed).
+    let (topology, replicas_at_start) = crate::topology::at_start(&mut conn, &target);
+    preflight.topology = topology;
+    let mut tpcc_run: Option<Arc<tpcc::run::Tpcc>> = None;
+    let mut tpcb_run: Option<Arc<tpcb::Tpcb>> = None;
+    let mut workload_options = serde_json::Value::Null;
+    let workload: Arc<dyn crate::workload::Workload> = match &plan.choice {
+        Choice::Tpcc {
+            warehouses,
+            check,
+            options: a,
+        } => {
+            let state = tpcc::ready(&mut conn, *warehouses)?;
+            workload_options = json!({
+                "warehouses": warehouses, "prepared_warehouses": state.warehouses,
+                "null_dates": state.null_dates, "terminal_warehouse": a.terminals,
+                "think_time": format!("{:?}", a.think), "mix": a.mix, "check": check,
+                "procedures": a.procedures, "delivery": a.delivery,
+            });
+            // Any run changes the data: condition 11 no longer applies.
+            crate::workload::meta::remove_prefix(&mut conn, "tpcc.initial")?;
+            if a.procedures {
+                let missing = tpcc::procedures::missing(&mut conn)?;
+                if !missing.is_empty() {
+                    anyhow::bail!(
+                        "--procedures: {} not in the database: run `txbench prepare tpcc --warehouses {} --procedures` first",
+                        missing.join(", "),
+                        state.warehouses
+                    );
+                }
+                // The bodies of this txbench version (an older prepare's may lack checks).
+                tpcc::procedures::create(&mut conn, state.null_dates)
+                    .context("--procedures: recreating the procedures of this txbench version")?;
+            }
+            let mut t = tpcc::run::Tpcc::new(
+                warehouses.unwrap_or(state.warehouses),
+                state.null_dates,
+                state.c_last_load,
+                a,
+                threads,
+                seed ^ 0x7cc,
+            );
+            if a.delivery == tpcc::run::DeliveryMode::Deferred {
+                let url = target.clone();
+                t.start_deferred(Arc::new(move || engine::connect(&url)))?;
+            }
+            let t = Arc::new(t);
+            tpcc_run = Some(t.clone());
+            t
+        }
+        Choice::Tpcb { scale, options, .. } => {
+            let state = tpcb::ready(&mut conn, *scale)?;
+            let o = *options;
+            workload_options = json!({
+                "scale": state.scale, "history_key": state.history_key,
+                "variant": o.variant, "remote_pct": o.remote_pct,
+            });
+            let mut t = tpcb::Tpcb::new(&mut conn, &state, o, threads)?;
+            if shard.is_some() {
+                t.share_ids()?;
+            }
+            let t = Arc::new(t);
+            tpcb_run = Some(t.clone());
+            t
+        }
+        Choice::Oltp(kind, o) => {
+            oltp::ready(&mut conn, o, plan.choice.name())?;
+            Arc::new(Oltp {
+                kind: *kind,
+                options: o.clone(),
+            })
+        }
+    };
+    // The server's clock: --start-at is in it, and merge aligns shards by it.
+    let clock = if shard.is_some() || start_at.is_some() {
+        Some(engine::clock_offset(&mut conn)?)
+    } else {
+        None
+    };
+    drop(conn);
+    let part = part::shard_part(&*workload, plan, threads, shard, start_at, clock)?;
+    let run_targets = part::other_targets_ready(&plan.choice, targets)?;
+    let workload_options = match &plan.choice {
+        Choice::Tpcb { .. } | Choice::Tpcc { .. } => workload_options,
+        Choice::Oltp(_, o) => serde_json::to_value(o)?,
+    };
+    if let Some(e) = expect
+        && !e.is_null()
+        && *e != workload_options
+    {
+        anyhow::bail!(
+            "the data or the options differ from the earlier levels of this sweep (they ran with {e}, this level would run with {workload_options}): start a new sweep"
+        );
+    }
+    let cfg = RunConfig {
+        workload: plan.choice.name().to_string(),
+        url: target.to_string(),
+        targets: if targets.len() > 1 {
+            targets.iter().map(|t| t.to_string()).collect()
+        } else {
+            Vec::new()
+        },
+        threads,
+        time_s: plan.time_s,
+        warmup_s: plan.warmup_s,
+        events: plan.events,
+        report_interval_s: plan.report_interval_s,
+        rate: plan.rate,
+        rate_dist: plan.rate_dist,
+        seed,
+        retries: plan.retries,
+        max_error_rate: plan.max_error_rate,
+        isolation: plan.isolation,
+        workload_options,
+        stability_window_s: plan.stability_window_s,
+        server_metrics: plan.server_metrics,
+        shard,
+        start_at: start_at.map(crate::shard::rfc3339),
+    };
+    let mut run_dir = RunDir::create(dir, SystemTime::now())?;
+    let prefix = level.map_or(String::new(), |(i, n)| format!("[level {i}/{n}] "));
+    if let Some(line) = &start_note {
+        show.note(&format!("{prefix}{line}"));
+    }
+    show.note(&format!(
+        "{prefix}txbench {}: {} on {target}, {}{} threads, {} s{} (seed {}); results in {}",
+        env!("CARGO_PKG_VERSION"),
+        plan.choice.name(),
+        shard.map_or(String::new(), |s| format!(
+            "shard {s}: {} of ",
+            part.users.len()
+        )),
+        threads,
+        plan.time_s,
+        if plan.warmup_s > 0.0 {
+            format!(" after {} s warm-up", plan.warmup_s)
+        } else {
+            String::new()
+        },
+        cfg.seed,
+        dir.display()
+    ));
+    let display = show.level_display(
+        prefix,
+        level.map(|l| l.0),
+        (plan.time_s + plan.warmup_s).ceil() as u64,
+    );
+    let result = driver::run(
+        &cfg,
+        &part,
+        &run_targets,
+        workload,
+        preflight,
+        &mut run_dir,
+        display.as_ref(),
+    );
+    // A frozen server would hang every statement sent after the run: send none.
+    let frozen = result.as_ref().is_ok_and(|r| {
+        r.validity
+            .reasons
+            .iter()
+            .any(|r| r.starts_with(crate::sampler::UNRESPONSIVE))
+    });
+    // Whatever became of the run, its committed history rows are in the table: record them.
+    let tpcb_recorded = tpcb_run
+        .as_ref()
+        .filter(|_| !frozen)
+        .map(|t| engine::connect(&target).and_then(|mut c| t.record(&mut c)));
+    let mut result = result?;
+    if let Some(t) = &tpcc_run {
+        // Deferred deliveries queued before the end still run (up to 80 s), then the
+        // report is taken again with them.
+        let left = t.stop_deferred(if frozen {
+            Duration::ZERO
+        } else {
+            Duration::from_secs(80)
+        });
+        if let Some(summary) = &result.summary {
+            use crate::workload::Workload;
+            result.workload_report = t.report(summary);
+        }
+        if left > 0 {
+            result.notes.push(format!(
+                "{left} deferred deliveries were still queued 80 s after the run"
+            ));
+        }
+        let check = matches!(plan.choice, Choice::Tpcc { check: true, .. })
+            && !frozen
+            && result.status != RunStatus::Interrupted;
+        if check {
+            let mut conn = engine::connect(&target)?;
+            let conditions = tpcc::check::run(&mut conn, t.null_dates, false)?;
+            check_after_run(
+                &mut result,
+                &conditions,
+                "conditions 1-10 and 12 pass",
+                |c| format!("{} ({} violating)", c.number, c.violations),
+                ", ",
+            );
+        }
+        if check {
+            replicas_after_run(&mut result, &target, &replicas_at_start)?;
+        }
+        run_dir.write_result(&result)?;
+    }
+    if let Some(recorded) = tpcb_recorded {
+        // `check tpcb` compares the history with what every run committed.
+        if let Err(e) = recorded {
+            result.notes.push(format!(
+                "the history rows this run committed could not be recorded ({e:#}): `check tpcb` will find more rows than recorded"
+            ));
+        } else if matches!(plan.choice, Choice::Tpcb { check: true, .. })
+            && result.status != RunStatus::Interrupted
+        {
+            let mut conn = engine::connect(&target)?;
+            let state = tpcb::ready(&mut conn, None)?;
+            let conditions = tpcb::check(&mut conn, &state)?;
+            check_after_run(
+                &mut result,
+                &conditions,
+                "all 6 conditions pass",
+                |c| format!("{} ({}: {})", c.number, c.description, c.detail),
+                "; ",
+            );
+            replicas_after_run(&mut result, &target, &replicas_at_start)?;
+        }
+        run_dir.write_result(&result)?;
+    }
+    display.finish();
+    show.level_done(&result, dir, level.map(|l| l.0));
+    Ok(result)
+}

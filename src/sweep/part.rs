@@ -1,0 +1,194 @@
+//! This process's share of a level: its part of the virtual users (every one, or a shard's),
+//! the targets and whether they hold the same data, and the placement facts of the
+//! pre-flight (the driver's CPUs, the server's CPUs and binary when it runs here).
+
+use super::{Choice, Plan};
+use crate::driver;
+use crate::engine::{self, TargetUrl};
+use crate::error::Failure;
+use crate::workload::{oltp, tpcb, tpcc};
+use anyhow::{Context, Result};
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+/// This process's part of the run: every virtual user, or shard `shard`'s (its users, its
+/// share of --events and --rate, its record); `start_at` in the server's clock, `clock` the
+/// server's offset and round trip.
+pub(super) fn shard_part(
+    workload: &dyn crate::workload::Workload,
+    plan: &Plan,
+    threads: u32,
+    shard: Option<crate::shard::Shard>,
+    start_at: Option<SystemTime>,
+    clock: Option<(f64, f64)>,
+) -> Result<driver::Part> {
+    let (offset, rtt) = clock.unwrap_or((0.0, 0.0));
+    // The server's clock ahead of ours by `offset`: its start comes that much earlier here.
+    let local_start = start_at.map(|t| {
+        let o = Duration::from_secs_f64(offset.abs());
+        if offset >= 0.0 { t - o } else { t + o }
+    });
+    let Some(s) = shard else {
+        return Ok(driver::Part {
+            users: (0..threads).collect(),
+            events: plan.events,
+            rate: plan.rate,
+            start_at: local_start,
+            shard: None,
+        });
+    };
+    let users = workload
+        .shard_users(threads, s)
+        .map_err(|e| Failure::Usage(format!("--shard {s}: {e}")))?;
+    let counts: Vec<u32> = (1..=s.count)
+        .map(|k| {
+            workload
+                .shard_users(threads, crate::shard::Shard { index: k, ..s })
+                .map(|u| u.len() as u32)
+        })
+        .collect::<Result<_, _>>()
+        .map_err(|e| Failure::Usage(format!("--shard {s}: {e}")))?;
+    let events = plan.events.map(|e| s.part_of(e, &counts));
+    let rate = plan
+        .rate
+        .map(|r| r * users.len() as f64 / f64::from(threads.max(1)));
+    Ok(driver::Part {
+        events,
+        rate,
+        start_at: local_start,
+        shard: Some(crate::results::ShardRecord {
+            index: s.index,
+            count: s.count,
+            users: users.clone(),
+            events,
+            rate,
+            start_unix_s: 0.0,
+            clock_offset_s: offset,
+            clock_rtt_s: rtt,
+            server_measured: None,
+            opening_lag_s: 0.0,
+            server_count: None,
+            commits: Vec::new(),
+            autocommit_statements: Vec::new(),
+        }),
+        users,
+    })
+}
+
+/// Checks that every other target holds the first's workload data (TPC-C's warehouses,
+/// TPC-B's scale, the oltp tables), as the first was checked; TPC-C's procedures are created
+/// on each. Says which targets are Galera nodes, and whether all are nodes of one cluster
+/// (one database, so counts kept in its tables are the cluster's, not each node's).
+pub(super) fn other_targets_ready(
+    choice: &Choice,
+    targets: &[TargetUrl],
+) -> Result<driver::Targets> {
+    let (first, others) = (&targets[0], &targets[1..]);
+    let galera =
+        |t: &TargetUrl| -> Result<bool> { crate::topology::is_galera(&mut engine::connect(t)?) };
+    let mut out = driver::Targets {
+        urls: targets.to_vec(),
+        shared_data: false,
+        galera: targets.iter().map(galera).collect::<Result<_>>()?,
+    };
+    if others.is_empty() {
+        return Ok(out);
+    }
+    let shape = |conn: &mut crate::engine::Conn| -> Result<String> {
+        // A Galera node may still be applying the load: read after it (causal reads).
+        crate::topology::causal_reads(conn);
+        Ok(match choice {
+            Choice::Tpcc {
+                warehouses,
+                options,
+                ..
+            } => {
+                let st = tpcc::ready(conn, *warehouses)?;
+                crate::workload::meta::remove_prefix(conn, "tpcc.initial")?;
+                if options.procedures {
+                    tpcc::procedures::create(conn, st.null_dates)?;
+                }
+                format!(
+                    "{} warehouse(s), --null-dates {}",
+                    st.warehouses,
+                    st.null_dates.name()
+                )
+            }
+            Choice::Tpcb { scale, .. } => {
+                let st = tpcb::ready(conn, *scale)?;
+                format!(
+                    "scale {}, --history-key {}",
+                    st.scale,
+                    st.history_key.name()
+                )
+            }
+            Choice::Oltp(_, o) => {
+                oltp::ready(conn, o, choice.name())?;
+                String::new()
+            }
+        })
+    };
+    let mut c = engine::connect(first)?;
+    let want = shape(&mut c)?;
+    let cluster = crate::topology::cluster_of(&mut c);
+    let mut shared = cluster.is_some();
+    for t in others {
+        let mut c = engine::connect(t)?;
+        let has = shape(&mut c).with_context(|| format!("target {t}"))?;
+        if has != want {
+            anyhow::bail!(
+                "target {t} holds {has}, the first target {want}: every target needs the same data"
+            );
+        }
+        shared &= cluster.is_some() && crate::topology::cluster_of(&mut c) == cluster;
+    }
+    out.shared_data = shared;
+    Ok(out)
+}
+
+/// The pre-flight's placement facts: the driver's CPUs, and when the server runs on this
+/// host (its pid file names a live process) its CPUs and its binary with the SHA-256, so a
+/// run records which build it measured. What cannot be read is left out.
+pub(super) fn placement_facts(
+    conn: &mut crate::engine::Conn,
+    url: &TargetUrl,
+    p: &mut crate::preflight::Preflight,
+) {
+    use crate::server::{binary, placement};
+    p.host.insert(
+        "driver_cpus".into(),
+        placement::format_list(&placement::host_cpus()),
+    );
+    if !url.is_local() {
+        return;
+    }
+    let Ok(Some((pid_file, datadir))) =
+        conn.query_first::<(String, String)>(match conn.engine() {
+            engine::Engine::Mysql => "SELECT @@pid_file, @@datadir",
+            // postmaster.pid in the data directory: its first line is the pid.
+            engine::Engine::Postgres => {
+                "SELECT current_setting('data_directory') || '/postmaster.pid', current_setting('data_directory')"
+            }
+        })
+    else {
+        return;
+    };
+    let path = if Path::new(&pid_file).is_absolute() {
+        std::path::PathBuf::from(&pid_file)
+    } else {
+        Path::new(&datadir).join(&pid_file)
+    };
+    let Ok(pid) = crate::sampler::host::server_pid(&path) else {
+        return;
+    };
+    if let Some(c) = placement::cpus_allowed(pid) {
+        p.host.insert("server_cpus".into(), c);
+    }
+    if let Ok(exe) = std::fs::read_link(format!("/proc/{pid}/exe")) {
+        if let Ok(sha) = binary::sha256(Path::new(&format!("/proc/{pid}/exe"))) {
+            p.host.insert("server_binary_sha256".into(), sha);
+        }
+        p.host
+            .insert("server_binary".into(), exe.display().to_string());
+    }
+}
