@@ -81,7 +81,8 @@ pub fn resolve_targets(
             .enumerate()
             .map(|(i, u)| {
                 let what = format!("--url (the {}.)", i + 1);
-                sandbox_login(TargetUrl::parse(u).with_context(|| what.clone())?).context(what)
+                server::secret::sandbox_login(TargetUrl::parse(u).with_context(|| what.clone())?)
+                    .context(what)
             })
             .collect::<Result<Vec<_>>>()?;
         return dedup_targets(parsed);
@@ -101,20 +102,10 @@ fn dedup_targets(targets: Vec<TargetUrl>) -> Result<Vec<TargetUrl>> {
     Ok(targets)
 }
 
-/// A `--url` as given, with the password of the sandbox it names, if it names one of this
-/// state directory's (see `server::secret::fill`).
-pub fn sandbox_login(mut url: TargetUrl) -> Result<TargetUrl> {
-    if url.password.is_none()
-        && let Ok(home) = StateDir::from_env()
-    {
-        server::secret::fill(&home, &mut url)?;
-    }
-    Ok(url)
-}
-
 pub fn resolve_target(out: &Output, url: Option<&str>) -> Result<TargetUrl> {
     if let Some(raw) = url {
-        return sandbox_login(TargetUrl::parse(raw).context("--url")?).context("--url");
+        return server::secret::sandbox_login(TargetUrl::parse(raw).context("--url")?)
+            .context("--url");
     }
     let (url, note) = server::default_target(&StateDir::from_env()?)?;
     if let Some(note) = note {

@@ -4,7 +4,11 @@
 //! tables); running cells against servers is `commands::experiment`.
 
 pub mod builtin;
+mod cells;
 pub mod plan;
+mod sandboxes;
+
+pub use cells::{Outcome, execute};
 
 use crate::analysis::stats::{self, Verdict};
 use crate::results::RunStatus;

@@ -168,6 +168,17 @@ fn serves(record: ServerRecord, url: &TargetUrl) -> bool {
         .is_some_and(|pid| host::holds_socket(pid, &host::listening_inodes(url)).unwrap_or(false))
 }
 
+/// A `--url` as given, with the password of the sandbox it names, if it names one of this
+/// state directory's (see [`fill`]).
+pub fn sandbox_login(mut url: TargetUrl) -> Result<TargetUrl> {
+    if url.password.is_none()
+        && let Ok(home) = super::StateDir::from_env()
+    {
+        fill(&home, &mut url)?;
+    }
+    Ok(url)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

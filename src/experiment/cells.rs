@@ -1,0 +1,467 @@
+//! Running an experiment's cells one at a time: each variant's sandboxes prepared once and
+//! snapshotted, every cell started from its snapshot, run by a `txbench run` child process
+//! (its output in the cell's run.log), experiment.json rewritten after every step; the
+//! sandboxes and snapshots removed when every cell has run.
+
+use super::plan::{Plan, Reset, Variant};
+use super::sandboxes::{members, sandbox_name, start_options, targets, verify_settings};
+use super::{CellStatus, Experiment, Prepared};
+use crate::engine::{self, TargetUrl};
+use crate::results::RunStatus;
+use crate::server::{self, StateDir, cluster, snapshot};
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// How an experiment's execution ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every cell ran (some may be INVALID).
+    Completed,
+    /// Ctrl-C: continue it with `experiment resume`.
+    Interrupted,
+}
+
+/// A `txbench` child process: its stdout and stderr go to `log`.
+/// Runs txbench with `args` on `targets`, its output into `log`. The targets go through
+/// the environment (TXBENCH_URL, one per line), never the command line, which every local
+/// user can read: a URL's password reaches the child and nobody else.
+fn child(targets: &[TargetUrl], args: &[String], log: &Path) -> Result<std::process::ExitStatus> {
+    let exe = std::env::current_exe().context("finding the txbench program")?;
+    let f = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
+    let urls: Vec<String> = targets.iter().map(TargetUrl::with_secret).collect();
+    let status = Command::new(exe)
+        .args(args)
+        .env("TXBENCH_URL", urls.join("\n"))
+        .stdin(Stdio::null())
+        .stdout(f.try_clone()?)
+        .stderr(f)
+        .status()
+        .context("starting txbench")?;
+    Ok(status)
+}
+
+/// The last `Error:` line of a child's log.
+fn log_error(log: &Path) -> String {
+    std::fs::read_to_string(log)
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .rev()
+                .find(|l| l.starts_with("Error: "))
+                .map(|l| l.trim_start_matches("Error: ").to_string())
+        })
+        .unwrap_or_else(|| format!("see {}", log.display()))
+}
+
+struct Runner<'a> {
+    /// Where notes for people go.
+    note: &'a dyn Fn(&str),
+    dir: &'a Path,
+    home: StateDir,
+    plan: &'a Plan,
+    plan_dir: PathBuf,
+}
+
+impl Runner<'_> {
+    fn variant(&self, name: &str) -> Result<&Variant> {
+        self.plan
+            .variant(name)
+            .with_context(|| format!("the plan has no variant '{name}'"))
+    }
+
+    /// The sandbox of `variant` × `workload`: the one recorded when it was prepared (so a
+    /// moved experiment directory still finds it), else a new name.
+    fn sandbox(&self, e: &Experiment, variant: &str, workload: &str) -> String {
+        if let Some(name) = e.prepared(variant, workload).and_then(|p| p.server.clone()) {
+            return name;
+        }
+        let index = |list: &[String], name: &str| list.iter().position(|n| n == name).unwrap_or(0);
+        sandbox_name(
+            self.dir,
+            index(&e.plan.variants, variant),
+            index(&e.plan.workloads, workload),
+        )
+    }
+
+    /// Starts the variant's servers (or names its url); returns the run's targets.
+    fn start(&self, e: &Experiment, variant: &str, workload: &str) -> Result<Vec<TargetUrl>> {
+        let v = self.variant(variant)?;
+        if let Some(url) = &v.url {
+            let t = TargetUrl::parse(url).with_context(|| format!("variant '{variant}': url"))?;
+            if t.password.as_deref() == Some(crate::engine::REDACTED) {
+                bail!(
+                    "variant '{variant}': its url's password is not stored in {}: resume with the plan file",
+                    super::FILE
+                );
+            }
+            return Ok(vec![
+                crate::server::secret::sandbox_login(t)
+                    .with_context(|| format!("variant '{variant}': url"))?,
+            ]);
+        }
+        let name = self.sandbox(e, variant, workload);
+        let (opts, req) = start_options(&name, v, &self.plan_dir)?;
+        // One left running by an interrupted experiment is started afresh with the plan's
+        // settings (a running server refuses new ones).
+        if server::get(&self.home, &name).is_ok() {
+            cluster::stop(&self.home, &name, false)?;
+        }
+        let started = cluster::start(&self.home, &opts, req)
+            .with_context(|| format!("variant '{variant}': its server did not start"))?;
+        Ok(targets(&started))
+    }
+
+    fn stop(&self, e: &Experiment, variant: &str, workload: &str) -> Result<()> {
+        if self.variant(variant)?.url.is_some() {
+            return Ok(());
+        }
+        cluster::stop(&self.home, &self.sandbox(e, variant, workload), false)?;
+        Ok(())
+    }
+
+    fn workload_name(&self, label: &str) -> Result<String> {
+        Ok(self
+            .plan
+            .workload(label)
+            .with_context(|| format!("the plan has no workload '{label}'"))?
+            .name
+            .clone())
+    }
+
+    fn prepare(
+        &self,
+        e: &Experiment,
+        variant: &str,
+        workload: &str,
+        t: &[TargetUrl],
+        log: &Path,
+    ) -> Result<()> {
+        let pair = e
+            .plan
+            .pair(variant, workload)
+            .context("no such variant and workload")?;
+        let mut args = vec!["prepare".to_string(), self.workload_name(workload)?];
+        args.extend(pair.prepare.iter().cloned());
+        if !child(&t[..1], &args, log)?.success() {
+            bail!(
+                "variant '{variant}', workload '{workload}': prepare failed: {}",
+                log_error(log)
+            );
+        }
+        Ok(())
+    }
+
+    /// Prepares every variant × workload not prepared yet; with snapshots, saves one.
+    fn prepare_all(&self, e: &mut Experiment) -> Result<()> {
+        let pairs: Vec<(String, String)> = e
+            .plan
+            .pairs
+            .iter()
+            .map(|p| (p.variant.clone(), p.workload.clone()))
+            .collect();
+        for (variant, workload) in pairs {
+            if e.prepared(&variant, &workload).is_some() {
+                continue;
+            }
+            let v = self.variant(&variant)?.clone();
+            (self.note)(&format!(
+                "preparing {workload} for variant {variant}{}",
+                if v.url.is_some() {
+                    ""
+                } else {
+                    " (a sandbox of its own)"
+                }
+            ));
+            // A sandbox left by an interrupted or failed prepare holds part of the data
+            // (oltp's prepare refuses tables that exist): prepare on a new one.
+            let name = self.sandbox(e, &variant, &workload);
+            if v.url.is_none() && server::get(&self.home, &name).is_ok() {
+                cluster::stop(&self.home, &name, true)
+                    .with_context(|| format!("removing the half-prepared sandbox {name}"))?;
+            }
+            let targets = self.start(e, &variant, &workload)?;
+            let reported =
+                engine::connect(&targets[0]).and_then(|mut c| verify_settings(&mut c, &v));
+            let reported = match reported {
+                Ok(r) => r,
+                Err(err) => {
+                    let _ = self.stop(e, &variant, &workload);
+                    return Err(err);
+                }
+            };
+            if !reported.is_empty() {
+                e.notes.push(format!(
+                    "variant {variant}: the server reports {}",
+                    reported.join(", ")
+                ));
+            }
+            let logs = self.dir.join("prepare");
+            std::fs::create_dir_all(&logs)?;
+            let t = Instant::now();
+            if let Err(err) = self.prepare(
+                e,
+                &variant,
+                &workload,
+                &targets,
+                &logs.join(format!("{variant}-{workload}.log")),
+            ) {
+                let _ = self.stop(e, &variant, &workload);
+                return Err(err);
+            }
+            let prepare_s = t.elapsed().as_secs_f64();
+            let mut p = Prepared {
+                variant: variant.clone(),
+                workload: workload.clone(),
+                server: None,
+                prepare_s,
+                snapshot_s: None,
+                snapshot_bytes: None,
+            };
+            if v.url.is_none() {
+                let name = self.sandbox(e, &variant, &workload);
+                self.stop(e, &variant, &workload)?;
+                if e.plan.reset == Reset::Snapshot {
+                    let (mut secs, mut bytes) = (0.0, 0);
+                    for m in members(&self.home, &name)? {
+                        let (s, b) = snapshot::save(&m)?;
+                        secs += s;
+                        bytes += b;
+                    }
+                    p.snapshot_s = Some(secs);
+                    p.snapshot_bytes = Some(bytes);
+                }
+                p.server = Some(name);
+            }
+            e.prepared.push(p);
+            e.write(self.dir)?;
+        }
+        Ok(())
+    }
+
+    /// Brings the data of `variant` × `workload` to its prepared state as the plan says;
+    /// returns the targets (servers running) and the seconds the reset took.
+    fn reset(
+        &self,
+        e: &Experiment,
+        variant: &str,
+        workload: &str,
+        log: &Path,
+    ) -> Result<(Vec<TargetUrl>, f64)> {
+        let t = Instant::now();
+        match e.plan.reset {
+            Reset::Snapshot => {
+                let name = e
+                    .prepared(variant, workload)
+                    .and_then(|p| p.server.clone())
+                    .context("the variant was not prepared")?;
+                // Stopped already, unless an interrupted cell left it running.
+                cluster::stop(&self.home, &name, false)?;
+                for m in members(&self.home, &name)? {
+                    snapshot::restore(&m)?;
+                }
+                let targets = self.start(e, variant, workload)?;
+                Ok((targets, t.elapsed().as_secs_f64()))
+            }
+            Reset::Reload => {
+                let targets = self.start(e, variant, workload)?;
+                let args = vec!["cleanup".to_string(), self.workload_name(workload)?];
+                if !child(&targets[..1], &args, log)?.success() {
+                    bail!("cleanup before reloading failed: {}", log_error(log));
+                }
+                self.prepare(e, variant, workload, &targets, log)?;
+                Ok((targets, t.elapsed().as_secs_f64()))
+            }
+            Reset::None => {
+                let targets = self.start(e, variant, workload)?;
+                Ok((targets, t.elapsed().as_secs_f64()))
+            }
+        }
+    }
+}
+
+pub fn execute(
+    note: &dyn Fn(&str),
+    dir: &Path,
+    e: &mut Experiment,
+    plan: &Plan,
+) -> Result<Outcome> {
+    crate::driver::install_signal_handler();
+    let r = Runner {
+        note,
+        dir,
+        home: StateDir::from_env()?,
+        plan,
+        plan_dir: e
+            .plan_file
+            .as_ref()
+            .and_then(|f| f.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| PathBuf::from(".")),
+    };
+    e.status = RunStatus::Running;
+    e.write(dir)?;
+    let result = execute_cells(&r, e);
+    match result {
+        Ok(outcome) => Ok(outcome),
+        // Ctrl-C reaches the children too (a prepare, a snapshot copy, a server start): their
+        // failure is the interruption, not a fault of the plan.
+        Err(_) if crate::driver::interrupted() => {
+            for c in e.cells.iter_mut() {
+                if c.status == CellStatus::Running {
+                    c.status = CellStatus::Pending;
+                }
+            }
+            interrupted(&r, e)
+        }
+        Err(err) => {
+            e.status = RunStatus::Aborted;
+            e.write(dir)?;
+            Err(err.context(format!(
+                "the experiment stopped; fix the cause and continue it with `txbench experiment resume {}`",
+                dir.display()
+            )))
+        }
+    }
+}
+
+fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
+    r.prepare_all(e)?;
+    let total = e.cells.len();
+    let began = Instant::now();
+    let mut ran = 0usize;
+    for i in 0..total {
+        if !matches!(e.cells[i].status, CellStatus::Pending | CellStatus::Running) {
+            continue;
+        }
+        if crate::driver::interrupted() {
+            return interrupted(r, e);
+        }
+        let (variant, workload, threads) = (
+            e.cells[i].variant.clone(),
+            e.cells[i].workload.clone(),
+            e.cells[i].threads,
+        );
+        let cell_dir = r.dir.join(&e.cells[i].dir);
+        if cell_dir.exists() {
+            std::fs::remove_dir_all(&cell_dir)
+                .with_context(|| format!("removing the unfinished {}", cell_dir.display()))?;
+        }
+        std::fs::create_dir_all(&cell_dir)?;
+        e.cells[i].status = CellStatus::Running;
+        e.write(r.dir)?;
+        let t = Instant::now();
+        let log = cell_dir.join("run.log");
+        let (targets, reset_s) = r.reset(e, &variant, &workload, &log)?;
+        let pair = e
+            .plan
+            .pair(&variant, &workload)
+            .context("no such variant and workload")?
+            .clone();
+        let mut args = vec!["run".to_string(), r.workload_name(&workload)?];
+        args.extend(pair.run.iter().cloned());
+        args.extend([
+            "--threads".into(),
+            threads.to_string(),
+            "--time".into(),
+            e.plan.duration.to_string(),
+            "--warmup".into(),
+            e.plan.warmup.to_string(),
+            "--out".into(),
+            cell_dir.join("run").display().to_string(),
+        ]);
+        let status = child(&targets, &args, &log)?;
+        r.stop(e, &variant, &workload)?;
+        let code = status.code();
+        if code == Some(crate::error::EXIT_INTERRUPTED) || crate::driver::interrupted() {
+            // Run again on resume, from the start.
+            e.cells[i].status = CellStatus::Pending;
+            return interrupted(r, e);
+        }
+        let run_dir = cell_dir.join("run");
+        let stored = crate::results::RunResult::load(&run_dir).ok();
+        let cell = &mut e.cells[i];
+        cell.reset_s = Some(reset_s);
+        cell.elapsed_s = Some(t.elapsed().as_secs_f64());
+        match (code, stored) {
+            (Some(0) | Some(3), Some(res)) => {
+                let stability = crate::results::Stability::of_run(&res);
+                cell.tps = stability
+                    .map(|s| s.mean_tps)
+                    .or_else(|| res.summary.as_ref().map(|s| s.tps));
+                cell.p95_ms = res.summary.as_ref().map(|s| s.response.p95_ms);
+                if let Some(srv) = res.summary.as_ref().and_then(|s| s.server.as_ref()) {
+                    cell.per_transaction = srv.per_transaction.clone();
+                    cell.per_new_order = srv.per_new_order.clone();
+                }
+                if res.validity.valid {
+                    cell.status = CellStatus::Done;
+                } else {
+                    cell.status = CellStatus::Invalid;
+                    cell.reasons = res.validity.reasons.clone();
+                }
+            }
+            _ => {
+                cell.status = CellStatus::Pending;
+                e.write(r.dir)?;
+                bail!(
+                    "cell {} ({variant}, {workload}, {threads} threads) failed: {}",
+                    e.cells[i].order,
+                    log_error(&log)
+                );
+            }
+        }
+        ran += 1;
+        let left = e.remaining();
+        let per = began.elapsed().as_secs_f64() / ran as f64;
+        let c = &e.cells[i];
+        (r.note)(&format!(
+            "cell {}/{total}: {variant} {workload} {threads} threads, repetition {}: {}{} (reset {:.1} s; about {} left)",
+            c.order,
+            c.repetition,
+            c.tps.map_or("-".into(), |v| format!("{v:.1} tps")),
+            if c.status == CellStatus::Invalid {
+                format!(", INVALID: {}", c.reasons.join("; "))
+            } else {
+                String::new()
+            },
+            reset_s,
+            humantime::format_duration(std::time::Duration::from_secs((per * left as f64) as u64))
+        ));
+        e.write(r.dir)?;
+    }
+    e.status = RunStatus::Completed;
+    e.write(r.dir)?;
+    // Every cell ran: the sandboxes and their snapshots (gigabytes each) are not needed.
+    let mut freed = 0u64;
+    for p in &e.prepared {
+        if let Some(name) = p
+            .server
+            .as_ref()
+            .filter(|n| server::get(&r.home, n).is_ok())
+        {
+            for m in members(&r.home, name).unwrap_or_default() {
+                freed += snapshot::size(&m.dir);
+            }
+            cluster::stop(&r.home, name, true)
+                .with_context(|| format!("removing the experiment's server '{name}'"))?;
+        }
+    }
+    if freed > 0 {
+        (r.note)(&format!(
+            "removed the experiment's sandboxes and snapshots ({:.1} GiB)",
+            freed as f64 / f64::from(1u32 << 30)
+        ));
+    }
+    Ok(Outcome::Completed)
+}
+
+fn interrupted(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
+    e.status = RunStatus::Interrupted;
+    e.write(r.dir)?;
+    (r.note)(&format!(
+        "experiment interrupted: continue it with `txbench experiment resume {}`",
+        r.dir.display()
+    ));
+    Ok(Outcome::Interrupted)
+}
