@@ -84,12 +84,12 @@ pub fn run(cli: Cli) -> Result<i32> {
             csv,
             force,
         } => {
-            use commands::compare::Format;
-            let format = match (markdown, csv) {
+            use report::export::Format;
+            let format = commands::compare::Format::Export(match (markdown, csv) {
                 (true, _) => Format::Markdown,
                 (_, true) => Format::Csv,
                 _ => Format::Text,
-            };
+            });
             commands::compare::compare(&out, &base, &new, format, force)
         }
     }

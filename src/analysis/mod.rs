@@ -3,6 +3,7 @@
 //! Universal Scalability Law, the cross-checks, the findings, and the verdict path a run
 //! and a merge share.
 
+pub mod compare;
 pub mod cross_checks;
 pub mod findings;
 pub mod merge;

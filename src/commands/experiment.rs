@@ -7,6 +7,7 @@ use super::{Output, print_json};
 use crate::error::{EXIT_INTERRUPTED, EXIT_OK, Failure};
 use crate::experiment::plan::{self, Plan};
 use crate::experiment::{self, CellStatus, Experiment, builtin};
+pub use crate::report::export::{self, Format};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -274,17 +275,6 @@ fn execute(out: &Output, dir: &Path, e: &mut Experiment, plan: &Plan) -> Result<
     Ok(EXIT_OK)
 }
 
-/// How `results` prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Aligned text.
-    Text,
-    /// Markdown tables.
-    Markdown,
-    /// CSV.
-    Csv,
-}
-
 fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Result<()> {
     let tables = experiment::tables(e);
     let why = experiment::why_tables(e);
@@ -297,15 +287,9 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
         }));
         return Ok(());
     }
-    match format {
-        Format::Text => {
-            print!("{}", experiment::text(e, &tables));
-            if !out.quiet {
-                print!("{}", experiment::why_text(e, &why));
-            }
-        }
-        Format::Markdown => print!("{}", experiment::markdown(e, &tables)),
-        Format::Csv => print!("{}", experiment::csv(&tables)),
+    print!("{}", export::exporter(format).experiment(e, &tables));
+    if format == Format::Text && !out.quiet {
+        print!("{}", experiment::why_text(e, &why));
     }
     if format == Format::Text && !out.quiet {
         let secs: f64 = e.cells.iter().filter_map(|c| c.elapsed_s).sum::<f64>()

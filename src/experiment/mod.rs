@@ -460,11 +460,11 @@ pub fn why_text(e: &Experiment, why: &[WhyTable]) -> String {
     out
 }
 
-fn num(v: Option<f64>) -> String {
+pub fn num(v: Option<f64>) -> String {
     v.map_or("-".into(), |x| format!("{x:.1}"))
 }
 
-fn column_text(c: &Column) -> String {
+pub fn column_text(c: &Column) -> String {
     let mut s = match (c.mean, c.min, c.max) {
         (Some(m), Some(lo), Some(hi)) if c.n > 1 => format!("{m:.1} ({lo:.1}-{hi:.1})"),
         (Some(m), _, _) => format!("{m:.1}"),
@@ -476,7 +476,7 @@ fn column_text(c: &Column) -> String {
     s
 }
 
-fn deviation_text(d: &Option<Deviation>) -> String {
+pub fn deviation_text(d: &Option<Deviation>) -> String {
     match d {
         Some(d) => format!(
             "{:+.1} % [{:+.1}, {:+.1}] {}",
@@ -487,112 +487,6 @@ fn deviation_text(d: &Option<Deviation>) -> String {
         ),
         None => "- (needs 2 valid repetitions each)".into(),
     }
-}
-
-/// The tables as text: throughput per variant (mean, min-max of the repetitions), then
-/// each variant's deviation from the baseline with its confidence interval and verdict.
-pub fn text(e: &Experiment, tables: &[Table]) -> String {
-    let mut out = String::new();
-    for t in tables {
-        let _ = writeln!(
-            out,
-            "{} — {}: throughput per second (mean of {} repetition(s), min-max), baseline {}",
-            e.name, t.workload, e.plan.repetitions, t.baseline
-        );
-        let mut header = vec!["threads".to_string()];
-        header.extend(e.plan.variants.iter().cloned());
-        for (v, _) in t.rows.first().map_or(&Vec::new(), |r| &r.deviations) {
-            header.push(format!("{v} vs {}", t.baseline));
-        }
-        let mut rows: Vec<Vec<String>> = vec![header];
-        for r in &t.rows {
-            let mut row = vec![r.threads.to_string()];
-            row.extend(r.columns.iter().map(column_text));
-            row.extend(r.deviations.iter().map(|(_, d)| deviation_text(d)));
-            rows.push(row);
-        }
-        let widths: Vec<usize> = (0..rows[0].len())
-            .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-            .collect();
-        for r in &rows {
-            let line: Vec<String> = r
-                .iter()
-                .zip(&widths)
-                .enumerate()
-                .map(|(i, (c, w))| {
-                    if i == 0 {
-                        format!("{c:>w$}")
-                    } else {
-                        format!("{c:<w$}")
-                    }
-                })
-                .collect();
-            let _ = writeln!(out, "  {}", line.join("   ").trim_end());
-        }
-        out.push('\n');
-    }
-    let _ = writeln!(out, "deviation: {METHOD}");
-    out
-}
-
-/// The tables as Markdown.
-pub fn markdown(e: &Experiment, tables: &[Table]) -> String {
-    let mut out = String::new();
-    for t in tables {
-        let _ = writeln!(out, "### {} — {}\n", e.name, t.workload);
-        let mut head = vec!["threads".to_string()];
-        head.extend(e.plan.variants.iter().map(|v| format!("{v} tps")));
-        for (v, _) in t.rows.first().map_or(&Vec::new(), |r| &r.deviations) {
-            head.push(format!("{v} vs {}", t.baseline));
-        }
-        let _ = writeln!(out, "| {} |", head.join(" | "));
-        let _ = writeln!(out, "|{}|", vec!["---"; head.len()].join("|"));
-        for r in &t.rows {
-            let mut row = vec![r.threads.to_string()];
-            row.extend(r.columns.iter().map(column_text));
-            row.extend(r.deviations.iter().map(|(_, d)| deviation_text(d)));
-            let _ = writeln!(out, "| {} |", row.join(" | "));
-        }
-        out.push('\n');
-    }
-    let _ = writeln!(out, "Deviation: {METHOD}.");
-    out
-}
-
-/// The tables as CSV, one line per workload × threads × variant.
-pub fn csv(tables: &[Table]) -> String {
-    let mut out = String::from(
-        "workload,threads,variant,tps_mean,tps_min,tps_max,repetitions,invalid,p95_ms,deviation_pct,ci_low_pct,ci_high_pct,verdict\n",
-    );
-    for t in tables {
-        for r in &t.rows {
-            for c in &r.columns {
-                let d = r
-                    .deviations
-                    .iter()
-                    .find(|(v, _)| *v == c.variant)
-                    .and_then(|(_, d)| d.as_ref());
-                let _ = writeln!(
-                    out,
-                    "{},{},{},{},{},{},{},{},{},{},{},{},{}",
-                    t.workload,
-                    r.threads,
-                    c.variant,
-                    num(c.mean),
-                    num(c.min),
-                    num(c.max),
-                    c.n,
-                    c.invalid,
-                    num(c.p95_ms),
-                    d.map_or(String::new(), |d| format!("{:.2}", d.pct)),
-                    d.map_or(String::new(), |d| format!("{:.2}", d.ci_pct.0)),
-                    d.map_or(String::new(), |d| format!("{:.2}", d.ci_pct.1)),
-                    d.map_or(String::new(), |d| d.verdict.text().replace(' ', "_")),
-                );
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

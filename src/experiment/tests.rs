@@ -77,9 +77,14 @@ fn the_table_compares_repetitions_and_leaves_invalid_cells_out() {
     assert_eq!(r2.columns[1].invalid, 1);
     assert_eq!(r2.columns[1].n, 2);
     assert!(r2.columns[1].max.unwrap() < 1e6);
-    let text = text(&e, &t);
+    use crate::report::export::{Format, exporter};
+    let text = exporter(Format::Text).experiment(&e, &t);
     assert!(text.contains("[1 INVALID]"), "{text}");
     assert!(text.contains("faster"), "{text}");
-    assert!(csv(&t).lines().count() == 1 + 4);
-    assert!(markdown(&e, &t).contains("| threads | a tps | b tps | b vs a |"));
+    assert!(exporter(Format::Csv).experiment(&e, &t).lines().count() == 1 + 4);
+    assert!(
+        exporter(Format::Markdown)
+            .experiment(&e, &t)
+            .contains("| threads | a tps | b tps | b vs a |")
+    );
 }

@@ -2,6 +2,7 @@
 
 pub mod charts;
 mod experiment;
+pub mod export;
 pub mod html;
 mod page;
 mod server;

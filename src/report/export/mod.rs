@@ -1,0 +1,55 @@
+//! Tables for people and programs, one exporter per format (as hyperfine's export module):
+//! aligned text, Markdown and CSV, each for a comparison of runs and for an experiment's
+//! deviation tables. JSON is serde's, written by the commands.
+
+mod csv;
+mod markdown;
+mod text;
+
+use crate::analysis::compare::Row;
+use crate::experiment::{Experiment, Table};
+
+/// A table format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Aligned text.
+    Text,
+    /// Markdown tables (for a blog post or an issue).
+    Markdown,
+    /// CSV, one line per thread count and run (or variant).
+    Csv,
+}
+
+/// What `compare` prints: its rows, the workload, BASE's path and each NEW's.
+pub struct Comparison<'a> {
+    /// One per BASE thread count.
+    pub rows: &'a [Row],
+    /// The workload compared.
+    pub workload: &'a str,
+    /// BASE's directory.
+    pub base: &'a str,
+    /// Each NEW's directory.
+    pub names: &'a [String],
+}
+
+/// One output format.
+pub trait Exporter {
+    /// A comparison of runs.
+    fn comparison(&self, c: &Comparison) -> String;
+    /// An experiment's deviation tables.
+    fn experiment(&self, e: &Experiment, tables: &[Table]) -> String;
+}
+
+/// The exporter of `format`.
+pub fn exporter(format: Format) -> &'static dyn Exporter {
+    match format {
+        Format::Text => &text::Text,
+        Format::Markdown => &markdown::Markdown,
+        Format::Csv => &csv::Csv,
+    }
+}
+
+/// A signed figure with one decimal.
+fn signed(v: f64) -> String {
+    format!("{v:+.1}")
+}

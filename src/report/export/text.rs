@@ -1,0 +1,153 @@
+//! Aligned text.
+
+use super::{Comparison, Exporter, signed};
+use crate::analysis::compare::Row;
+use crate::analysis::stats::COMPARE_METHOD;
+use crate::experiment::{Experiment, METHOD, Table, column_text, deviation_text};
+use std::fmt::Write as _;
+
+/// Aligned text.
+pub struct Text;
+
+impl Exporter for Text {
+    fn comparison(&self, c: &Comparison) -> String {
+        let (rows, workload, base, names) = (c.rows, c.workload, c.base, c.names);
+        let mut o = format!("compare {workload}: BASE {base}\n");
+        for (i, n) in names.iter().enumerate() {
+            let _ = writeln!(o, "  NEW{} {n}", i + 1);
+        }
+        let _ = writeln!(
+            o,
+            "  tps: mean of the steady-state intervals (from the MSER-5 start); verdict: {COMPARE_METHOD}\n"
+        );
+        let _ = write!(
+            o,
+            "{:>7}  {:>10} {:>8} {:>8}",
+            "threads", "base tps", "p95 ms", "p99 ms"
+        );
+        for i in 0..names.len() {
+            let _ = write!(
+                o,
+                " | {:>10} {:>8} {:>8} {:>8}  {:<26}",
+                format!("NEW{} tps", i + 1),
+                "p95 ms",
+                "p99 ms",
+                "dev %",
+                "verdict"
+            );
+        }
+        o.push('\n');
+        for r in rows {
+            let _ = write!(
+                o,
+                "{:>7}  {:>10.1} {:>8.2} {:>8.2}",
+                r.threads, r.base.tps, r.base.p95_ms, r.base.p99_ms
+            );
+            for n in &r.new {
+                match n {
+                    Some(s) => {
+                        let dev = s.vs_base.map_or("-".into(), |d| signed(d.deviation_pct));
+                        let _ = write!(
+                            o,
+                            " | {:>10.1} {:>8.2} {:>8.2} {:>8}  {:<26}",
+                            s.tps,
+                            s.p95_ms,
+                            s.p99_ms,
+                            dev,
+                            s.verdict_text()
+                        );
+                    }
+                    None => {
+                        let _ = write!(
+                            o,
+                            " | {:>10} {:>8} {:>8} {:>8}  {:<26}",
+                            "-", "", "", "", "no run"
+                        );
+                    }
+                }
+            }
+            o.push('\n');
+        }
+        why_text(&mut o, rows, WHY_LINES);
+        o.lines().map(|l| format!("{}\n", l.trim_end())).collect()
+    }
+
+    fn experiment(&self, e: &Experiment, tables: &[Table]) -> String {
+        let mut out = String::new();
+        for t in tables {
+            let _ = writeln!(
+                out,
+                "{} — {}: throughput per second (mean of {} repetition(s), min-max), baseline {}",
+                e.name, t.workload, e.plan.repetitions, t.baseline
+            );
+            let mut header = vec!["threads".to_string()];
+            header.extend(e.plan.variants.iter().cloned());
+            for (v, _) in t.rows.first().map_or(&Vec::new(), |r| &r.deviations) {
+                header.push(format!("{v} vs {}", t.baseline));
+            }
+            let mut rows: Vec<Vec<String>> = vec![header];
+            for r in &t.rows {
+                let mut row = vec![r.threads.to_string()];
+                row.extend(r.columns.iter().map(column_text));
+                row.extend(r.deviations.iter().map(|(_, d)| deviation_text(d)));
+                rows.push(row);
+            }
+            let widths: Vec<usize> = (0..rows[0].len())
+                .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+                .collect();
+            for r in &rows {
+                let line: Vec<String> = r
+                    .iter()
+                    .zip(&widths)
+                    .enumerate()
+                    .map(|(i, (c, w))| {
+                        if i == 0 {
+                            format!("{c:>w$}")
+                        } else {
+                            format!("{c:<w$}")
+                        }
+                    })
+                    .collect();
+                let _ = writeln!(out, "  {}", line.join("   ").trim_end());
+            }
+            out.push('\n');
+        }
+        let _ = writeln!(out, "deviation: {METHOD}");
+        out
+    }
+}
+
+/// Lines of each "why" table that `compare` prints (JSON has them all).
+pub(super) const WHY_LINES: usize = 8;
+
+/// Per thread count and NEW, the server figures that changed most: the likely cause.
+fn why_text(o: &mut String, rows: &[Row], lines: usize) {
+    for r in rows {
+        for (i, n) in r.new.iter().enumerate() {
+            let Some(s) = n.as_ref().filter(|s| !s.why.is_empty()) else {
+                continue;
+            };
+            let _ = writeln!(
+                o,
+                "\nwhy, {} threads, NEW{} against BASE (server figures, largest change first):",
+                r.threads,
+                i + 1
+            );
+            let _ = writeln!(
+                o,
+                "  {:<40} {:>14} {:>14} {:>9}",
+                "figure", "BASE", "NEW", "change"
+            );
+            for w in s.why.iter().take(lines) {
+                let change = w
+                    .change_pct
+                    .map_or_else(|| "new".to_string(), |c| format!("{c:+.1} %"));
+                let _ = writeln!(
+                    o,
+                    "  {:<40} {:>14.4} {:>14.4} {:>9}",
+                    w.figure, w.base, w.new, change
+                );
+            }
+        }
+    }
+}
