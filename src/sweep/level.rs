@@ -28,7 +28,7 @@ pub fn level(
     expect: Option<&serde_json::Value>,
     show: &dyn Show,
 ) -> Result<RunResult> {
-    let shard = plan.shard;
+    let shard = plan.driver.shard;
     // A sweep's levels each start a slot after the previous one, so the shards of every
     // level start together.
     let start_at = plan.start_at.map(|t| {
@@ -41,7 +41,8 @@ pub fn level(
             }
             _ => Duration::ZERO,
         };
-        let slot = Duration::from_secs_f64(plan.warmup_s + plan.time_s) + LEVEL_GAP + drain;
+        let slot =
+            Duration::from_secs_f64(plan.driver.warmup_s + plan.driver.time_s) + LEVEL_GAP + drain;
         t + slot * level.map_or(0, |(i, _)| i as u32 - 1)
     });
     let mut start_note = None;
@@ -116,11 +117,13 @@ pub fn level(
                 "scale": state.scale, "history_key": state.history_key,
                 "variant": o.variant, "remote_pct": o.remote_pct,
             });
-            let mut t = tpcb::Tpcb::new(&mut conn, &state, o, threads)?;
-            if shard.is_some() {
-                t.share_ids()?;
-            }
-            let t = Arc::new(t);
+            let t = Arc::new(tpcb::Tpcb::new(
+                &mut conn,
+                &state,
+                o,
+                threads,
+                shard.is_some(),
+            )?);
             tpcb_run = Some(t.clone());
             t
         }
@@ -154,7 +157,6 @@ pub fn level(
         );
     }
     let cfg = RunConfig {
-        workload: plan.choice.name().to_string(),
         url: target.to_string(),
         targets: if targets.len() > 1 {
             targets.iter().map(|t| t.to_string()).collect()
@@ -162,21 +164,10 @@ pub fn level(
             Vec::new()
         },
         threads,
-        time_s: plan.time_s,
-        warmup_s: plan.warmup_s,
-        events: plan.events,
-        report_interval_s: plan.report_interval_s,
-        rate: plan.rate,
-        rate_dist: plan.rate_dist,
         seed,
-        retries: plan.retries,
-        max_error_rate: plan.max_error_rate,
-        isolation: plan.isolation,
         workload_options,
-        stability_window_s: plan.stability_window_s,
-        server_metrics: plan.server_metrics,
-        shard,
         start_at: start_at.map(crate::shard::rfc3339),
+        ..plan.driver.clone()
     };
     let mut run_dir = RunDir::create(dir, SystemTime::now())?;
     let prefix = level.map_or(String::new(), |(i, n)| format!("[level {i}/{n}] "));
@@ -192,9 +183,9 @@ pub fn level(
             part.users.len()
         )),
         threads,
-        plan.time_s,
-        if plan.warmup_s > 0.0 {
-            format!(" after {} s warm-up", plan.warmup_s)
+        cfg.time_s,
+        if cfg.warmup_s > 0.0 {
+            format!(" after {} s warm-up", cfg.warmup_s)
         } else {
             String::new()
         },
@@ -204,7 +195,7 @@ pub fn level(
     let display = show.level_display(
         prefix,
         level.map(|l| l.0),
-        (plan.time_s + plan.warmup_s).ceil() as u64,
+        (cfg.time_s + cfg.warmup_s).ceil() as u64,
     );
     let result = driver::run(
         &cfg,

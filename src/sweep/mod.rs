@@ -10,10 +10,9 @@ mod part;
 
 pub use level::level;
 
-use crate::config::{Isolation, RateDist};
+use crate::config::RunConfig;
 use crate::engine::TargetUrl;
 use crate::results::{RunResult, RunStatus, SCHEMA_VERSION, Sweep, SweepLevel};
-use crate::shard::Shard;
 use crate::workload::oltp::{OltpKind, OltpOptions};
 use crate::workload::{tpcb, tpcc};
 use anyhow::{Context, Result};
@@ -57,38 +56,17 @@ impl Choice {
 }
 
 /// `run`'s configuration, read once from the command line and validated there: every level
-/// of a sweep derives its RunConfig from it (its thread count and seed added), never
-/// patching one after it is made.
+/// of a sweep derives its RunConfig from `driver` (its targets, thread count, seed, workload
+/// options and start added), never patching one after it is made.
 #[derive(Debug, Clone)]
 pub struct Plan {
     /// The workload.
     pub choice: Choice,
-    /// Measured seconds.
-    pub time_s: f64,
-    /// Warm-up seconds.
-    pub warmup_s: f64,
-    /// --events.
-    pub events: Option<u64>,
-    /// --report-interval, seconds.
-    pub report_interval_s: f64,
-    /// --rate.
-    pub rate: Option<f64>,
-    /// --rate-dist.
-    pub rate_dist: RateDist,
+    /// The driver's options as each level records them; the fields a level fills are left
+    /// empty here (url, targets, threads, seed, workload_options, start_at).
+    pub driver: RunConfig,
     /// --seed (None: from the clock, or from --start-at for shards).
     pub seed: Option<u64>,
-    /// --retries.
-    pub retries: u32,
-    /// --max-error-rate as a fraction.
-    pub max_error_rate: f64,
-    /// --isolation.
-    pub isolation: Option<Isolation>,
-    /// --stability-window, seconds (0: one tenth of the measured time).
-    pub stability_window_s: f64,
-    /// Server metrics on (the default) or off.
-    pub server_metrics: bool,
-    /// This process's shard (--shard, or the Job's environment).
-    pub shard: Option<Shard>,
     /// --start-at, in the server's clock.
     pub start_at: Option<SystemTime>,
     /// The command line's run options, as sweep.json records them for --resume.

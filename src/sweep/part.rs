@@ -31,8 +31,8 @@ pub(super) fn shard_part(
     let Some(s) = shard else {
         return Ok(driver::Part {
             users: (0..threads).collect(),
-            events: plan.events,
-            rate: plan.rate,
+            events: plan.driver.events,
+            rate: plan.driver.rate,
             start_at: local_start,
             shard: None,
         });
@@ -48,8 +48,9 @@ pub(super) fn shard_part(
         })
         .collect::<Result<_, _>>()
         .map_err(|e| Failure::Usage(format!("--shard {s}: {e}")))?;
-    let events = plan.events.map(|e| s.part_of(e, &counts));
+    let events = plan.driver.events.map(|e| s.part_of(e, &counts));
     let rate = plan
+        .driver
         .rate
         .map(|r| r * users.len() as f64 / f64::from(threads.max(1)));
     Ok(driver::Part {

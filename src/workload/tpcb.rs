@@ -169,8 +169,15 @@ pub struct Tpcb {
 }
 
 impl Tpcb {
-    /// The workload on a database in state `s`, for `threads` virtual users.
-    pub fn new(conn: &mut Conn, s: &State, o: RunOptions, threads: u32) -> Result<Tpcb> {
+    /// The workload on a database in state `s`, for `threads` virtual users; `sharded`: one
+    /// shard of a run (see [`Tpcb::share_ids`]).
+    pub fn new(
+        conn: &mut Conn,
+        s: &State,
+        o: RunOptions,
+        threads: u32,
+        sharded: bool,
+    ) -> Result<Tpcb> {
         let id_base = if s.history_key == HistoryKey::Client {
             let max: Option<Option<i64>> =
                 conn.query_first("SELECT MAX(id) FROM pgbench_history")?;
@@ -184,20 +191,24 @@ impl Tpcb {
         } else {
             0
         };
-        Ok(Tpcb {
+        let mut t = Tpcb {
             scale: s.scale,
             key: s.history_key,
             o,
             threads,
             id_base,
             counters: Arc::default(),
-        })
+        };
+        if sharded {
+            t.share_ids()?;
+        }
+        Ok(t)
     }
 
     /// A shard of a run: the history ids start at the next multiple of threads x 2^32 above
     /// the largest in the table, the same for every shard that starts before any has written
     /// (and past every id they use for one that starts later), so shards never collide.
-    pub fn share_ids(&mut self) -> Result<()> {
+    fn share_ids(&mut self) -> Result<()> {
         if self.key != HistoryKey::Client {
             return Ok(());
         }

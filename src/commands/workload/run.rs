@@ -6,7 +6,7 @@ use super::*;
 use super::Output;
 use crate::cli::{RunCmd, WorkloadChoice};
 use crate::commands::resolve_targets;
-use crate::config::ThreadLevels;
+use crate::config::{RunConfig, ThreadLevels};
 use crate::driver;
 use crate::error::{EXIT_INTERRUPTED, EXIT_OK, Failure};
 use crate::report::text;
@@ -136,21 +136,31 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
         Some(s) => Some(s),
         None => crate::shard::Shard::from_env(|k| std::env::var(k).ok()).map_err(Failure::Usage)?,
     };
-    Ok(Plan {
-        choice,
+    let driver = RunConfig {
+        workload: choice.name().to_string(),
+        url: String::new(),
+        targets: Vec::new(),
+        threads: 0,
         time_s: d.time,
         warmup_s: d.warmup,
         events: d.events,
         report_interval_s: d.report_interval,
         rate: d.rate,
         rate_dist: d.rate_dist,
-        seed: d.seed,
+        seed: 0,
         retries: d.retries,
         max_error_rate: d.max_error_rate / 100.0,
         isolation: d.isolation,
+        workload_options: serde_json::Value::Null,
         stability_window_s: d.stability_window.unwrap_or(0.0),
         server_metrics: !d.no_server_metrics,
         shard,
+        start_at: None,
+    };
+    Ok(Plan {
+        choice,
+        driver,
+        seed: d.seed,
         start_at: d.start_at,
         args: run_args(),
     })
