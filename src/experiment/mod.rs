@@ -7,10 +7,11 @@ pub mod builtin;
 mod cells;
 pub mod plan;
 mod sandboxes;
+mod tables;
 
 pub use cells::{Outcome, execute};
+pub use tables::*;
 
-use crate::analysis::stats::{self, Verdict};
 use crate::results::RunStatus;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -226,139 +227,6 @@ pub fn schedule(plan: &plan::Expanded, seed: u64) -> Vec<Cell> {
     out
 }
 
-/// A variant at one level: its repetitions.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Column {
-    /// The variant.
-    pub variant: String,
-    /// Mean of the valid repetitions' throughput.
-    pub mean: Option<f64>,
-    /// Lowest and highest of them.
-    pub min: Option<f64>,
-    /// See `min`.
-    pub max: Option<f64>,
-    /// Valid repetitions.
-    pub n: usize,
-    /// INVALID repetitions (left out).
-    pub invalid: usize,
-    /// Median p95 of the valid repetitions, ms.
-    pub p95_ms: Option<f64>,
-}
-
-/// A variant against the baseline at one level.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Deviation {
-    /// The variant.
-    pub variant: String,
-    /// Its mean against the baseline's, %.
-    pub pct: f64,
-    /// The 95 % confidence interval of that, %.
-    pub ci_pct: (f64, f64),
-    /// Faster, slower or no significant difference.
-    pub verdict: Verdict,
-}
-
-/// One thread level of a workload's table.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Row {
-    /// Virtual users.
-    pub threads: u32,
-    /// Each variant, in plan order.
-    pub columns: Vec<Column>,
-    /// Each non-baseline variant against the baseline (None: fewer than 2 valid
-    /// repetitions on a side).
-    pub deviations: Vec<(String, Option<Deviation>)>,
-}
-
-/// Seed 002's table for one workload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Table {
-    /// The workload label.
-    pub workload: String,
-    /// The baseline.
-    pub baseline: String,
-    /// One row per thread level.
-    pub rows: Vec<Row>,
-}
-
-/// How the deviations are computed, for outputs to name.
-pub const METHOD: &str = "each cell's steady-state mean throughput is one sample; the repetitions are the samples of Welch's t interval, 95 % confidence";
-
-/// The tables, one per workload.
-pub fn tables(e: &Experiment) -> Vec<Table> {
-    let p = &e.plan;
-    p.workloads
-        .iter()
-        .map(|w| Table {
-            workload: w.clone(),
-            baseline: p.baseline.clone(),
-            rows: p
-                .threads
-                .iter()
-                .map(|&t| {
-                    let samples = |v: &str| -> (Vec<f64>, Vec<f64>, usize) {
-                        let cells: Vec<&Cell> = e
-                            .cells
-                            .iter()
-                            .filter(|c| c.variant == v && c.workload == *w && c.threads == t)
-                            .collect();
-                        let done: Vec<&&Cell> = cells
-                            .iter()
-                            .filter(|c| c.status == CellStatus::Done)
-                            .collect();
-                        (
-                            done.iter().filter_map(|c| c.tps).collect(),
-                            done.iter().filter_map(|c| c.p95_ms).collect(),
-                            cells
-                                .iter()
-                                .filter(|c| c.status == CellStatus::Invalid)
-                                .count(),
-                        )
-                    };
-                    let columns: Vec<Column> = p
-                        .variants
-                        .iter()
-                        .map(|v| {
-                            let (tps, p95, invalid) = samples(v);
-                            let fold = |f: fn(f64, f64) -> f64| tps.iter().copied().reduce(f);
-                            Column {
-                                variant: v.clone(),
-                                mean: (!tps.is_empty()).then(|| stats::mean(&tps)),
-                                min: fold(f64::min),
-                                max: fold(f64::max),
-                                n: tps.len(),
-                                invalid,
-                                p95_ms: (!p95.is_empty()).then(|| stats::median(&p95)),
-                            }
-                        })
-                        .collect();
-                    let (base, _, _) = samples(&p.baseline);
-                    let deviations = p
-                        .variants
-                        .iter()
-                        .filter(|v| **v != p.baseline)
-                        .map(|v| {
-                            let (new, _, _) = samples(v);
-                            let d = stats::welch_independent(&base, &new).map(|d| Deviation {
-                                variant: v.clone(),
-                                pct: d.deviation_pct,
-                                ci_pct: d.ci_pct,
-                                verdict: d.verdict,
-                            });
-                            (v.clone(), d)
-                        })
-                        .collect();
-                    Row {
-                        threads: t,
-                        columns,
-                        deviations,
-                    }
-                })
-                .collect(),
-        })
-        .collect()
-}
-
 /// One variant against the baseline at one level: the server's figures per transaction (mean
 /// of the valid repetitions), ranked by relative change: the likely cause of a verdict.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -458,35 +326,6 @@ pub fn why_text(e: &Experiment, why: &[WhyTable]) -> String {
         }
     }
     out
-}
-
-pub fn num(v: Option<f64>) -> String {
-    v.map_or("-".into(), |x| format!("{x:.1}"))
-}
-
-pub fn column_text(c: &Column) -> String {
-    let mut s = match (c.mean, c.min, c.max) {
-        (Some(m), Some(lo), Some(hi)) if c.n > 1 => format!("{m:.1} ({lo:.1}-{hi:.1})"),
-        (Some(m), _, _) => format!("{m:.1}"),
-        _ => "-".into(),
-    };
-    if c.invalid > 0 {
-        let _ = write!(s, " [{} INVALID]", c.invalid);
-    }
-    s
-}
-
-pub fn deviation_text(d: &Option<Deviation>) -> String {
-    match d {
-        Some(d) => format!(
-            "{:+.1} % [{:+.1}, {:+.1}] {}",
-            d.pct,
-            d.ci_pct.0,
-            d.ci_pct.1,
-            d.verdict.text()
-        ),
-        None => "- (needs 2 valid repetitions each)".into(),
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Unit tests of `experiment/mod.rs`, beside it so the subject stays readable.
 
 use super::*;
+use crate::analysis::stats::Verdict;
 
 fn expanded() -> plan::Expanded {
     let text = r#"
@@ -70,9 +71,20 @@ fn the_table_compares_repetitions_and_leaves_invalid_cells_out() {
     let r1 = &t[0].rows[0];
     assert_eq!(r1.columns[0].mean, Some(102.0));
     assert_eq!(r1.columns[1].min, Some(121.0));
+    // Every block complete: the mean of the blocks' log ratios.
     let d = r1.deviations[0].1.as_ref().unwrap();
-    assert!((d.pct - (122.0 - 102.0) / 102.0 * 100.0).abs() < 1e-9);
+    let logs: f64 = (1..=3)
+        .map(|k| ((120.0 + f64::from(k)) / (100.0 + f64::from(k))).ln())
+        .sum();
+    assert!(
+        (d.pct - (logs / 3.0).exp_m1() * 100.0).abs() < 1e-9,
+        "{d:?}"
+    );
+    assert_eq!((d.method.as_str(), d.n), ("paired", 3));
     assert_eq!(d.verdict, Verdict::Faster);
+    // A block with an INVALID cell: Welch on the valid repetitions, and said.
+    let d2 = t[0].rows[1].deviations[0].1.as_ref().unwrap();
+    assert_eq!((d2.method.as_str(), d2.n), ("welch", 2));
     let r2 = &t[0].rows[1];
     assert_eq!(r2.columns[1].invalid, 1);
     assert_eq!(r2.columns[1].n, 2);
@@ -81,6 +93,7 @@ fn the_table_compares_repetitions_and_leaves_invalid_cells_out() {
     let text = exporter(Format::Text).experiment(&e, &t);
     assert!(text.contains("[1 INVALID]"), "{text}");
     assert!(text.contains("faster"), "{text}");
+    assert!(text.contains("(Welch)"), "{text}");
     assert!(exporter(Format::Csv).experiment(&e, &t).lines().count() == 1 + 4);
     assert!(
         exporter(Format::Markdown)
