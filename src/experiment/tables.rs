@@ -54,7 +54,40 @@ pub struct Row {
     /// Each non-baseline variant against the baseline (None: fewer than 2 valid
     /// repetitions on a side).
     pub deviations: Vec<(String, Option<Deviation>)>,
+    /// Each non-baseline variant's costs against the baseline's (server metrics).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub costs: Vec<(String, Vec<Cost>)>,
 }
+
+/// What a transaction (a New-Order for TPC-C) cost the server, a variant against the
+/// baseline: on a shared machine throughput moves with the neighbours, what a transaction
+/// costs far less.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cost {
+    /// The server figure (server CPU ms, redo bytes, …), as in result.json.
+    pub figure: String,
+    /// "transaction", or "New-Order" for TPC-C.
+    pub per: String,
+    /// The baseline's mean over its valid repetitions.
+    pub base: f64,
+    /// The variant's.
+    pub new: f64,
+    /// The change with its interval, computed as throughput's is (None: fewer than two
+    /// repetitions, or a zero on a side).
+    pub deviation: Option<Deviation>,
+}
+
+/// The costs an experiment compares beside throughput, per transaction (per New-Order when
+/// the workload counts them).
+pub const COSTS: &[&str] = &[
+    "server_cpu_ms",
+    "redo_bytes",
+    "fsyncs",
+    "page_splits",
+    "page_reorgs",
+    "rows_scanned",
+    "disk_write_kb",
+];
 
 /// Seed 002's table for one workload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -120,16 +153,24 @@ pub fn tables(e: &Experiment) -> Vec<Table> {
                             }
                         })
                         .collect();
-                    let deviations = p
-                        .variants
-                        .iter()
-                        .filter(|v| **v != p.baseline)
-                        .map(|v| (v.clone(), deviation(&cells(&p.baseline), &cells(v), v)))
+                    let tps = |c: &Cell| c.tps;
+                    let others = p.variants.iter().filter(|v| **v != p.baseline);
+                    let deviations = others
+                        .clone()
+                        .map(|v| {
+                            let d = deviation(&cells(&p.baseline), &cells(v), v, &tps);
+                            (v.clone(), d)
+                        })
+                        .collect();
+                    let costs = others
+                        .map(|v| (v.clone(), costs(&cells(&p.baseline), &cells(v), v)))
+                        .filter(|(_, c)| !c.is_empty())
                         .collect();
                     Row {
                         threads: t,
                         columns,
                         deviations,
+                        costs,
                     }
                 })
                 .collect(),
@@ -167,14 +208,71 @@ pub fn deviation_text(d: &Option<Deviation>) -> String {
     }
 }
 
-/// `new` against `base` at one level: within blocks (repetitions) when every block that has
-/// a valid cell of either has one of both, else Welch's t on the valid repetitions.
-fn deviation(base: &[&Cell], new: &[&Cell], variant: &str) -> Option<Deviation> {
+/// The costs of `new` against `base`'s at one level: per New-Order when every valid cell of
+/// both counted New-Orders, else per transaction; the figures both sides have.
+fn costs(base: &[&Cell], new: &[&Cell], variant: &str) -> Vec<Cost> {
+    let done = |cells: &[&Cell]| -> Vec<Cell> {
+        cells
+            .iter()
+            .filter(|c| c.status == CellStatus::Done)
+            .map(|c| (*c).clone())
+            .collect()
+    };
+    let (b, n) = (done(base), done(new));
+    if b.is_empty() || n.is_empty() {
+        return Vec::new();
+    }
+    let per_new_order = b.iter().chain(&n).all(|c| !c.per_new_order.is_empty());
+    let map = |c: &Cell| -> BTreeMap<String, f64> {
+        if per_new_order {
+            c.per_new_order.clone()
+        } else {
+            c.per_transaction.clone()
+        }
+    };
+    let mean_of = |cells: &[Cell], figure: &str| -> Option<f64> {
+        let v: Vec<f64> = cells
+            .iter()
+            .filter_map(|c| map(c).get(figure).copied())
+            .collect();
+        (v.len() == cells.len()).then(|| stats::mean(&v))
+    };
+    let (br, nr): (Vec<&Cell>, Vec<&Cell>) = (b.iter().collect(), n.iter().collect());
+    COSTS
+        .iter()
+        .filter_map(|figure| {
+            let (base, new) = (mean_of(&b, figure)?, mean_of(&n, figure)?);
+            let value = |c: &Cell| map(c).get(*figure).copied();
+            Some(Cost {
+                figure: figure.to_string(),
+                per: if per_new_order {
+                    "New-Order"
+                } else {
+                    "transaction"
+                }
+                .into(),
+                base,
+                new,
+                deviation: deviation(&br, &nr, variant, &value),
+            })
+        })
+        .collect()
+}
+
+/// `new` against `base` at one level on the outcome `value` of each cell: within blocks
+/// (repetitions) when every block that has a valid cell of either has one of both, else
+/// Welch's t on the valid repetitions.
+fn deviation(
+    base: &[&Cell],
+    new: &[&Cell],
+    variant: &str,
+    value: &dyn Fn(&Cell) -> Option<f64>,
+) -> Option<Deviation> {
     let valid = |cells: &[&Cell]| -> BTreeMap<u32, f64> {
         cells
             .iter()
             .filter(|c| c.status == CellStatus::Done)
-            .filter_map(|c| Some((c.repetition, c.tps?)))
+            .filter_map(|c| Some((c.repetition, value(c)?)))
             .collect()
     };
     let (b, n) = (valid(base), valid(new));
@@ -195,4 +293,36 @@ fn deviation(base: &[&Cell], new: &[&Cell], variant: &str) -> Option<Deviation> 
         ci_pct: d.ci_pct,
         verdict: d.verdict,
     })
+}
+
+/// The costs that changed significantly, as a line: "redo_bytes +248.0 % [+231.2, +265.9],
+/// …"; the others named as unchanged.
+pub fn costs_text(costs: &[Cost]) -> String {
+    let (changed, same): (Vec<&Cost>, Vec<&Cost>) = costs.iter().partition(|c| {
+        c.deviation
+            .as_ref()
+            .is_some_and(|d| d.verdict != Verdict::NoSignificantDifference)
+    });
+    let mut out = String::new();
+    for c in &changed {
+        if let Some(d) = &c.deviation {
+            let _ = write!(
+                out,
+                "{}{} {:+.1} % [{:+.1}, {:+.1}]",
+                if out.is_empty() { "" } else { ", " },
+                c.figure,
+                d.pct,
+                d.ci_pct.0,
+                d.ci_pct.1
+            );
+        }
+    }
+    if out.is_empty() {
+        out.push_str("none changed");
+    }
+    if !same.is_empty() {
+        let names: Vec<&str> = same.iter().map(|c| c.figure.as_str()).collect();
+        let _ = write!(out, "; no significant change: {}", names.join(", "));
+    }
+    out
 }

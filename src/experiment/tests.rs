@@ -101,3 +101,48 @@ fn the_table_compares_repetitions_and_leaves_invalid_cells_out() {
             .contains("| threads | a tps | b tps | b vs a |")
     );
 }
+
+#[test]
+fn costs_per_new_order_are_compared_within_blocks_and_the_changed_ones_named() {
+    let p = expanded();
+    let mut e = Experiment::new("t".into(), None, String::new(), p, 1, String::new());
+    for c in &mut e.cells {
+        let rep = f64::from(c.repetition);
+        c.status = CellStatus::Done;
+        c.tps = Some(100.0 + rep);
+        // Seed 000: redo per New-Order more than triples; server CPU is the same.
+        let redo = if c.variant == "a" { 1000.0 } else { 3480.0 } + rep;
+        let figures: BTreeMap<String, f64> = [
+            ("redo_bytes".to_string(), redo),
+            ("server_cpu_ms".to_string(), 2.0 + 0.01 * rep),
+        ]
+        .into();
+        c.per_new_order = figures.clone();
+        c.per_transaction = figures;
+    }
+    let t = tables(&e);
+    let (variant, costs) = &t[0].rows[0].costs[0];
+    assert_eq!(variant, "b");
+    assert!(costs.iter().all(|c| c.per == "New-Order"));
+    let redo = costs.iter().find(|c| c.figure == "redo_bytes").unwrap();
+    let d = redo.deviation.as_ref().unwrap();
+    assert!((d.pct - 247.6).abs() < 0.5, "{d:?}");
+    assert_ne!(d.verdict, Verdict::NoSignificantDifference);
+    let cpu = costs.iter().find(|c| c.figure == "server_cpu_ms").unwrap();
+    assert_eq!(
+        cpu.deviation.as_ref().unwrap().verdict,
+        Verdict::NoSignificantDifference
+    );
+    let line = costs_text(costs);
+    assert!(line.starts_with("redo_bytes +247."), "{line}");
+    assert!(
+        line.ends_with("no significant change: server_cpu_ms"),
+        "{line}"
+    );
+    use crate::report::export::{Format, exporter};
+    let text = exporter(Format::Text).experiment(&e, &t);
+    assert!(
+        text.contains("costs per New-Order, b vs a, 1 threads: redo_bytes +247."),
+        "{text}"
+    );
+}

@@ -2,7 +2,7 @@
 
 use super::{Comparison, Exporter, signed};
 use crate::analysis::stats::COMPARE_METHOD;
-use crate::experiment::{Experiment, METHOD, Table, column_text, deviation_text};
+use crate::experiment::{Experiment, METHOD, Table, column_text, costs_text, deviation_text};
 use std::fmt::Write as _;
 
 /// Lines of each "why" table.
@@ -106,6 +106,18 @@ impl Exporter for Markdown {
                 let _ = writeln!(out, "| {} |", row.join(" | "));
             }
             out.push('\n');
+            for r in &t.rows {
+                for (v, costs) in &r.costs {
+                    let per = costs.first().map_or("transaction", |c| c.per.as_str());
+                    let _ = writeln!(
+                        out,
+                        "Costs per {per}, {v} vs {}, {} threads: {}.\n",
+                        t.baseline,
+                        r.threads,
+                        costs_text(costs)
+                    );
+                }
+            }
         }
         let _ = writeln!(out, "Deviation: {METHOD}.");
         out
