@@ -319,13 +319,21 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
     if !measured.is_empty() {
         let truncated = len < parts.iter().map(|p| p.r.intervals.len()).max().unwrap_or(0);
         let mut summary = merge_summary(&parts, &measured, &acc, &names, len, truncated);
+        // The server's counts cover the sampling shard's measured phase; the merged count
+        // every shard's, whose phases differ from it at the end as well as at the start (a
+        // loaded machine ends one shard's last interval later than another's).
+        let ends = parts
+            .iter()
+            .map(|p| p.abs_start + p.r.intervals.last().map_or(0.0, |i| i.end_s));
+        let end_spread =
+            ends.clone().fold(f64::NEG_INFINITY, f64::max) - ends.fold(f64::INFINITY, f64::min);
         server_figures(
             &mut result,
             &mut summary,
             &parts,
             out,
             truncated,
-            spread,
+            spread + end_spread.max(0.0),
             &mut notes,
         )?;
         if truncated {
