@@ -211,38 +211,34 @@ pub fn deviation_text(d: &Option<Deviation>) -> String {
 /// The costs of `new` against `base`'s at one level: per New-Order when every valid cell of
 /// both counted New-Orders, else per transaction; the figures both sides have.
 fn costs(base: &[&Cell], new: &[&Cell], variant: &str) -> Vec<Cost> {
-    let done = |cells: &[&Cell]| -> Vec<Cell> {
+    fn done<'a>(cells: &[&'a Cell]) -> Vec<&'a Cell> {
         cells
             .iter()
+            .copied()
             .filter(|c| c.status == CellStatus::Done)
-            .map(|c| (*c).clone())
             .collect()
-    };
+    }
     let (b, n) = (done(base), done(new));
     if b.is_empty() || n.is_empty() {
         return Vec::new();
     }
     let per_new_order = b.iter().chain(&n).all(|c| !c.per_new_order.is_empty());
-    let map = |c: &Cell| -> BTreeMap<String, f64> {
+    let figures = |c: &Cell, figure: &str| -> Option<f64> {
         if per_new_order {
-            c.per_new_order.clone()
+            c.per_new_order.get(figure).copied()
         } else {
-            c.per_transaction.clone()
+            c.per_transaction.get(figure).copied()
         }
     };
-    let mean_of = |cells: &[Cell], figure: &str| -> Option<f64> {
-        let v: Vec<f64> = cells
-            .iter()
-            .filter_map(|c| map(c).get(figure).copied())
-            .collect();
+    let mean_of = |cells: &[&Cell], figure: &str| -> Option<f64> {
+        let v: Vec<f64> = cells.iter().filter_map(|c| figures(c, figure)).collect();
         (v.len() == cells.len()).then(|| stats::mean(&v))
     };
-    let (br, nr): (Vec<&Cell>, Vec<&Cell>) = (b.iter().collect(), n.iter().collect());
     COSTS
         .iter()
         .filter_map(|figure| {
             let (base, new) = (mean_of(&b, figure)?, mean_of(&n, figure)?);
-            let value = |c: &Cell| map(c).get(*figure).copied();
+            let value = |c: &Cell| figures(c, figure);
             Some(Cost {
                 figure: figure.to_string(),
                 per: if per_new_order {
@@ -253,7 +249,7 @@ fn costs(base: &[&Cell], new: &[&Cell], variant: &str) -> Vec<Cost> {
                 .into(),
                 base,
                 new,
-                deviation: deviation(&br, &nr, variant, &value),
+                deviation: deviation(&b, &n, variant, &value),
             })
         })
         .collect()
@@ -325,4 +321,23 @@ pub fn costs_text(costs: &[Cost]) -> String {
         let _ = write!(out, "; no significant change: {}", names.join(", "));
     }
     out
+}
+
+/// Each variant's costs line at each level of `t`: "per New-Order, b vs a, 4 threads: …"
+/// (see [`costs_text`]), for the exporters to frame.
+pub fn cost_lines(t: &Table) -> Vec<String> {
+    t.rows
+        .iter()
+        .flat_map(|r| {
+            r.costs.iter().map(move |(v, costs)| {
+                let per = costs.first().map_or("transaction", |c| c.per.as_str());
+                format!(
+                    "per {per}, {v} vs {}, {} threads: {}",
+                    t.baseline,
+                    r.threads,
+                    costs_text(costs)
+                )
+            })
+        })
+        .collect()
 }

@@ -177,11 +177,8 @@ pub(super) fn server_figures(
         p.r.summary
             .as_ref()
             .and_then(|s| s.server.as_ref())
-            .map(Sampling::of_block);
-    let mut s = verdict::server_block(Some(m), &rows, summary, Sampling::default());
-    if let Some(sampling) = sampling {
-        sampling.record(&mut s);
-    }
+            .map_or_else(Sampling::default, Sampling::of_block);
+    let mut s = verdict::server_block(Some(m), &rows, summary, sampling);
     let skip = if truncated {
         Some("they cover the sampling shard's whole measured phase, longer than the merge")
     } else if result.config.targets.len() > 1 {

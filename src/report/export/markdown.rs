@@ -2,7 +2,7 @@
 
 use super::{Comparison, Exporter, signed};
 use crate::analysis::stats::COMPARE_METHOD;
-use crate::experiment::{Experiment, METHOD, Table, column_text, costs_text, deviation_text};
+use crate::experiment::{Experiment, METHOD, Table, column_text, cost_lines, deviation_text};
 use std::fmt::Write as _;
 
 /// Lines of each "why" table.
@@ -106,17 +106,9 @@ impl Exporter for Markdown {
                 let _ = writeln!(out, "| {} |", row.join(" | "));
             }
             out.push('\n');
-            for r in &t.rows {
-                for (v, costs) in &r.costs {
-                    let per = costs.first().map_or("transaction", |c| c.per.as_str());
-                    let _ = writeln!(
-                        out,
-                        "Costs per {per}, {v} vs {}, {} threads: {}.\n",
-                        t.baseline,
-                        r.threads,
-                        costs_text(costs)
-                    );
-                }
+            // Which costs changed, per variant and level (server metrics).
+            for line in cost_lines(t) {
+                let _ = writeln!(out, "Costs {line}.\n");
             }
         }
         let _ = writeln!(out, "Deviation: {METHOD}.");

@@ -3,7 +3,7 @@
 use super::{Comparison, Exporter, signed};
 use crate::analysis::compare::Row;
 use crate::analysis::stats::COMPARE_METHOD;
-use crate::experiment::{Experiment, METHOD, Table, column_text, costs_text, deviation_text};
+use crate::experiment::{Experiment, METHOD, Table, column_text, cost_lines, deviation_text};
 use std::fmt::Write as _;
 
 /// Aligned text.
@@ -111,17 +111,8 @@ impl Exporter for Text {
                 let _ = writeln!(out, "  {}", line.join("   ").trim_end());
             }
             // Which costs changed, per variant and level (server metrics).
-            for r in &t.rows {
-                for (v, costs) in &r.costs {
-                    let per = costs.first().map_or("transaction", |c| c.per.as_str());
-                    let _ = writeln!(
-                        out,
-                        "  costs per {per}, {v} vs {}, {} threads: {}",
-                        t.baseline,
-                        r.threads,
-                        costs_text(costs)
-                    );
-                }
+            for line in cost_lines(t) {
+                let _ = writeln!(out, "  costs {line}");
             }
             out.push('\n');
         }
