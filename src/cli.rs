@@ -200,6 +200,16 @@ pub enum ExperimentCommand {
         /// Seed of the cell order (default: the plan's, else from the clock; recorded).
         #[arg(long)]
         seed: Option<u64>,
+        /// Sequential: add blocks until every comparison's interval on the primary outcome
+        /// is within ± this many percent or has a verdict (over the plan's `precision`).
+        #[arg(long, value_name = "PERCENT")]
+        precision: Option<f64>,
+        /// Sequential: blocks at most (default 3 × the plan's repetitions).
+        #[arg(long, value_name = "N")]
+        max_repetitions: Option<u32>,
+        /// Sequential: time at most, prepares included (e.g. 15m, 1h).
+        #[arg(long, value_name = "DURATION")]
+        max_time: Option<String>,
     },
     /// Continue an interrupted or stopped experiment; finished cells are kept as they are.
     Resume {

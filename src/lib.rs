@@ -51,7 +51,21 @@ pub fn run(cli: Cli) -> Result<i32> {
                     out: dir,
                     scale,
                     seed,
-                } => x::run(&out, &plan, dir.as_deref(), scale.as_deref(), seed),
+                    precision,
+                    max_repetitions,
+                    max_time,
+                } => x::run(
+                    &out,
+                    &plan,
+                    dir.as_deref(),
+                    scale.as_deref(),
+                    seed,
+                    &experiment::plan::SequentialArgs {
+                        precision,
+                        max_repetitions,
+                        max_time,
+                    },
+                ),
                 E::Resume { dir } => x::resume(&out, &dir),
                 E::Results { dir, markdown, csv } => x::results(
                     &out,

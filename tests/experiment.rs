@@ -120,7 +120,14 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
         .output()
         .unwrap();
     let (csv, _) = text(&out);
-    assert_eq!(csv.lines().count(), 1 + 2 * 2, "{csv}");
+    let tps_rows = csv.lines().filter(|l| l.split(',').nth(3) == Some("tps"));
+    assert_eq!(tps_rows.count(), 2 * 2, "{csv}");
+    // What a transaction cost the server, the baseline's and the variant's, per level.
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("oltp_point_select,1,lazy,server_cpu_ms,transaction,")),
+        "{csv}"
+    );
     let out = h
         .cmd()
         .args(["--json", "experiment", "results"])
@@ -171,6 +178,91 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
         html.matches("<svg").count() >= 3 + 8,
         "experiment charts and the cells' own"
     );
+}
+
+#[test]
+fn a_sequential_experiment_stops_at_its_time_cap_and_says_why() {
+    // Looks after each block from the second; a precision no experiment reaches, and a time
+    // cap the prepares alone pass: it stops after the first look, with the cells of the
+    // blocks it never ran taken out of the schedule.
+    let h = Home::new();
+    let _c = Cleanup(&h);
+    let plan = write(
+        h.path(),
+        "seq.toml",
+        &SMALL.replace("threads = \"1,2\"", "threads = \"2\""),
+    );
+    let dir = h.path().join("x");
+    let out = h
+        .cmd()
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .args([
+            "--seed",
+            "5",
+            "--precision",
+            "0.001",
+            "--max-repetitions",
+            "5",
+        ])
+        .args(["--max-time", "1s"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stderr
+            .contains("2 to 5 repetitions (until ±0.001 % on throughput or a verdict, at most 1s)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("stopping after 2 block(s): another block would pass the time allowed"),
+        "{stderr}"
+    );
+    let e = load(&dir);
+    assert_eq!(e["status"], "completed");
+    assert_eq!(
+        e["cells"].as_array().unwrap().len(),
+        2 * 2,
+        "{}",
+        e["cells"]
+    );
+    assert_eq!(e["stopped"]["reason"], "max_time");
+    assert_eq!(e["stopped"]["blocks"], 2);
+    assert_eq!(e["plan"]["sequential"]["max_repetitions"], 5);
+    // The interval is at the confidence the look after 2 blocks spends: 5 % × 1 / (1 + 4 +
+    // 9 + 16) of it, 99.83 %.
+    assert!(
+        stdout.contains("intervals at 99.83 % confidence"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("] 99.8 % "), "{stdout}");
+    assert!(stdout.contains("per cell: "), "{stdout}");
+    let out = h
+        .cmd()
+        .args(["--json", "experiment", "results"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = &v["tables"][0]["rows"][0]["deviations"][0][1];
+    assert!(
+        (d["confidence"].as_f64().unwrap() - (1.0 - 0.05 / 30.0)).abs() < 1e-9,
+        "{d}"
+    );
+    assert_eq!(v["stopped"]["reason"], "max_time");
+    // A resume has nothing left to run.
+    let out = h
+        .cmd()
+        .args(["experiment", "resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("4 of 4 cells done, 0 to run"), "{stderr}");
 }
 
 /// `txbench experiment ARGS…` in the background, in a process group of its own so that a
@@ -567,10 +659,34 @@ fn a_snapshot_restores_the_data_directory_as_it_was() {
             .unwrap()
     };
     assert_eq!(count(&s), 1000);
-    txbench::server::stop(&home, "snap", false).unwrap();
     let rec = txbench::server::get(&home, "snap").unwrap().record;
+    // A killed server's data directory is refused: every cell would recover it first.
+    txbench::server::discard(&home, "snap").unwrap();
+    let err = txbench::server::snapshot::save(&rec)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("was not shut down cleanly"), "{err}");
+    txbench::server::start(
+        &home,
+        &txbench::server::StartOptions {
+            name: "snap".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    txbench::server::stop(&home, "snap", false).unwrap();
     let (_, bytes) = txbench::server::snapshot::save(&rec).unwrap();
     assert!(bytes > 1_000_000);
+    // Saved sparse: the redo log's zeros are holes (it is sized from the machine's memory,
+    // hundreds of MiB at least, and holds a few MiB of records).
+    let snap_log = txbench::server::snapshot::path(&rec).join("ib_logfile0");
+    let on_disk = |p: &Path| {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(p).unwrap();
+        (m.blocks() * 512, m.len())
+    };
+    let (used, len) = on_disk(&snap_log);
+    assert!(used * 4 < len, "{used} of {len} bytes allocated");
     let started = txbench::server::start(
         &home,
         &txbench::server::StartOptions {
@@ -584,8 +700,14 @@ fn a_snapshot_restores_the_data_directory_as_it_was() {
         .unwrap()
         .query_drop("DELETE FROM sbtest1 WHERE id > 10")
         .unwrap();
-    txbench::server::stop(&home, "snap", false).unwrap();
+    txbench::server::discard(&home, "snap").unwrap();
     txbench::server::snapshot::restore(&rec).unwrap();
+    // Restored allocated, as the server made it: it writes into reserved space.
+    let (used, len) = on_disk(&rec.datadir().join("ib_logfile0"));
+    assert!(
+        used >= len,
+        "{used} of {len} bytes allocated after the restore"
+    );
     txbench::server::start(
         &home,
         &txbench::server::StartOptions {

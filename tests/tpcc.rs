@@ -372,11 +372,25 @@ fn runs_keep_the_data_consistent(db: Db, nd: &str) {
         assert_schema_valid(&r);
         let head = &r["workload_report"]["headline"];
         assert_eq!(head[0][0], "NOPM");
-        assert!(head[0][1].as_str().unwrap().parse::<f64>().unwrap() > 0.0);
+        let nopm = head[0][1].as_str().unwrap().parse::<f64>().unwrap();
+        assert!(nopm > 0.0);
+        // The same figure, typed, for sweeps, experiments, compare and reports.
+        let rate = &r["workload_report"]["rate"];
+        assert_eq!(
+            (&rate["name"], &rate["kind"]),
+            (&"NOPM".into(), &"new_order".into())
+        );
+        assert!(
+            (rate["per_minute"].as_f64().unwrap() - nopm).abs() <= 0.5,
+            "{rate}"
+        );
         let card = r["workload_report"]["scorecard"].as_array().unwrap();
         let line = |name: &str| card.iter().find(|l| l["name"] == name).unwrap().clone();
         assert_eq!(line("C_LAST run/load delta")["pass"], true);
         assert_eq!(line("mix payment")["pass"], true);
+    }
+    if nd == "null" && db == Db::MariaDb {
+        speaks_nopm(&home, &s);
     }
     // After a run, condition 11 no longer applies.
     let (out, v) = check_json(&home, &s);
@@ -386,6 +400,56 @@ fn runs_keep_the_data_consistent(db: Db, nd: &str) {
         "{}",
         v["conditions"][10]
     );
+}
+
+/// TPC-C speaks NOPM: a sweep's table and sweep.json, compare, and the report's axes.
+fn speaks_nopm(home: &Home, s: &Server) {
+    let dir = home.path().join("sweep");
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "run", "tpcc", "--threads", "1,2,4"])
+        .args(["--time", "3", "--warmup", "1", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let header = stdout
+        .lines()
+        .find(|l| l.contains("threads") && l.contains("verdict"));
+    assert!(
+        header.is_some_and(|h| h.contains("NOPM") && h.contains("TPM") && h.contains("tps")),
+        "{stdout}"
+    );
+    let sweep: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("sweep.json")).unwrap()).unwrap();
+    for l in sweep["runs"].as_array().unwrap() {
+        assert!(l["nopm"].as_f64().unwrap() > 0.0, "{l}");
+        assert!(
+            l["tpm"].as_f64().unwrap() > l["nopm"].as_f64().unwrap(),
+            "{l}"
+        );
+    }
+    let out = home
+        .cmd()
+        .arg("compare")
+        .arg(home.path().join("run0"))
+        .arg(home.path().join("run1"))
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(
+        stdout.contains("base NOPM") && stdout.contains("NEW1 NOPM"),
+        "{stdout}\n{stderr}"
+    );
+    let out = home.cmd().arg("report").arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(
+        html.contains("New-Orders per minute (NOPM)"),
+        "the sweep's axis"
+    );
+    assert!(html.contains("λ (NOPM per user)"), "the USL table");
 }
 
 #[test]

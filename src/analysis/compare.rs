@@ -1,6 +1,6 @@
 //! The comparison of runs: per thread count, the throughput and p95/p99 of BASE and each NEW
-//! (a run or a sweep level), each NEW's deviation from BASE with a verdict from a confidence
-//! interval on the per-interval throughputs (seed 002's "deviation percentage per thread
+//! (a run or a sweep level; TPC-C in NOPM), each NEW's deviation from BASE with a verdict
+//! from a confidence interval on the per-interval throughputs (seed 002's "deviation percentage per thread
 //! count"), and the server figures that changed most. Printed by `compare` through
 //! report::export.
 
@@ -17,6 +17,11 @@ pub struct Side {
     pub tps: f64,
     /// Transactions per second over the whole measured phase (the run's summary).
     pub summary_tps: f64,
+    /// The figure compared: NOPM (mean of the steady-state intervals' New-Orders per
+    /// minute) when both runs are TPC-C's, else `tps`.
+    pub figure: f64,
+    /// Its unit: "NOPM" or "tps".
+    pub unit: &'static str,
     /// Response-time 95th percentile, all kinds.
     pub p95_ms: f64,
     /// Response-time 99th percentile, all kinds.
@@ -52,12 +57,31 @@ pub struct Row {
 /// The per-interval throughputs of the steady state: measured intervals from the MSER-5
 /// steady-state start on.
 pub fn steady_samples(r: &RunResult) -> Vec<f64> {
+    steady(r, &|i| i.tps)
+}
+
+/// The same intervals' NOPM (None for a run without New-Orders counted).
+pub fn steady_nopm(r: &RunResult) -> Option<Vec<f64>> {
+    let rate = r.throughput().rate?;
+    Some(steady(r, &|i| rate.of_interval(i)))
+}
+
+fn steady(r: &RunResult, value: &dyn Fn(&crate::results::IntervalRow) -> f64) -> Vec<f64> {
     let from = Stability::of_run(r).map_or(0.0, |s| s.steady_start_s);
     r.intervals
         .iter()
         .filter(|i| i.phase == Phase::Measure && i.start_s >= from - 1e-9)
-        .map(|i| i.tps)
+        .map(value)
         .collect()
+}
+
+/// The samples a comparison of `r` uses: NOPM where `nopm`, else tps.
+fn compared(r: &RunResult, nopm: bool) -> Vec<f64> {
+    if nopm {
+        steady_nopm(r).unwrap_or_default()
+    } else {
+        steady_samples(r)
+    }
 }
 
 fn server_of(r: &RunResult) -> Option<&crate::metrics::server::ServerSummary> {
@@ -73,18 +97,22 @@ fn unfinished(r: &RunResult, base: Option<&RunResult>) -> Option<String> {
     Some(format!("BASE run {why}"))
 }
 
-fn side(r: &RunResult, base: Option<(&[f64], &RunResult)>, force: bool) -> Side {
-    let samples = steady_samples(r);
+fn side(r: &RunResult, base: Option<(&[f64], &RunResult)>, nopm: bool, force: bool) -> Side {
+    let tps_samples = steady_samples(r);
+    let samples = compared(r, nopm);
     let withheld = unfinished(r, base.map(|(_, b)| b));
     let s = r.summary.as_ref();
     let summary_tps = s.map_or(0.0, |s| s.tps);
+    let mean_or = |v: &[f64], or: f64| if v.is_empty() { or } else { stats::mean(v) };
     Side {
-        tps: if samples.is_empty() {
-            summary_tps
-        } else {
-            stats::mean(&samples)
-        },
+        tps: mean_or(&tps_samples, summary_tps),
         summary_tps,
+        figure: if nopm {
+            mean_or(&samples, r.throughput().value)
+        } else {
+            mean_or(&tps_samples, summary_tps)
+        },
+        unit: if nopm { "NOPM" } else { "tps" },
         p95_ms: s.map_or(0.0, |s| s.response.p95_ms),
         p99_ms: s.map_or(0.0, |s| s.response.p99_ms),
         intervals: samples.len(),
@@ -104,20 +132,26 @@ fn side(r: &RunResult, base: Option<(&[f64], &RunResult)>, force: bool) -> Side 
 /// The comparison rows of BASE against each NEW, by BASE's thread counts.
 /// A NEW or BASE run that did not run its course gets no verdict unless `force`.
 pub fn rows(base: &Stored, new: &[Stored], force: bool) -> Vec<Row> {
+    // TPC-C against TPC-C compares NOPM; anything else tps.
+    let nopm = base
+        .runs()
+        .into_iter()
+        .chain(new.iter().flat_map(|n| n.runs()))
+        .all(|r| r.throughput().rate.is_some());
     base.runs()
         .into_iter()
         .map(|b| {
-            let samples = steady_samples(b);
+            let samples = compared(b, nopm);
             Row {
                 threads: b.config.threads,
-                base: side(b, None, force),
+                base: side(b, None, nopm, force),
                 new: new
                     .iter()
                     .map(|n| {
                         n.runs()
                             .into_iter()
                             .find(|r| r.config.threads == b.config.threads)
-                            .map(|r| side(r, Some((&samples, b)), force))
+                            .map(|r| side(r, Some((&samples, b)), nopm, force))
                     })
                     .collect(),
             }

@@ -7,6 +7,8 @@ pub mod compare;
 pub mod cross_checks;
 pub mod findings;
 pub mod merge;
+#[cfg(test)]
+pub mod sim;
 pub mod stability;
 pub mod stats;
 pub mod usl;

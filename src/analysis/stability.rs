@@ -211,13 +211,7 @@ mod tests {
         }
     }
 
-    /// Deterministic noise in -1..1 (an LCG), so the tests need no random crate.
-    fn noise(seed: &mut u64) -> f64 {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((*seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    }
+    use crate::analysis::sim::noise;
 
     #[test]
     fn a_known_slope_is_recovered_with_a_confidence_interval_around_it() {

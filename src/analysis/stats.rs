@@ -64,8 +64,15 @@ pub fn ar1_factor(r: f64) -> f64 {
 
 /// The two-sided 95 % quantile of Student's t with `df` degrees of freedom.
 pub fn t95(df: f64) -> f64 {
+    t_quantile(df, 0.95)
+}
+
+/// The two-sided quantile of Student's t with `df` degrees of freedom for a `confidence`
+/// in (0, 1): the half-width of a `confidence` interval in standard errors.
+pub fn t_quantile(df: f64, confidence: f64) -> f64 {
+    let upper = 1.0 - (1.0 - confidence) / 2.0;
     StudentsT::new(0.0, 1.0, df.max(1.0))
-        .map(|t| t.inverse_cdf(0.975))
+        .map(|t| t.inverse_cdf(upper))
         .unwrap_or(1.96)
 }
 
@@ -186,16 +193,26 @@ pub const COMPARE_METHOD: &str = "Welch's t-test on per-interval throughput, 95 
 /// Welch's two-sample t interval for mean(new) - mean(base) on per-interval samples, each
 /// variance of the mean widened by its AR(1) factor. None with fewer than two samples.
 pub fn welch(base: &[f64], new: &[f64]) -> Option<Difference> {
-    welch_with(base, new, true)
+    welch_with(base, new, true, 0.95)
 }
 
 /// [`welch`] for independent samples (an experiment's repetitions): no autocorrelation
 /// widening.
 pub fn welch_independent(base: &[f64], new: &[f64]) -> Option<Difference> {
-    welch_with(base, new, false)
+    welch_with(base, new, false, 0.95)
 }
 
-fn welch_with(base: &[f64], new: &[f64], autocorrelated: bool) -> Option<Difference> {
+/// [`welch_independent`] at another `confidence` (a sequential experiment's level).
+pub fn welch_independent_at(base: &[f64], new: &[f64], confidence: f64) -> Option<Difference> {
+    welch_with(base, new, false, confidence)
+}
+
+fn welch_with(
+    base: &[f64],
+    new: &[f64],
+    autocorrelated: bool,
+    confidence: f64,
+) -> Option<Difference> {
     if base.len() < 2 || new.len() < 2 {
         return None;
     }
@@ -216,7 +233,7 @@ fn welch_with(base: &[f64], new: &[f64], autocorrelated: bool) -> Option<Differe
     } else {
         (base.len() + new.len() - 2) as f64
     };
-    let h = t95(df) * se;
+    let h = t_quantile(df, confidence) * se;
     let ci = (diff - h, diff + h);
     let verdict = if ci.0 > 0.0 {
         Verdict::Faster
@@ -245,12 +262,17 @@ pub const PAIRED_METHOD: &str = "within each block (one cell of each variant, in
 /// `diff` and `ci`, in BASE's units at BASE's mean). None with fewer than two pairs or a
 /// value that is not positive.
 pub fn paired_log_ratio(pairs: &[(f64, f64)]) -> Option<Difference> {
+    paired_log_ratio_at(pairs, 0.95)
+}
+
+/// [`paired_log_ratio`] at another `confidence` (a sequential experiment's level).
+pub fn paired_log_ratio_at(pairs: &[(f64, f64)], confidence: f64) -> Option<Difference> {
     if pairs.len() < 2 || pairs.iter().any(|(b, n)| *b <= 0.0 || *n <= 0.0) {
         return None;
     }
     let d: Vec<f64> = pairs.iter().map(|(b, n)| (n / b).ln()).collect();
     let m = mean(&d);
-    let h = t95((d.len() - 1) as f64) * std_dev(&d) / (d.len() as f64).sqrt();
+    let h = t_quantile((d.len() - 1) as f64, confidence) * std_dev(&d) / (d.len() as f64).sqrt();
     let (lo, hi) = (m - h, m + h);
     let verdict = if lo > 0.0 {
         Verdict::Faster
@@ -274,13 +296,7 @@ pub fn paired_log_ratio(pairs: &[(f64, f64)]) -> Option<Difference> {
 mod tests {
     use super::*;
 
-    /// Deterministic noise in -1..1 (an LCG), so the tests need no random crate.
-    fn noise(seed: &mut u64) -> f64 {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((*seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    }
+    use crate::analysis::sim::{Shape, noise};
 
     #[test]
     fn welch_tells_a_real_difference_from_noise() {
@@ -306,42 +322,14 @@ mod tests {
         assert_eq!(mean(&[]), 0.0);
     }
 
-    /// A normal deviate from the LCG (Box-Muller).
-    fn gauss(seed: &mut u64) -> f64 {
-        let u = (noise(seed) + 1.0) / 2.0;
-        let v = (noise(seed) + 1.0) / 2.0;
-        (-2.0 * u.max(1e-12).ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    }
-
-    /// Experiments of `blocks` blocks, BASE against NEW = BASE × (1 + `effect`): each block
-    /// drifts from the last by `drift` (a random walk, log scale), each cell has noise `cv`
-    /// and the second cell of a block drifts `within` further. How often each analysis says
-    /// "faster" or "slower", of `n` experiments: (paired, Welch).
-    fn verdicts(
-        seed: &mut u64,
-        n: usize,
-        blocks: usize,
-        drift: f64,
-        within: f64,
-        cv: f64,
-        effect: f64,
-    ) -> (usize, usize) {
+    /// Experiments of `blocks` blocks of `shape`: how often each analysis says "faster" or
+    /// "slower", of `n` experiments: (paired, Welch).
+    fn verdicts(seed: &mut u64, n: usize, blocks: usize, shape: Shape) -> (usize, usize) {
         let (mut paired, mut welch) = (0, 0);
         for _ in 0..n {
             let mut level = 0.0;
-            let mut pairs = Vec::new();
-            for _ in 0..blocks {
-                level += drift * gauss(seed);
-                let first = 1000.0 * (level + cv * gauss(seed)).exp();
-                let second = 1000.0 * (level + within * gauss(seed) + cv * gauss(seed)).exp();
-                // The schedule puts either variant first.
-                let (b, new) = if noise(seed) < 0.0 {
-                    (first, second * (1.0 + effect))
-                } else {
-                    (second, first * (1.0 + effect))
-                };
-                pairs.push((b, new));
-            }
+            let pairs: Vec<(f64, f64)> =
+                (0..blocks).map(|_| shape.block(seed, &mut level)).collect();
             let said = |d: Option<Difference>| {
                 d.is_some_and(|d| d.verdict != Verdict::NoSignificantDifference)
             };
@@ -362,7 +350,13 @@ mod tests {
         let mut seed = 17;
         for blocks in [3, 5, 10] {
             for (drift, within, cv) in [(0.0, 0.0, 0.05), (0.10, 0.02, 0.05), (0.20, 0.05, 0.10)] {
-                let (paired, welch) = verdicts(&mut seed, 2000, blocks, drift, within, cv, 0.0);
+                let shape = Shape {
+                    drift,
+                    within,
+                    cv,
+                    effect: 0.0,
+                };
+                let (paired, welch) = verdicts(&mut seed, 2000, blocks, shape);
                 eprintln!(
                     "A against A, {blocks} blocks, drift {drift}, within {within}, cv {cv}: paired {paired}, Welch {welch} of 2000"
                 );
@@ -374,7 +368,13 @@ mod tests {
         }
         // A 6 % loss under 10 % drift between blocks and 2 % noise within them, 5 blocks:
         // the pairs see it nearly always, Welch on the same cells rarely.
-        let (paired, welch) = verdicts(&mut seed, 500, 5, 0.10, 0.0, 0.02, -0.06);
+        let shape = Shape {
+            drift: 0.10,
+            within: 0.0,
+            cv: 0.02,
+            effect: -0.06,
+        };
+        let (paired, welch) = verdicts(&mut seed, 500, 5, shape);
         eprintln!("-6 %, 5 blocks, drift 0.1, cv 0.02: paired {paired}, Welch {welch} of 500");
         assert!(paired >= 450, "paired found {paired} of 500");
         assert!(welch <= 250, "Welch found {welch} of 500");

@@ -98,11 +98,12 @@ pub fn run(
     dir: Option<&Path>,
     scale: Option<&str>,
     seed: Option<u64>,
+    sequential: &plan::SequentialArgs,
 ) -> Result<i32> {
     let src = read_plan(plan_arg)?;
     let label = plan_label(&src);
     let plan = plan::parse(&label, &src.text)?;
-    let expanded = plan.expand(&label, scale)?;
+    let expanded = plan.expand_with(&label, scale, sequential)?;
     check_options(&label, &plan, &expanded)?;
     let dir = dir.map(Path::to_path_buf).unwrap_or_else(|| {
         let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
@@ -132,12 +133,30 @@ pub fn run(
     let mut e = Experiment::new(src.name, src.file, text, expanded, seed, now());
     e.write(&dir)?;
     out.note(&format!(
-        "experiment {}: {} variant(s) × {} workload(s) × {} level(s) × {} repetition(s) = {} cells of {} s (+{} s warm-up), reset {:?}, seed {seed}; in {}",
+        "experiment {}: {} variant(s) × {} workload(s) × {} level(s) × {} = {}{} cells of {} s (+{} s warm-up), reset {:?}, seed {seed}; in {}",
         e.name,
         e.plan.variants.len(),
         e.plan.workloads.len(),
         e.plan.threads.len(),
-        e.plan.repetitions,
+        match &e.plan.sequential {
+            Some(s) => format!(
+                "{} to {} repetitions (until ±{} % on {} or a verdict{})",
+                s.min_repetitions,
+                s.max_repetitions,
+                s.precision_pct,
+                e.plan.primary,
+                s.max_time_s.map_or(String::new(), |t| format!(
+                    ", at most {}",
+                    humantime::format_duration(std::time::Duration::from_secs(t as u64))
+                ))
+            ),
+            None => format!("{} repetition(s)", e.plan.repetitions),
+        },
+        if e.plan.sequential.is_some() {
+            "at most "
+        } else {
+            ""
+        },
         e.cells.len(),
         e.plan.duration,
         e.plan.warmup,
@@ -170,7 +189,15 @@ pub fn resume(out: &Output, dir: &Path) -> Result<i32> {
     };
     let plan = plan::parse(&label, &text)?;
     let scale = (!e.plan.scale.is_empty()).then(|| e.plan.scale.clone());
-    let expanded = plan.expand(&label, scale.as_deref())?;
+    // The rule it began with, from the command line or the plan.
+    let recorded = e.plan.sequential.as_ref().map(|s| plan::SequentialArgs {
+        precision: Some(s.precision_pct),
+        max_repetitions: Some(s.max_repetitions),
+        max_time: s
+            .max_time_s
+            .map(|t| format!("{}ms", (t * 1000.0).round() as u64)),
+    });
+    let expanded = plan.expand_with(&label, scale.as_deref(), &recorded.unwrap_or_default())?;
     check_options(&label, &plan, &expanded)?;
     if let Some(what) = resume_conflict(&e, &plan, &expanded) {
         return Err(Failure::Usage(format!(
@@ -204,7 +231,7 @@ pub fn resume(out: &Output, dir: &Path) -> Result<i32> {
 /// finished cell (the plan fixed after a variant failed to start).
 fn resume_conflict(e: &Experiment, plan: &Plan, new: &plan::Expanded) -> Option<String> {
     let old = &e.plan;
-    let fixed: [(&str, bool); 8] = [
+    let fixed: [(&str, bool); 10] = [
         ("its variants", new.variants == old.variants),
         ("its workloads", new.workloads == old.workloads),
         ("threads", new.threads == old.threads),
@@ -213,6 +240,8 @@ fn resume_conflict(e: &Experiment, plan: &Plan, new: &plan::Expanded) -> Option<
         ("warmup", new.warmup == old.warmup),
         ("duration", new.duration == old.duration),
         ("reset", new.reset == old.reset),
+        ("its sequential rule", new.sequential == old.sequential),
+        ("primary", new.primary == old.primary),
     ];
     if let Some((what, _)) = fixed.iter().find(|(_, same)| !same) {
         return Some((*what).to_string());
@@ -282,6 +311,9 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
         print_json(&serde_json::json!({
             "type": "experiment", "dir": dir, "name": e.name, "status": e.status,
             "scale": e.plan.scale, "seed": e.seed, "method": experiment::METHOD,
+            "method_lines": experiment::method_lines(e), "primary": e.plan.primary,
+            "sequential": e.plan.sequential, "stopped": e.stopped, "confidence": e.confidence(),
+            "overhead": experiment::overhead(e),
             "tables": tables, "why": why, "cells": e.cells.len(),
             "invalid_cells": e.cells.iter().filter(|c| c.status == CellStatus::Invalid).count(),
         }));
@@ -307,6 +339,19 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
                 .count(),
             secs
         );
+        if let Some(o) = experiment::overhead(e) {
+            println!(
+                "per cell: {:.1} s beyond its {} s of warm-up and measurement, {:.1} s of it the reset{} (mean of {} cells)",
+                o.beyond_s,
+                e.plan.warmup + e.plan.duration,
+                o.reset_s,
+                o.restore_s.map_or(String::new(), |r| format!(
+                    " ({r:.1} s restoring the snapshot, {:.1} s starting the server)",
+                    o.reset_s - r
+                )),
+                o.cells
+            );
+        }
     }
     Ok(())
 }

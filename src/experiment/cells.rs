@@ -113,11 +113,22 @@ impl Runner<'_> {
         Ok(targets(&started))
     }
 
-    fn stop(&self, e: &Experiment, variant: &str, workload: &str) -> Result<()> {
+    /// Stops the servers of `variant` × `workload`: shut down cleanly (before a snapshot is
+    /// saved, or when the next cell runs on what this one left), or, after a cell whose data
+    /// the next restores from a snapshot, killed (`discard`: a clean shutdown would flush
+    /// pages that are about to be thrown away).
+    fn stop(&self, e: &Experiment, variant: &str, workload: &str, discard: bool) -> Result<()> {
         if self.variant(variant)?.url.is_some() {
             return Ok(());
         }
-        cluster::stop(&self.home, &self.sandbox(e, variant, workload), false)?;
+        let name = self.sandbox(e, variant, workload);
+        if discard {
+            for m in members(&self.home, &name)? {
+                server::discard(&self.home, &m.name)?;
+            }
+        } else {
+            cluster::stop(&self.home, &name, false)?;
+        }
         Ok(())
     }
 
@@ -187,7 +198,7 @@ impl Runner<'_> {
             let reported = match reported {
                 Ok(r) => r,
                 Err(err) => {
-                    let _ = self.stop(e, &variant, &workload);
+                    let _ = self.stop(e, &variant, &workload, false);
                     return Err(err);
                 }
             };
@@ -207,7 +218,7 @@ impl Runner<'_> {
                 &targets,
                 &logs.join(format!("{variant}-{workload}.log")),
             ) {
-                let _ = self.stop(e, &variant, &workload);
+                let _ = self.stop(e, &variant, &workload, false);
                 return Err(err);
             }
             let prepare_s = t.elapsed().as_secs_f64();
@@ -221,7 +232,7 @@ impl Runner<'_> {
             };
             if v.url.is_none() {
                 let name = self.sandbox(e, &variant, &workload);
-                self.stop(e, &variant, &workload)?;
+                self.stop(e, &variant, &workload, false)?;
                 if e.plan.reset == Reset::Snapshot {
                     let (mut secs, mut bytes) = (0.0, 0);
                     for m in members(&self.home, &name)? {
@@ -248,7 +259,7 @@ impl Runner<'_> {
         variant: &str,
         workload: &str,
         log: &Path,
-    ) -> Result<(Vec<TargetUrl>, f64)> {
+    ) -> Result<(Vec<TargetUrl>, f64, Option<f64>)> {
         let t = Instant::now();
         match e.plan.reset {
             Reset::Snapshot => {
@@ -261,8 +272,9 @@ impl Runner<'_> {
                 for m in members(&self.home, &name)? {
                     snapshot::restore(&m)?;
                 }
+                let restore_s = t.elapsed().as_secs_f64();
                 let targets = self.start(e, variant, workload)?;
-                Ok((targets, t.elapsed().as_secs_f64()))
+                Ok((targets, t.elapsed().as_secs_f64(), Some(restore_s)))
             }
             Reset::Reload => {
                 let targets = self.start(e, variant, workload)?;
@@ -271,11 +283,11 @@ impl Runner<'_> {
                     bail!("cleanup before reloading failed: {}", log_error(log));
                 }
                 self.prepare(e, variant, workload, &targets, log)?;
-                Ok((targets, t.elapsed().as_secs_f64()))
+                Ok((targets, t.elapsed().as_secs_f64(), None))
             }
             Reset::None => {
                 let targets = self.start(e, variant, workload)?;
-                Ok((targets, t.elapsed().as_secs_f64()))
+                Ok((targets, t.elapsed().as_secs_f64(), None))
             }
         }
     }
@@ -352,7 +364,7 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
         e.write(r.dir)?;
         let t = Instant::now();
         let log = cell_dir.join("run.log");
-        let (targets, reset_s) = r.reset(e, &variant, &workload, &log)?;
+        let (targets, reset_s, restore_s) = r.reset(e, &variant, &workload, &log)?;
         let pair = e
             .plan
             .pair(&variant, &workload)
@@ -371,7 +383,7 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
             cell_dir.join("run").display().to_string(),
         ]);
         let status = child(&targets, &args, &log)?;
-        r.stop(e, &variant, &workload)?;
+        r.stop(e, &variant, &workload, e.plan.reset == Reset::Snapshot)?;
         let code = status.code();
         if code == Some(crate::error::EXIT_INTERRUPTED) || crate::driver::interrupted() {
             // Run again on resume, from the start.
@@ -382,6 +394,7 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
         let stored = crate::results::RunResult::load(&run_dir).ok();
         let cell = &mut e.cells[i];
         cell.reset_s = Some(reset_s);
+        cell.restore_s = restore_s;
         cell.elapsed_s = Some(t.elapsed().as_secs_f64());
         match (code, stored) {
             (Some(0) | Some(3), Some(res)) => {
@@ -389,6 +402,7 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
                 cell.tps = stability
                     .map(|s| s.mean_tps)
                     .or_else(|| res.summary.as_ref().map(|s| s.tps));
+                cell.nopm = res.throughput().rate.map(|r| r.per_minute);
                 cell.p95_ms = res.summary.as_ref().map(|s| s.response.p95_ms);
                 if let Some(srv) = res.summary.as_ref().and_then(|s| s.server.as_ref()) {
                     cell.per_transaction = srv.per_transaction.clone();
@@ -419,7 +433,11 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
             "cell {}/{total}: {variant} {workload} {threads} threads, repetition {}: {}{} (reset {:.1} s; about {} left)",
             c.order,
             c.repetition,
-            c.tps.map_or("-".into(), |v| format!("{v:.1} tps")),
+            match (c.nopm, c.tps) {
+                (Some(n), _) => format!("{n:.0} NOPM"),
+                (None, Some(v)) => format!("{v:.1} tps"),
+                _ => "-".into(),
+            },
             if c.status == CellStatus::Invalid {
                 format!(", INVALID: {}", c.reasons.join("; "))
             } else {
@@ -429,6 +447,37 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
             humantime::format_duration(std::time::Duration::from_secs((per * left as f64) as u64))
         ));
         e.write(r.dir)?;
+        let block_done = e
+            .cells
+            .get(i + 1)
+            .is_none_or(|next| next.repetition != e.cells[i].repetition);
+        if block_done && let Some((stop, look)) = super::sequential::look(e) {
+            let blocks = e.complete_blocks();
+            match stop {
+                Some(reason) => {
+                    (r.note)(&format!(
+                        "stopping after {blocks} block(s): {}",
+                        reason.text()
+                    ));
+                    e.cells.retain(|c| c.repetition <= blocks);
+                    e.stopped = Some(super::Stopped {
+                        reason,
+                        blocks,
+                        open: look.open,
+                        widest_pct: look.widest_pct,
+                    });
+                    e.write(r.dir)?;
+                    break;
+                }
+                None => (r.note)(&format!(
+                    "after {blocks} block(s): {} comparison(s) open on {}, the widest ±{:.1} % (precision asked: ±{} %); another block",
+                    look.open,
+                    e.plan.primary,
+                    look.widest_pct,
+                    e.plan.sequential.as_ref().map_or(0.0, |s| s.precision_pct)
+                )),
+            }
+        }
     }
     e.status = RunStatus::Completed;
     e.write(r.dir)?;

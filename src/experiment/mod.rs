@@ -7,6 +7,7 @@ pub mod builtin;
 mod cells;
 pub mod plan;
 mod sandboxes;
+pub mod sequential;
 mod tables;
 
 pub use cells::{Outcome, execute};
@@ -59,6 +60,9 @@ pub struct Cell {
     /// Steady-state mean throughput (mean of the measured intervals), per second.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tps: Option<f64>,
+    /// TPC-C: New-Orders per minute over the measured phase (the run's NOPM).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nopm: Option<f64>,
     /// 95th percentile response time over the measured phase, ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p95_ms: Option<f64>,
@@ -68,6 +72,9 @@ pub struct Cell {
     /// Seconds spent restoring its data before it ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reset_s: Option<f64>,
+    /// Seconds of the reset spent restoring the snapshot (the rest: starting the server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restore_s: Option<f64>,
     /// Seconds from its start to its end, reset included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elapsed_s: Option<f64>,
@@ -122,6 +129,22 @@ pub struct Experiment {
     /// Lines for people (a variant's settings as the server reported them…).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// A sequential experiment that stopped before its most blocks: why and when.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
+}
+
+/// Why a sequential experiment stopped, and where.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stopped {
+    /// Why.
+    pub reason: sequential::Stop,
+    /// After how many blocks.
+    pub blocks: u32,
+    /// Comparisons with neither a verdict nor the precision asked for.
+    pub open: usize,
+    /// The widest half-interval of those, % (0 when none).
+    pub widest_pct: f64,
 }
 
 impl Experiment {
@@ -154,6 +177,7 @@ impl Experiment {
             prepared: Vec::new(),
             cells,
             notes: Vec::new(),
+            stopped: None,
         }
     }
 
@@ -180,6 +204,30 @@ impl Experiment {
             .map_err(|e| anyhow::anyhow!("{} is not an experiment: {e}", path.display()))
     }
 
+    /// Blocks (repetitions) whose every cell finished, counted from the first.
+    pub fn complete_blocks(&self) -> u32 {
+        let mut n = 0;
+        for rep in 1..=self.plan.repetitions {
+            let mut cells = self.cells.iter().filter(|c| c.repetition == rep).peekable();
+            if cells.peek().is_none()
+                || !cells.all(|c| matches!(c.status, CellStatus::Done | CellStatus::Invalid))
+            {
+                break;
+            }
+            n = rep;
+        }
+        n
+    }
+
+    /// The confidence of the tables' intervals: 95 %, or what the last look of a
+    /// sequential experiment spends.
+    pub fn confidence(&self) -> f64 {
+        self.plan
+            .sequential
+            .as_ref()
+            .map_or(0.95, |s| s.confidence(self.complete_blocks()))
+    }
+
     /// Cells left to run.
     pub fn remaining(&self) -> usize {
         self.cells
@@ -187,6 +235,88 @@ impl Experiment {
             .filter(|c| matches!(c.status, CellStatus::Pending | CellStatus::Running))
             .count()
     }
+}
+
+/// What a cell costs beyond its warm-up and measured time: the mean over the cells that ran.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Overhead {
+    /// Cells counted.
+    pub cells: usize,
+    /// Seconds beyond warm-up and duration (reset, server start and stop, the child's own).
+    pub beyond_s: f64,
+    /// Seconds of it the reset (restore and start).
+    pub reset_s: f64,
+    /// Seconds of the reset spent restoring snapshots (None: not a snapshot reset).
+    pub restore_s: Option<f64>,
+}
+
+/// The per-cell overhead of `e` (None before a cell ran).
+pub fn overhead(e: &Experiment) -> Option<Overhead> {
+    let ran: Vec<&Cell> = e.cells.iter().filter(|c| c.elapsed_s.is_some()).collect();
+    if ran.is_empty() {
+        return None;
+    }
+    let n = ran.len() as f64;
+    let nominal = e.plan.warmup + e.plan.duration;
+    Some(Overhead {
+        cells: ran.len(),
+        beyond_s: ran
+            .iter()
+            .filter_map(|c| c.elapsed_s)
+            .map(|s| s - nominal)
+            .sum::<f64>()
+            / n,
+        reset_s: ran.iter().filter_map(|c| c.reset_s).sum::<f64>() / n,
+        restore_s: ran
+            .iter()
+            .map(|c| c.restore_s)
+            .sum::<Option<f64>>()
+            .map(|s| s / n),
+    })
+}
+
+/// How the tables were computed, a line each (the exporters frame them): the method, and
+/// for a sequential experiment its rule and why it stopped.
+pub fn method_lines(e: &Experiment) -> Vec<String> {
+    let mut out = vec![format!("deviation: {METHOD}")];
+    if let Some(s) = &e.plan.sequential {
+        out.push(format!(
+            "{}; precision asked ±{} % on {}, first look after {} block(s), at most {}{}",
+            sequential::METHOD,
+            s.precision_pct,
+            e.plan.primary,
+            s.min_repetitions,
+            s.max_repetitions,
+            s.max_time_s.map_or(String::new(), |t| format!(
+                ", at most {}",
+                humantime::format_duration(std::time::Duration::from_secs(t as u64))
+            ))
+        ));
+        let blocks = e.complete_blocks();
+        out.push(match &e.stopped {
+            Some(st) => format!(
+                "stopped after {} block(s): {}{}; intervals at {:.2} % confidence",
+                st.blocks,
+                st.reason.text(),
+                if st.open > 0 {
+                    format!(
+                        " ({} comparison(s) without a verdict, the widest ±{:.1} %)",
+                        st.open, st.widest_pct
+                    )
+                } else {
+                    String::new()
+                },
+                e.confidence() * 100.0
+            ),
+            None => format!(
+                "{blocks} block(s) complete; intervals at {:.2} % confidence",
+                e.confidence() * 100.0
+            ),
+        });
+    } else if e.plan.primary != PRIMARY_THROUGHPUT {
+        out.push(format!("primary outcome: {}", e.plan.primary));
+    }
+    out
 }
 
 /// The schedule: every repetition a block holding each variant × workload × level once, in
@@ -215,9 +345,11 @@ pub fn schedule(plan: &plan::Expanded, seed: u64) -> Vec<Cell> {
                 threads: t,
                 status: CellStatus::Pending,
                 tps: None,
+                nopm: None,
                 p95_ms: None,
                 reasons: Vec::new(),
                 reset_s: None,
+                restore_s: None,
                 elapsed_s: None,
                 per_transaction: BTreeMap::new(),
                 per_new_order: BTreeMap::new(),

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 pub struct Column {
     /// The variant.
     pub variant: String,
-    /// Mean of the valid repetitions' throughput.
+    /// Mean of the valid repetitions' throughput (in the table's unit).
     pub mean: Option<f64>,
     /// Lowest and highest of them.
     pub min: Option<f64>,
@@ -38,10 +38,21 @@ pub struct Deviation {
     pub n: usize,
     /// Its mean against the baseline's, %.
     pub pct: f64,
-    /// The 95 % confidence interval of that, %.
+    /// Its confidence interval, %.
     pub ci_pct: (f64, f64),
+    /// That interval's confidence: 0.95, or what a sequential experiment's look spends.
+    #[serde(default = "ninety_five")]
+    pub confidence: f64,
     /// Faster, slower or no significant difference.
     pub verdict: Verdict,
+}
+
+fn tps() -> String {
+    "tps".into()
+}
+
+fn ninety_five() -> f64 {
+    0.95
 }
 
 /// One thread level of a workload's table.
@@ -77,6 +88,9 @@ pub struct Cost {
     pub deviation: Option<Deviation>,
 }
 
+/// The primary outcome when a plan names none.
+pub const PRIMARY_THROUGHPUT: &str = "throughput";
+
 /// The costs an experiment compares beside throughput, per transaction (per New-Order when
 /// the workload counts them).
 pub const COSTS: &[&str] = &[
@@ -96,6 +110,10 @@ pub struct Table {
     pub workload: String,
     /// The baseline.
     pub baseline: String,
+    /// The throughput's unit: "NOPM" when every valid cell counted New-Orders (TPC-C),
+    /// else "tps" (steady-state transactions per second).
+    #[serde(default = "tps")]
+    pub unit: String,
     /// One row per thread level.
     pub rows: Vec<Row>,
 }
@@ -106,74 +124,83 @@ pub const METHOD: &str = "each cell's steady-state mean throughput is one sample
 /// The tables, one per workload.
 pub fn tables(e: &Experiment) -> Vec<Table> {
     let p = &e.plan;
+    let conf = e.confidence();
     p.workloads
         .iter()
-        .map(|w| Table {
-            workload: w.clone(),
-            baseline: p.baseline.clone(),
-            rows: p
-                .threads
+        .map(|w| {
+            let done = e
+                .cells
                 .iter()
-                .map(|&t| {
-                    let cells = |v: &str| -> Vec<&Cell> {
-                        e.cells
-                            .iter()
-                            .filter(|c| c.variant == v && c.workload == *w && c.threads == t)
-                            .collect()
-                    };
-                    let samples = |v: &str| -> (Vec<f64>, Vec<f64>, usize) {
-                        let cells = cells(v);
-                        let done: Vec<&&Cell> = cells
-                            .iter()
-                            .filter(|c| c.status == CellStatus::Done)
-                            .collect();
-                        (
-                            done.iter().filter_map(|c| c.tps).collect(),
-                            done.iter().filter_map(|c| c.p95_ms).collect(),
-                            cells
+                .filter(|c| c.workload == *w && c.status == CellStatus::Done);
+            let nopm = done.clone().next().is_some() && done.clone().all(|c| c.nopm.is_some());
+            let figure = move |c: &Cell| if nopm { c.nopm } else { c.tps };
+            Table {
+                workload: w.clone(),
+                baseline: p.baseline.clone(),
+                unit: if nopm { "NOPM" } else { "tps" }.into(),
+                rows: p
+                    .threads
+                    .iter()
+                    .map(|&t| {
+                        let cells = |v: &str| -> Vec<&Cell> {
+                            e.cells
                                 .iter()
-                                .filter(|c| c.status == CellStatus::Invalid)
-                                .count(),
-                        )
-                    };
-                    let columns: Vec<Column> = p
-                        .variants
-                        .iter()
-                        .map(|v| {
-                            let (tps, p95, invalid) = samples(v);
-                            let fold = |f: fn(f64, f64) -> f64| tps.iter().copied().reduce(f);
-                            Column {
-                                variant: v.clone(),
-                                mean: (!tps.is_empty()).then(|| stats::mean(&tps)),
-                                min: fold(f64::min),
-                                max: fold(f64::max),
-                                n: tps.len(),
-                                invalid,
-                                p95_ms: (!p95.is_empty()).then(|| stats::median(&p95)),
-                            }
-                        })
-                        .collect();
-                    let tps = |c: &Cell| c.tps;
-                    let others = p.variants.iter().filter(|v| **v != p.baseline);
-                    let deviations = others
-                        .clone()
-                        .map(|v| {
-                            let d = deviation(&cells(&p.baseline), &cells(v), v, &tps);
-                            (v.clone(), d)
-                        })
-                        .collect();
-                    let costs = others
-                        .map(|v| (v.clone(), costs(&cells(&p.baseline), &cells(v), v)))
-                        .filter(|(_, c)| !c.is_empty())
-                        .collect();
-                    Row {
-                        threads: t,
-                        columns,
-                        deviations,
-                        costs,
-                    }
-                })
-                .collect(),
+                                .filter(|c| c.variant == v && c.workload == *w && c.threads == t)
+                                .collect()
+                        };
+                        let samples = |v: &str| -> (Vec<f64>, Vec<f64>, usize) {
+                            let cells = cells(v);
+                            let done: Vec<&&Cell> = cells
+                                .iter()
+                                .filter(|c| c.status == CellStatus::Done)
+                                .collect();
+                            (
+                                done.iter().filter_map(|c| figure(c)).collect(),
+                                done.iter().filter_map(|c| c.p95_ms).collect(),
+                                cells
+                                    .iter()
+                                    .filter(|c| c.status == CellStatus::Invalid)
+                                    .count(),
+                            )
+                        };
+                        let columns: Vec<Column> = p
+                            .variants
+                            .iter()
+                            .map(|v| {
+                                let (tps, p95, invalid) = samples(v);
+                                let fold = |f: fn(f64, f64) -> f64| tps.iter().copied().reduce(f);
+                                Column {
+                                    variant: v.clone(),
+                                    mean: (!tps.is_empty()).then(|| stats::mean(&tps)),
+                                    min: fold(f64::min),
+                                    max: fold(f64::max),
+                                    n: tps.len(),
+                                    invalid,
+                                    p95_ms: (!p95.is_empty()).then(|| stats::median(&p95)),
+                                }
+                            })
+                            .collect();
+                        let others = p.variants.iter().filter(|v| **v != p.baseline);
+                        let deviations = others
+                            .clone()
+                            .map(|v| {
+                                let d = deviation(&cells(&p.baseline), &cells(v), v, &figure, conf);
+                                (v.clone(), d)
+                            })
+                            .collect();
+                        let costs = others
+                            .map(|v| (v.clone(), costs(&cells(&p.baseline), &cells(v), v, conf)))
+                            .filter(|(_, c)| !c.is_empty())
+                            .collect();
+                        Row {
+                            threads: t,
+                            columns,
+                            deviations,
+                            costs,
+                        }
+                    })
+                    .collect(),
+            }
         })
         .collect()
 }
@@ -197,10 +224,11 @@ pub fn column_text(c: &Column) -> String {
 pub fn deviation_text(d: &Option<Deviation>) -> String {
     match d {
         Some(d) => format!(
-            "{:+.1} % [{:+.1}, {:+.1}] {}{}",
+            "{:+.1} % [{:+.1}, {:+.1}]{} {}{}",
             d.pct,
             d.ci_pct.0,
             d.ci_pct.1,
+            confidence_text(d.confidence),
             d.verdict.text(),
             if d.method == "welch" { " (Welch)" } else { "" }
         ),
@@ -208,9 +236,18 @@ pub fn deviation_text(d: &Option<Deviation>) -> String {
     }
 }
 
+/// " 99.2 %" for an interval that is not at 95 % (a sequential look's), else "".
+pub fn confidence_text(c: f64) -> String {
+    if (c - 0.95).abs() < 1e-9 {
+        String::new()
+    } else {
+        format!(" {:.1} %", c * 100.0)
+    }
+}
+
 /// The costs of `new` against `base`'s at one level: per New-Order when every valid cell of
 /// both counted New-Orders, else per transaction; the figures both sides have.
-fn costs(base: &[&Cell], new: &[&Cell], variant: &str) -> Vec<Cost> {
+fn costs(base: &[&Cell], new: &[&Cell], variant: &str, conf: f64) -> Vec<Cost> {
     fn done<'a>(cells: &[&'a Cell]) -> Vec<&'a Cell> {
         cells
             .iter()
@@ -249,7 +286,7 @@ fn costs(base: &[&Cell], new: &[&Cell], variant: &str) -> Vec<Cost> {
                 .into(),
                 base,
                 new,
-                deviation: deviation(&b, &n, variant, &value),
+                deviation: deviation(&b, &n, variant, &value, conf),
             })
         })
         .collect()
@@ -263,6 +300,7 @@ fn deviation(
     new: &[&Cell],
     variant: &str,
     value: &dyn Fn(&Cell) -> Option<f64>,
+    confidence: f64,
 ) -> Option<Deviation> {
     let valid = |cells: &[&Cell]| -> BTreeMap<u32, f64> {
         cells
@@ -275,11 +313,19 @@ fn deviation(
     let complete = b.keys().all(|r| n.contains_key(r)) && n.keys().all(|r| b.contains_key(r));
     let (d, method, count) = if complete {
         let pairs: Vec<(f64, f64)> = b.iter().map(|(r, x)| (*x, n[r])).collect();
-        (stats::paired_log_ratio(&pairs), "paired", pairs.len())
+        (
+            stats::paired_log_ratio_at(&pairs, confidence),
+            "paired",
+            pairs.len(),
+        )
     } else {
         let (b, n): (Vec<f64>, Vec<f64>) = (b.into_values().collect(), n.into_values().collect());
         let count = b.len().min(n.len());
-        (stats::welch_independent(&b, &n), "welch", count)
+        (
+            stats::welch_independent_at(&b, &n, confidence),
+            "welch",
+            count,
+        )
     };
     d.map(|d| Deviation {
         variant: variant.to_string(),
@@ -287,6 +333,7 @@ fn deviation(
         n: count,
         pct: d.deviation_pct,
         ci_pct: d.ci_pct,
+        confidence,
         verdict: d.verdict,
     })
 }

@@ -51,6 +51,23 @@ pub struct Chart {
     pub small: bool,
     /// The x axis from..to (small multiples share one time axis); None: the data's range.
     pub x_range: Option<(f64, f64)>,
+    /// The x axis counts threads: whole numbers only, and a log-2 axis with a mark at each
+    /// level when the levels double (1, 2, 4, 8…).
+    pub threads_x: bool,
+}
+
+/// The levels on a thread axis when they double from one to the next (three or more),
+/// else None.
+pub fn doubling_levels(c: &Chart) -> Option<Vec<f64>> {
+    let mut xs: Vec<f64> = c
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .filter(|x| x.is_finite() && *x > 0.0 && x.fract() == 0.0)
+        .collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    (xs.len() >= 3 && xs.windows(2).all(|w| w[1] == 2.0 * w[0])).then_some(xs)
 }
 
 /// Width and height of every chart, pixels.
@@ -132,13 +149,21 @@ where
     macro_rules! body {
         ($chart:expr) => {{
             let mut chart = $chart;
-            chart
-                .configure_mesh()
-                .x_desc(c.x_label.as_str())
+            let whole = |x: &f64| {
+                if (x - x.round()).abs() < 1e-9 {
+                    format!("{x:.0}")
+                } else {
+                    String::new()
+                }
+            };
+            let mut mesh = chart.configure_mesh();
+            mesh.x_desc(c.x_label.as_str())
                 .y_desc(c.y_label.as_str())
-                .light_line_style(RGBColor(235, 235, 235))
-                .draw()
-                .map_err(err)?;
+                .light_line_style(RGBColor(235, 235, 235));
+            if c.threads_x {
+                mesh.x_label_formatter(&whole);
+            }
+            mesh.draw().map_err(err)?;
             for (i, s) in c.series.iter().enumerate() {
                 let color = Palette99::pick(s.color.unwrap_or(i)).to_rgba();
                 let pts: Vec<(f64, f64)> = s
@@ -193,7 +218,14 @@ where
             }
         }};
     }
-    if c.log_x {
+    if let Some(levels) = doubling_levels(c).filter(|_| c.threads_x) {
+        let (x0, x1) = (levels[0] / 1.15, levels[levels.len() - 1] * 1.15);
+        body!(
+            builder
+                .build_cartesian_2d((x0..x1).log_scale().with_key_points(levels), y0..y1)
+                .map_err(err)?
+        );
+    } else if c.log_x {
         body!(
             builder
                 .build_cartesian_2d((x0..x1).log_scale(), y0..y1)
@@ -275,6 +307,7 @@ mod tests {
             legend_left: false,
             small: false,
             x_range: None,
+            threads_x: false,
         }
     }
 
@@ -287,6 +320,46 @@ mod tests {
             assert!(s.contains("<polyline") || s.contains("<path"));
             assert!(s.contains("seconds") && s.contains("fit"));
         }
+    }
+
+    #[test]
+    fn thread_axes_show_whole_counts_on_a_log_2_axis_when_levels_double() {
+        // The x labels of an SVG chart: the <text> elements under the plotting area.
+        let labels = |c: &Chart| -> Vec<String> {
+            let s = svg(c).unwrap();
+            s.split("<text")
+                .skip(1)
+                .filter_map(|t| Some(t[t.find('>')? + 1..t.find("</text>")?].trim().to_string()))
+                .collect()
+        };
+        let mut c = chart(false);
+        c.threads_x = true;
+        c.series[0].points = vec![
+            (1.0, 10.0),
+            (2.0, 12.0),
+            (4.0, 11.0),
+            (8.0, 9.0),
+            (16.0, 8.0),
+        ];
+        c.series[1].points = vec![(1.0, 9.0), (16.0, 13.0)];
+        assert_eq!(doubling_levels(&c), Some(vec![1.0, 2.0, 4.0, 8.0, 16.0]));
+        let l = labels(&c);
+        for want in ["1", "2", "4", "8", "16"] {
+            assert!(l.iter().any(|x| x == want), "{want} not among {l:?}");
+        }
+        // Marks at the levels only, not between them (a linear axis's 6, 10, 12, 14).
+        assert!(!l.iter().any(|x| x == "6" || x == "10"), "{l:?}");
+        // Levels that do not double: a linear axis, whole numbers only.
+        c.series[0].points = vec![(1.0, 10.0), (3.0, 12.0), (5.0, 11.0)];
+        c.series[1].points = vec![(1.0, 9.0), (5.0, 13.0)];
+        assert_eq!(doubling_levels(&c), None);
+        let l = labels(&c);
+        assert!(l.iter().any(|x| x == "3"), "{l:?}");
+        assert!(
+            !l.iter()
+                .any(|x| ["1.5", "2.5", "3.5", "4.5"].contains(&x.as_str())),
+            "{l:?}"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use super::charts::{Chart, Series, Style};
 use super::page::{esc, push_chart, slug};
 use crate::analysis::usl::Usl;
-use crate::experiment::{CellStatus, Experiment, Table, tables};
+use crate::experiment::{CellStatus, Experiment, Table, cost_lines, deviation_text, tables};
 use anyhow::Result;
 use std::fmt::Write as _;
 
@@ -21,6 +21,7 @@ fn chart(id: String, title: String, y: &str, series: Vec<Series>) -> Chart {
         legend_left: true,
         small: false,
         x_range: None,
+        threads_x: true,
     }
 }
 
@@ -32,8 +33,9 @@ fn table_html(h: &mut String, e: &Experiment, t: &Table) {
             .variants
             .iter()
             .map(|v| format!(
-                "<th>{} tps<br><span class=\"note\">mean (min–max)</span></th>",
-                esc(v)
+                "<th>{} {}<br><span class=\"note\">mean (min–max)</span></th>",
+                esc(v),
+                esc(&t.unit)
             ))
             .collect::<String>(),
         e.plan
@@ -59,23 +61,15 @@ fn table_html(h: &mut String, e: &Experiment, t: &Table) {
             let _ = write!(h, "<td class=\"n\">{value}{invalid}</td>");
         }
         for (_, d) in &r.deviations {
-            match d {
-                Some(d) => {
-                    let _ = write!(
-                        h,
-                        "<td class=\"n\">{:+.1} % [{:+.1}, {:+.1}] <b>{}</b></td>",
-                        d.pct,
-                        d.ci_pct.0,
-                        d.ci_pct.1,
-                        d.verdict.text()
-                    );
-                }
-                None => h.push_str("<td>– (needs 2 valid repetitions each)</td>"),
-            }
+            let _ = write!(h, "<td class=\"n\">{}</td>", esc(&deviation_text(d)));
         }
         h.push_str("</tr>");
     }
     h.push_str("</table>");
+    // Which costs changed, per variant and level (server metrics).
+    for line in cost_lines(t) {
+        let _ = write!(h, "<p class=\"note\">Costs {}.</p>", esc(&line));
+    }
 }
 
 /// The section of experiment `e`; `anchor(order)` is the id of a cell's run section, when
@@ -90,7 +84,7 @@ pub(super) fn section(
     let p = &e.plan;
     let _ = write!(
         h,
-        "<h2>Experiment {}</h2><p class=\"note\">{} variant(s) × {} workload(s) × threads {} × {} repetition(s), {} s measured after {} s warm-up each, reset {:?}, scale {}, seed {}, {:?}. Baseline: <b>{}</b>. Deviation: {}.</p>",
+        "<h2>Experiment {}</h2><p class=\"note\">{} variant(s) × {} workload(s) × threads {} × {} repetition(s), {} s measured after {} s warm-up each, reset {:?}, scale {}, seed {}, {:?}. Baseline: <b>{}</b>.</p><p class=\"note\">{}.</p>",
         esc(&e.name),
         p.variants.len(),
         p.workloads.len(),
@@ -99,7 +93,11 @@ pub(super) fn section(
             .map(u32::to_string)
             .collect::<Vec<_>>()
             .join(", "),
-        p.repetitions,
+        if p.sequential.is_some() {
+            e.complete_blocks()
+        } else {
+            p.repetitions
+        },
         p.duration,
         p.warmup,
         p.reset,
@@ -107,7 +105,7 @@ pub(super) fn section(
         e.seed,
         e.status,
         esc(&p.baseline),
-        crate::experiment::METHOD
+        esc(&crate::experiment::method_lines(e).join(". "))
     );
     let id = format!("x{n}-{}", slug(&e.name));
     for (wi, t) in tables(e).iter().enumerate() {
@@ -130,7 +128,10 @@ pub(super) fn section(
                 .filter(|c| {
                     c.variant == *v && c.workload == t.workload && c.status == CellStatus::Done
                 })
-                .filter_map(|c| Some((f64::from(c.threads), c.tps?)))
+                .filter_map(|c| {
+                    let v = if t.unit == "NOPM" { c.nopm } else { c.tps };
+                    Some((f64::from(c.threads), v?))
+                })
                 .collect();
             tput.push(Series {
                 name: format!("{v} (mean)"),
@@ -170,13 +171,13 @@ pub(super) fn section(
                     color,
                 });
                 dev.push(Series {
-                    name: format!("{v}: 95 % CI low"),
+                    name: format!("{v}: CI low"),
                     points: d.iter().map(|(x, _, ci)| (*x, ci.0)).collect(),
                     style: Style::Dashed,
                     color,
                 });
                 dev.push(Series {
-                    name: format!("{v}: 95 % CI high"),
+                    name: format!("{v}: CI high"),
                     points: d.iter().map(|(x, _, ci)| (*x, ci.1)).collect(),
                     style: Style::Dashed,
                     color,
@@ -196,7 +197,11 @@ pub(super) fn section(
                     "{}: throughput against threads (line: mean; points: each repetition)",
                     t.workload
                 ),
-                "transactions per second",
+                if t.unit == "NOPM" {
+                    "New-Orders per minute (NOPM)"
+                } else {
+                    "transactions per second"
+                },
                 tput,
             ),
         )?;
@@ -220,8 +225,10 @@ pub(super) fn section(
                 chart(
                     format!("{wid}-deviation"),
                     format!(
-                        "{}: deviation from {} with its 95 % confidence interval",
-                        t.workload, t.baseline
+                        "{}: deviation from {} with its {} % confidence interval",
+                        t.workload,
+                        t.baseline,
+                        (e.confidence() * 1000.0).round() / 10.0
                     ),
                     "% of the baseline's throughput",
                     dev,
@@ -229,7 +236,11 @@ pub(super) fn section(
             )?;
         }
         if !fits.is_empty() {
-            h.push_str("<table><tr><th>variant</th><th>USL λ (tps per thread)</th><th>σ (contention)</th><th>κ (coherency)</th><th>peak at threads</th></tr>");
+            let _ = write!(
+                h,
+                "<table><tr><th>variant</th><th>USL λ ({} per thread)</th><th>σ (contention)</th><th>κ (coherency)</th><th>peak at threads</th></tr>",
+                esc(&t.unit)
+            );
             for (v, f) in fits {
                 match f {
                     Some(u) => {
@@ -282,7 +293,7 @@ pub(super) fn section(
             h.push_str("</table>");
         }
     }
-    h.push_str("<h3>Cells</h3><table><tr><th>#</th><th>variant</th><th>workload</th><th>threads</th><th>repetition</th><th>status</th><th>tps</th><th>p95 ms</th><th>reset s</th></tr>");
+    h.push_str("<h3>Cells</h3><table><tr><th>#</th><th>variant</th><th>workload</th><th>threads</th><th>repetition</th><th>status</th><th>tps</th><th>NOPM</th><th>p95 ms</th><th>reset s</th></tr>");
     for c in &e.cells {
         let status = match c.status {
             CellStatus::Invalid => format!(
@@ -297,12 +308,13 @@ pub(super) fn section(
         };
         let _ = write!(
             h,
-            "<tr><td>{label}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{status}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            "<tr><td>{label}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{status}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             esc(&c.variant),
             esc(&c.workload),
             c.threads,
             c.repetition,
             c.tps.map_or("–".into(), |v| format!("{v:.1}")),
+            c.nopm.map_or("–".into(), |v| format!("{v:.0}")),
             c.p95_ms.map_or("–".into(), |v| format!("{v:.2}")),
             c.reset_s.map_or("–".into(), |v| format!("{v:.1}")),
         );

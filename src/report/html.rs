@@ -2,26 +2,15 @@
 //! network) built only from stored run and sweep directories.
 
 use super::charts::{Chart, Series, Style};
-use super::page::{RunRef, esc, push_chart, slug};
-use crate::analysis::usl::Usl;
+use super::page::{RunRef, esc, name_of, push_chart, slug};
 use crate::results::Stability;
 use crate::results::{Phase, RunResult, Stored};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// A directory given to `report`, read.
-pub struct Input {
-    /// As given.
-    pub path: PathBuf,
-    /// What it holds.
-    pub stored: Stored,
-    /// Its name in the report (default: the directory's name).
-    pub label: Option<String>,
-    /// A cell of the report's experiment `.0`, number `.1`.
-    pub cell: Option<(usize, usize)>,
-}
+pub use super::page::Input;
 
 /// The report: its HTML and its charts (for `--png`).
 pub struct Report {
@@ -29,12 +18,6 @@ pub struct Report {
     pub html: String,
     /// Every chart on it, in order.
     pub charts: Vec<Chart>,
-}
-
-fn name_of(p: &Path) -> String {
-    p.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| p.display().to_string())
 }
 
 fn runs(inputs: &[Input]) -> Vec<RunRef<'_>> {
@@ -105,7 +88,7 @@ pub fn build(
     }
 
     // Verdicts first: a reader must see an untrustworthy number before the number.
-    h.push_str("<h2>Validity</h2><table><tr><th>run</th><th>workload</th><th>threads</th><th>status</th><th>verdict</th><th>tps</th><th>p95 ms</th><th>p99 ms</th><th>errors</th></tr>");
+    h.push_str("<h2>Validity</h2><table><tr><th>run</th><th>workload</th><th>threads</th><th>status</th><th>verdict</th><th>tps</th><th>NOPM</th><th>p95 ms</th><th>p99 ms</th><th>errors</th></tr>");
     for x in &all {
         let s = x.r.summary.as_ref();
         let verdict = if x.r.validity.valid {
@@ -118,12 +101,15 @@ pub fn build(
         };
         let _ = write!(
             h,
-            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{:?}</td><td>{verdict}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.2}</td><td class=\"n\">{:.2}</td><td class=\"n\">{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{:?}</td><td>{verdict}</td><td class=\"n\">{:.1}</td><td class=\"n\">{}</td><td class=\"n\">{:.2}</td><td class=\"n\">{:.2}</td><td class=\"n\">{}</td></tr>",
             esc(&x.label),
             esc(&x.r.config.workload),
             x.r.config.threads,
             x.r.status,
             s.map_or(0.0, |s| s.tps),
+            x.r.throughput()
+                .rate
+                .map_or("–".into(), |r| format!("{:.0}", r.per_minute)),
             s.map_or(0.0, |s| s.response.p95_ms),
             s.map_or(0.0, |s| s.response.p99_ms),
             s.map_or(0, |s| s.errors)
@@ -131,133 +117,7 @@ pub fn build(
     }
     h.push_str("</table>");
 
-    // Sweeps: throughput and p95 against concurrency, with the USL fit.
-    let sweeps: Vec<(&Input, &Vec<RunResult>)> = inputs
-        .iter()
-        .filter_map(|i| match &i.stored {
-            Stored::Sweep(_, rs) => Some((i, rs)),
-            Stored::Run(_) => None,
-        })
-        .collect();
-    if !sweeps.is_empty() {
-        h.push_str("<h2>Throughput and latency against concurrency</h2>");
-        let mut tput = Vec::new();
-        let mut p95 = Vec::new();
-        let mut fits = Vec::new();
-        for (i, rs) in &sweeps {
-            let name = name_of(&i.path);
-            let pts: Vec<(f64, f64)> = rs
-                .iter()
-                .filter_map(|r| {
-                    r.summary
-                        .as_ref()
-                        .map(|s| (f64::from(r.config.threads), s.tps))
-                })
-                .collect();
-            let lat: Vec<(f64, f64)> = rs
-                .iter()
-                .filter_map(|r| {
-                    r.summary
-                        .as_ref()
-                        .map(|s| (f64::from(r.config.threads), s.response.p95_ms))
-                })
-                .collect();
-            // The fit uses only levels whose numbers can be trusted.
-            let trusted: Vec<(f64, f64)> = rs
-                .iter()
-                .filter(|r| r.validity.valid)
-                .filter_map(|r| {
-                    r.summary
-                        .as_ref()
-                        .map(|s| (f64::from(r.config.threads), s.tps))
-                })
-                .filter(|(_, x)| *x > 0.0)
-                .collect();
-            let fit = Usl::fit(&trusted);
-            let color = Some(fits.len());
-            tput.push(Series {
-                name: name.clone(),
-                points: pts.clone(),
-                style: Style::Points,
-                color,
-            });
-            if let Some(u) = &fit {
-                let max_n = pts.iter().map(|p| p.0).fold(1.0, f64::max);
-                let top = u.peak_n.map_or(max_n, |p| p.max(max_n)).min(max_n * 4.0);
-                let curve = (0..=100)
-                    .map(|k| {
-                        let n = 1.0 + (top - 1.0) * f64::from(k) / 100.0;
-                        (n, u.at(n))
-                    })
-                    .collect();
-                tput.push(Series {
-                    name: format!("{name} USL fit"),
-                    points: curve,
-                    style: Style::Dashed,
-                    color,
-                });
-            }
-            p95.push(Series {
-                name,
-                points: lat,
-                style: Style::Points,
-                color,
-            });
-            fits.push((i, fit, trusted.len()));
-        }
-        let c1 = Chart {
-            id: "sweep-throughput".into(),
-            title: "Throughput against concurrency".into(),
-            x_label: "threads".into(),
-            y_label: "transactions per second".into(),
-            series: tput,
-            log_x: false,
-            legend_left: true,
-            small: false,
-            x_range: None,
-        };
-        let c2 = Chart {
-            id: "sweep-p95".into(),
-            title: "p95 response time against concurrency".into(),
-            x_label: "threads".into(),
-            y_label: "ms".into(),
-            series: p95,
-            log_x: false,
-            legend_left: true,
-            small: false,
-            x_range: None,
-        };
-        for c in [c1, c2] {
-            push_chart(&mut h, &mut charts_out, c)?;
-        }
-        h.push_str("<h3>Universal Scalability Law</h3><p class=\"note\">X(N) = λN / (1 + σ(N−1) + κN(N−1)): σ is contention (serialisation), κ coherency (crosstalk); the curve peaks at N* = √((1−σ)/κ).</p><table><tr><th>sweep</th><th>λ (tps per user)</th><th>σ</th><th>κ</th><th>predicted peak threads</th><th>predicted peak tps</th><th>R²</th></tr>");
-        for (i, fit, n) in &fits {
-            match fit {
-                Some(u) => {
-                    let _ = write!(
-                        h,
-                        "<tr><td>{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.4}</td><td class=\"n\">{:.6}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.3}</td></tr>",
-                        esc(&name_of(&i.path)),
-                        u.lambda,
-                        u.sigma,
-                        u.kappa,
-                        u.peak_n
-                            .map_or("none (no coherency cost)".into(), |p| format!("{p:.0}")),
-                        u.peak_x.map_or("-".into(), |x| format!("{x:.0}")),
-                        u.r2
-                    );
-                }
-                None => {
-                    let _ = write!(
-                        h,
-                        "<tr><td>{}</td><td colspan=\"6\">no fit: {n} valid level(s) with throughput, 3 needed</td></tr>",
-                        esc(&name_of(&i.path))
-                    );
-                }
-            }
-        }
-        h.push_str("</table>");
-    }
+    super::sweep::section(&mut h, &mut charts_out, inputs)?;
 
     // Each run over time.
     for (n, x) in all.iter().enumerate() {
@@ -358,6 +218,7 @@ fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
             legend_left: false,
             small: false,
             x_range: None,
+            threads_x: false,
         },
         Chart {
             id: format!("{id}-latency"),
@@ -388,6 +249,7 @@ fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
             legend_left: false,
             small: false,
             x_range: None,
+            threads_x: false,
         },
     ];
     let spectrum = spectrum(&x.dir, x.r)?;
@@ -402,6 +264,7 @@ fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
             legend_left: false,
             small: false,
             x_range: None,
+            threads_x: false,
         });
     }
     out.push(Chart {
@@ -427,6 +290,7 @@ fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
         legend_left: false,
         small: false,
         x_range: None,
+        threads_x: false,
     });
     Ok(out)
 }

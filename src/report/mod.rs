@@ -6,4 +6,5 @@ pub mod export;
 pub mod html;
 mod page;
 mod server;
+mod sweep;
 pub mod text;

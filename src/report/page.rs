@@ -3,10 +3,10 @@
 //! each other's.
 
 use super::charts::{self, Chart};
-use crate::results::RunResult;
+use crate::results::{RunResult, Stored};
 use anyhow::Result;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// One run of the report, with where it lives.
 pub(super) struct RunRef<'a> {
@@ -43,4 +43,23 @@ pub(super) fn push_chart(h: &mut String, out: &mut Vec<Chart>, c: Chart) -> Resu
     );
     out.push(c);
     Ok(())
+}
+
+/// A directory given to `report`, read.
+pub struct Input {
+    /// As given.
+    pub path: PathBuf,
+    /// What it holds.
+    pub stored: Stored,
+    /// Its name in the report (default: the directory's name).
+    pub label: Option<String>,
+    /// A cell of the report's experiment `.0`, number `.1`.
+    pub cell: Option<(usize, usize)>,
+}
+
+/// A directory's name in the report: its last component.
+pub(super) fn name_of(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
 }

@@ -141,6 +141,7 @@ pub(super) fn section(
         legend_left: false,
         small: true,
         x_range: Some((0.0, end)),
+        threads_x: false,
     };
     let mut multiples = vec![small(
         format!("{id}-throughput"),
@@ -262,6 +263,7 @@ fn waits_chart(
             legend_left: false,
             small: false,
             x_range: Some((0.0, end)),
+            threads_x: false,
         },
     )
 }

@@ -324,23 +324,35 @@ fn server(out: &mut String, s: &crate::metrics::server::ServerSummary) {
     );
 }
 
-/// The table of a sweep: one line per level.
+/// The table of a sweep: one line per level (TPC-C: NOPM and TPM first).
 pub fn sweep_table(s: &crate::results::Sweep) -> String {
+    let nopm = s.runs.iter().any(|l| l.nopm.is_some());
     let mut out = format!(
-        "\nsweep of {}, {} level(s):\n  {:>7}  {:>12}  {:>9}  {:>9}  {:>8}  verdict\n",
+        "\nsweep of {}, {} level(s):\n  {:>7}  {}{:>12}  {:>9}  {:>9}  {:>8}  verdict\n",
         s.workload,
         s.levels.len(),
         "threads",
+        if nopm {
+            format!("{:>10}  {:>10}  ", "NOPM", "TPM")
+        } else {
+            String::new()
+        },
         "tps",
         "p95 ms",
         "p99 ms",
         "errors"
     );
     for l in &s.runs {
+        let per_minute = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.0}"));
         let _ = writeln!(
             out,
-            "  {:>7}  {:>12.2}  {:>9.2}  {:>9.2}  {:>8}  {}",
+            "  {:>7}  {}{:>12.2}  {:>9.2}  {:>9.2}  {:>8}  {}",
             l.threads,
+            if nopm {
+                format!("{:>10}  {:>10}  ", per_minute(l.nopm), per_minute(l.tpm))
+            } else {
+                String::new()
+            },
             l.tps,
             l.p95_ms,
             l.p99_ms,

@@ -253,4 +253,21 @@ impl RunResult {
         }
         read_versioned(&path, "result")
     }
+
+    /// The headline throughput: the workload's rate (TPC-C: NOPM) where it has one, else
+    /// transactions per second over the measured phase (0 without a measured phase).
+    pub fn throughput(&self) -> Throughput<'_> {
+        match self.workload_report.as_ref().and_then(|w| w.rate.as_ref()) {
+            Some(r) => Throughput {
+                unit: &r.name,
+                value: r.per_minute,
+                rate: Some(r),
+            },
+            None => Throughput {
+                unit: "tps",
+                value: self.summary.as_ref().map_or(0.0, |s| s.tps),
+                rate: None,
+            },
+        }
+    }
 }

@@ -199,4 +199,58 @@ pub struct WorkloadReport {
     /// several shards together.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inputs: Option<serde_json::Value>,
+    /// The workload's own throughput figure (TPC-C: NOPM), which sweeps, experiments,
+    /// compare and the report show where other workloads show tps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+}
+
+/// A workload's own throughput figure: completed transactions of one kind per minute
+/// (TPC-C's NOPM: New-Orders per minute), with every kind's per minute beside it (TPM).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rate {
+    /// Its name, as printed ("NOPM").
+    pub name: String,
+    /// The transaction kind it counts.
+    pub kind: String,
+    /// Completed `kind` per minute over the measured phase.
+    pub per_minute: f64,
+    /// Every kind's completed per minute over the measured phase (TPM).
+    pub all_per_minute: f64,
+}
+
+impl Rate {
+    /// In one interval: completed `kind` per minute.
+    pub fn of_interval(&self, i: &super::IntervalRow) -> f64 {
+        let secs = i.end_s - i.start_s;
+        let n = i
+            .kinds
+            .iter()
+            .find(|k| k.name == self.kind)
+            .map_or(0, |k| k.completed);
+        if secs > 0.0 {
+            n as f64 * 60.0 / secs
+        } else {
+            0.0
+        }
+    }
+}
+
+/// A run's headline throughput: the workload's own rate (TPC-C: NOPM) where it has one,
+/// else transactions per second.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Throughput<'a> {
+    /// "NOPM" or "tps".
+    pub unit: &'a str,
+    /// Over the measured phase.
+    pub value: f64,
+    /// The workload's rate, if it is the unit.
+    pub rate: Option<&'a Rate>,
+}
+
+impl Throughput<'_> {
+    /// In one interval, in the same unit.
+    pub fn of_interval(&self, i: &super::IntervalRow) -> f64 {
+        self.rate.map_or(i.tps, |r| r.of_interval(i))
+    }
 }

@@ -18,6 +18,12 @@ pub struct SweepLevel {
     pub reasons: Vec<String>,
     /// Transactions per second.
     pub tps: f64,
+    /// TPC-C: New-Orders per minute over the measured phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nopm: Option<f64>,
+    /// TPC-C: transactions per minute over the measured phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tpm: Option<f64>,
     /// Response-time 95th percentile, all kinds.
     pub p95_ms: f64,
     /// Response-time 99th percentile, all kinds.
@@ -37,6 +43,8 @@ impl SweepLevel {
             valid: r.validity.valid,
             reasons: r.validity.reasons.clone(),
             tps: s.map_or(0.0, |s| s.tps),
+            nopm: r.throughput().rate.map(|r| r.per_minute),
+            tpm: r.throughput().rate.map(|r| r.all_per_minute),
             p95_ms: s.map_or(0.0, |s| s.response.p95_ms),
             p99_ms: s.map_or(0.0, |s| s.response.p99_ms),
             errors: s.map_or(0, |s| s.errors),

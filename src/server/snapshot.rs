@@ -1,7 +1,11 @@
 //! Snapshots of a stopped sandbox's data directory: saved once after a prepare, restored
-//! before every experiment cell so that each starts on identical data. A copy (`cp -a
-//! --reflink=auto`: a clone where the filesystem can, sparse files kept) in the sandbox's own
-//! directory, `snapshot/`.
+//! before every experiment cell so that each starts on identical data. A copy in the
+//! sandbox's own directory, `snapshot/`: `cp -a --reflink=auto` (a clone where the filesystem
+//! can), saved `--sparse=always`, so the zeros that fill most of a memory-sized redo log
+//! (InnoDB's 2 GiB ib_logfile0 after a small prepare) and the free pages of the tablespaces
+//! are holes that cost nothing to copy back. A restored file gets its holes allocated again
+//! (`fallocate`, metadata only), so the server writes into allocated space as it does on
+//! the data directory it made itself.
 
 use super::ServerRecord;
 use anyhow::{Result, bail};
@@ -35,13 +39,19 @@ fn ensure_stopped(record: &ServerRecord, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Copies the contents of `from` into `to` (created; it may be a mount point).
-fn copy(from: &Path, to: &Path, what: &str) -> Result<()> {
+/// Copies the contents of `from` into `to` (created; it may be a mount point); `sparse`:
+/// runs of zeros become holes.
+fn copy(from: &Path, to: &Path, sparse: bool, what: &str) -> Result<()> {
     std::fs::create_dir_all(to)
         .map_err(|e| anyhow::anyhow!("{what}: creating {}: {e}", to.display()))?;
     let out = Command::new("cp")
         .arg("-a")
         .arg("--reflink=auto")
+        .arg(if sparse {
+            "--sparse=always"
+        } else {
+            "--sparse=auto"
+        })
         .arg(from.join("."))
         .arg(to)
         .output()
@@ -56,6 +66,48 @@ fn copy(from: &Path, to: &Path, what: &str) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Allocates the holes of every regular file under `dir` (`fallocate`, mode 0: blocks
+/// reserved, no data written, nothing that was written changed); returns the files that had
+/// holes.
+fn allocate(dir: &Path, what: &str) -> Result<usize> {
+    use std::os::unix::fs::MetadataExt;
+    use std::os::unix::io::AsRawFd;
+    let mut filled = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d)
+            .map_err(|e| anyhow::anyhow!("{what}: reading {}: {e}", d.display()))?;
+        for e in entries.flatten() {
+            let Ok(m) = e.path().symlink_metadata() else {
+                continue;
+            };
+            if m.is_dir() {
+                stack.push(e.path());
+                continue;
+            }
+            if !m.is_file() || m.blocks() * 512 >= m.len() {
+                continue;
+            }
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(e.path())
+                .map_err(|err| anyhow::anyhow!("{what}: opening {}: {err}", e.path().display()))?;
+            // SAFETY: a valid descriptor of an open file; mode 0 only reserves blocks.
+            let rc = unsafe { libc::fallocate(f.as_raw_fd(), 0, 0, m.len() as libc::off_t) };
+            if rc != 0 {
+                let err = std::io::Error::last_os_error();
+                bail!(
+                    "{what}: allocating {} ({} bytes): {err}",
+                    e.path().display(),
+                    m.len()
+                );
+            }
+            filled += 1;
+        }
+    }
+    Ok(filled)
 }
 
 /// Removes what is in `dir`, and `dir` itself where it can (not a mount point).
@@ -73,8 +125,9 @@ fn empty(dir: &Path) {
     let _ = std::fs::remove_dir(dir);
 }
 
-/// Bytes in the files under `dir`.
+/// Bytes the files under `dir` take on disk (holes not counted).
 pub fn size(dir: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
     let mut total = 0;
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -84,7 +137,7 @@ pub fn size(dir: &Path) -> u64 {
         for e in entries.flatten() {
             match e.metadata() {
                 Ok(m) if m.is_dir() => stack.push(e.path()),
-                Ok(m) => total += m.len(),
+                Ok(m) => total += m.blocks() * 512,
                 Err(_) => {}
             }
         }
@@ -92,20 +145,46 @@ pub fn size(dir: &Path) -> u64 {
     total
 }
 
+/// Refuses a data directory its server left without a clean shutdown (killed, crashed):
+/// every cell restored from it would first recover it, seconds each, and start from
+/// whatever that recovery makes of it. MariaDB/MySQL: the error log's last start must be
+/// followed by a completed shutdown; PostgreSQL's fast shutdown is always clean.
+fn ensure_clean(record: &ServerRecord, what: &str) -> Result<()> {
+    if record.engine() != super::Engine::Mysql {
+        return Ok(());
+    }
+    let log = std::fs::read_to_string(record.error_log()).unwrap_or_default();
+    let last_start = log
+        .rfind("starting as process")
+        .into_iter()
+        .chain(log.rfind("[Note] Starting MariaDB"))
+        .max();
+    let Some(at) = last_start else {
+        return Ok(());
+    };
+    if !log[at..].contains("Shutdown complete") {
+        bail!(
+            "{what}: server '{}' was not shut down cleanly since it last started (its error log shows no completed shutdown): every cell restored from it would recover it first",
+            record.name
+        );
+    }
+    Ok(())
+}
+
 /// Copies the stopped server's data directory to its snapshot (replacing an older one);
 /// returns the seconds it took and the bytes copied. A failed copy (a full disk) leaves no
 /// partial snapshot behind and says why.
 pub fn save(record: &ServerRecord) -> Result<(f64, u64)> {
-    ensure_stopped(
-        record,
-        &format!("saving the snapshot of server '{}'", record.name),
-    )?;
+    let what = format!("saving the snapshot of server '{}'", record.name);
+    ensure_stopped(record, &what)?;
+    ensure_clean(record, &what)?;
     let to = path(record);
     empty(&to);
     let t = Instant::now();
     copy(
         &record.datadir(),
         &to,
+        true,
         &format!("saving the snapshot of server '{}'", record.name),
     )?;
     Ok((t.elapsed().as_secs_f64(), size(&to)))
@@ -132,10 +211,8 @@ pub fn restore(record: &ServerRecord) -> Result<f64> {
     if data.exists() && std::fs::read_dir(&data).map_or(true, |mut d| d.next().is_some()) {
         bail!("removing {}: it could not be emptied", data.display());
     }
-    copy(
-        &from,
-        &data,
-        &format!("restoring the snapshot of server '{}'", record.name),
-    )?;
+    let what = format!("restoring the snapshot of server '{}'", record.name);
+    copy(&from, &data, false, &what)?;
+    allocate(&data, &what)?;
     Ok(t.elapsed().as_secs_f64())
 }

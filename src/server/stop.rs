@@ -31,15 +31,45 @@ pub struct Stopped {
     pub was: String,
 }
 
+/// Stops a sandbox whose data is about to be replaced (an experiment's cell before its
+/// snapshot is restored): no shutdown, no flush of dirty pages, the process killed
+/// (PostgreSQL: SIGQUIT, its immediate shutdown, which ends every backend; then SIGKILL).
+pub fn discard(home: &StateDir, name: &str) -> Result<Stopped> {
+    halt(home, name, false, true)
+}
+
+/// SIGKILL, and the process gone within 10 s.
+fn kill(pid: i32, name: &str) -> Result<StopMethod> {
+    process::signal(pid, libc::SIGKILL);
+    if !process::wait_exit(pid, Duration::from_secs(10)) {
+        bail!("server '{name}' (pid {pid}) survived SIGKILL");
+    }
+    Ok(StopMethod::Sigkill)
+}
+
 /// Stops a sandbox: SQL shutdown, then SIGTERM, then SIGKILL, each bounded; `rm` deletes
 /// its directory.
 pub fn stop(home: &StateDir, name: &str, rm: bool) -> Result<Stopped> {
+    halt(home, name, rm, false)
+}
+
+fn halt(home: &StateDir, name: &str, rm: bool, discard: bool) -> Result<Stopped> {
     let server = get(home, name)?;
     let was = server.state.word().to_string();
     let mut record = server.record;
     let t = Instant::now();
     let method = match server.state.pid() {
         None => StopMethod::NotRunning,
+        Some(pid) if discard => {
+            if record.engine() == Engine::Postgres {
+                process::signal(pid, libc::SIGQUIT);
+            }
+            if record.engine() == Engine::Postgres && process::wait_exit(pid, TERM_TIMEOUT) {
+                StopMethod::Sigterm
+            } else {
+                kill(pid, name)?
+            }
+        }
         Some(pid) => {
             let asked = match record.engine() {
                 Engine::Mysql => engine::connect(&record.admin_url())
@@ -58,11 +88,7 @@ pub fn stop(home: &StateDir, name: &str, rm: bool) -> Result<Stopped> {
                 if process::wait_exit(pid, TERM_TIMEOUT) {
                     StopMethod::Sigterm
                 } else {
-                    process::signal(pid, libc::SIGKILL);
-                    if !process::wait_exit(pid, Duration::from_secs(10)) {
-                        bail!("server '{name}' (pid {pid}) survived SIGKILL");
-                    }
-                    StopMethod::Sigkill
+                    kill(pid, name)?
                 }
             }
         }

@@ -1,8 +1,8 @@
-//! CSV: one line per thread count and run (a comparison), or per workload, thread count and
-//! variant (an experiment).
+//! CSV: one line per thread count and run (a comparison), or per workload, thread count,
+//! variant and outcome (an experiment: throughput, then what a transaction cost the server).
 
 use super::{Comparison, Exporter};
-use crate::experiment::{Experiment, Table, num};
+use crate::experiment::{Deviation, Experiment, Table, num};
 use std::fmt::Write as _;
 
 /// CSV.
@@ -11,8 +11,9 @@ pub struct Csv;
 impl Exporter for Csv {
     fn comparison(&self, c: &Comparison) -> String {
         let (rows, base, names) = (c.rows, c.base, c.names);
-        let mut o = String::from(
-            "threads,run,tps,p95_ms,p99_ms,deviation_pct,ci_low_pct,ci_high_pct,verdict,valid\n",
+        let unit = rows.first().map_or("tps", |r| r.base.unit).to_lowercase();
+        let mut o = format!(
+            "threads,run,{unit},p95_ms,p99_ms,deviation_pct,ci_low_pct,ci_high_pct,verdict,valid\n",
         );
         let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
         for r in rows {
@@ -21,7 +22,7 @@ impl Exporter for Csv {
                 "{},{},{:.3},{:.3},{:.3},,,,base,{}",
                 r.threads,
                 quote(base),
-                r.base.tps,
+                r.base.figure,
                 r.base.p95_ms,
                 r.base.p99_ms,
                 r.base.valid
@@ -47,7 +48,7 @@ impl Exporter for Csv {
                         "{},{},{:.3},{:.3},{:.3},{dev},{lo},{hi},{v},{}",
                         r.threads,
                         quote(name),
-                        s.tps,
+                        s.figure,
                         s.p95_ms,
                         s.p99_ms,
                         s.valid
@@ -60,8 +61,21 @@ impl Exporter for Csv {
 
     fn experiment(&self, _e: &Experiment, tables: &[Table]) -> String {
         let mut out = String::from(
-            "workload,threads,variant,tps_mean,tps_min,tps_max,repetitions,invalid,p95_ms,deviation_pct,ci_low_pct,ci_high_pct,verdict\n",
+            "workload,threads,variant,outcome,per,mean,min,max,repetitions,invalid,p95_ms,deviation_pct,ci_low_pct,ci_high_pct,confidence,method,verdict\n",
         );
+        let dev = |d: Option<&Deviation>| -> String {
+            d.map_or(",,,,,".into(), |d| {
+                format!(
+                    "{:.2},{:.2},{:.2},{},{},{}",
+                    d.pct,
+                    d.ci_pct.0,
+                    d.ci_pct.1,
+                    d.confidence,
+                    d.method,
+                    d.verdict.text().replace(' ', "_")
+                )
+            })
+        };
         for t in tables {
             for r in &t.rows {
                 for c in &r.columns {
@@ -72,21 +86,51 @@ impl Exporter for Csv {
                         .and_then(|(_, d)| d.as_ref());
                     let _ = writeln!(
                         out,
-                        "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                        "{},{},{},{},,{},{},{},{},{},{},{}",
                         t.workload,
                         r.threads,
                         c.variant,
+                        t.unit,
                         num(c.mean),
                         num(c.min),
                         num(c.max),
                         c.n,
                         c.invalid,
                         num(c.p95_ms),
-                        d.map_or(String::new(), |d| format!("{:.2}", d.pct)),
-                        d.map_or(String::new(), |d| format!("{:.2}", d.ci_pct.0)),
-                        d.map_or(String::new(), |d| format!("{:.2}", d.ci_pct.1)),
-                        d.map_or(String::new(), |d| d.verdict.text().replace(' ', "_")),
+                        dev(d),
                     );
+                }
+                // What a transaction cost the server: the baseline's figure once, then each
+                // variant's with its deviation.
+                let mut base_done = Vec::new();
+                for (variant, costs) in &r.costs {
+                    for cost in costs {
+                        if !base_done.contains(&cost.figure) {
+                            base_done.push(cost.figure.clone());
+                            let _ = writeln!(
+                                out,
+                                "{},{},{},{},{},{},,,,,,{}",
+                                t.workload,
+                                r.threads,
+                                t.baseline,
+                                cost.figure,
+                                cost.per,
+                                cost.base,
+                                dev(None)
+                            );
+                        }
+                        let _ = writeln!(
+                            out,
+                            "{},{},{},{},{},{},,,,,,{}",
+                            t.workload,
+                            r.threads,
+                            variant,
+                            cost.figure,
+                            cost.per,
+                            cost.new,
+                            dev(cost.deviation.as_ref())
+                        );
+                    }
                 }
             }
         }

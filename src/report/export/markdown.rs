@@ -2,7 +2,7 @@
 
 use super::{Comparison, Exporter, signed};
 use crate::analysis::stats::COMPARE_METHOD;
-use crate::experiment::{Experiment, METHOD, Table, column_text, cost_lines, deviation_text};
+use crate::experiment::{Experiment, Table, column_text, cost_lines, deviation_text, method_lines};
 use std::fmt::Write as _;
 
 /// Lines of each "why" table.
@@ -14,14 +14,15 @@ pub struct Markdown;
 impl Exporter for Markdown {
     fn comparison(&self, c: &Comparison) -> String {
         let (rows, base, names) = (c.rows, c.base, c.names);
+        let unit = rows.first().map_or("tps", |r| r.base.unit);
         let mut o = format!(
-            "tps: mean of the steady-state intervals; verdict: {COMPARE_METHOD}.\n\n| threads | BASE tps | p95 ms | p99 ms |"
+            "{unit}: mean of the steady-state intervals; verdict: {COMPARE_METHOD}.\n\n| threads | BASE {unit} | p95 ms | p99 ms |"
         );
         for i in 0..names.len() {
             let k = i + 1;
             let _ = write!(
                 o,
-                " NEW{k} tps | p95 ms | p99 ms | deviation % | 95 % CI % | verdict |"
+                " NEW{k} {unit} | p95 ms | p99 ms | deviation % | 95 % CI % | verdict |"
             );
         }
         o.push_str("\n|---:|---:|---:|---:|");
@@ -33,7 +34,7 @@ impl Exporter for Markdown {
             let _ = write!(
                 o,
                 "| {} | {:.1} | {:.2} | {:.2} |",
-                r.threads, r.base.tps, r.base.p95_ms, r.base.p99_ms
+                r.threads, r.base.figure, r.base.p95_ms, r.base.p99_ms
             );
             for n in &r.new {
                 match n {
@@ -47,7 +48,7 @@ impl Exporter for Markdown {
                         let _ = write!(
                             o,
                             " {:.1} | {:.2} | {:.2} | {dev} | {ci} | {} |",
-                            s.tps,
+                            s.figure,
                             s.p95_ms,
                             s.p99_ms,
                             s.verdict_text()
@@ -93,7 +94,7 @@ impl Exporter for Markdown {
         for t in tables {
             let _ = writeln!(out, "### {} — {}\n", e.name, t.workload);
             let mut head = vec!["threads".to_string()];
-            head.extend(e.plan.variants.iter().map(|v| format!("{v} tps")));
+            head.extend(e.plan.variants.iter().map(|v| format!("{v} {}", t.unit)));
             for (v, _) in t.rows.first().map_or(&Vec::new(), |r| &r.deviations) {
                 head.push(format!("{v} vs {}", t.baseline));
             }
@@ -111,7 +112,17 @@ impl Exporter for Markdown {
                 let _ = writeln!(out, "Costs {line}.\n");
             }
         }
-        let _ = writeln!(out, "Deviation: {METHOD}.");
+        for line in method_lines(e) {
+            let _ = writeln!(out, "{}.\n", capitalised(&line));
+        }
         out
     }
+}
+
+/// `s` with its first letter in upper case (a sentence of a Markdown page).
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }

@@ -3,7 +3,7 @@
 use super::{Comparison, Exporter, signed};
 use crate::analysis::compare::Row;
 use crate::analysis::stats::COMPARE_METHOD;
-use crate::experiment::{Experiment, METHOD, Table, column_text, cost_lines, deviation_text};
+use crate::experiment::{Experiment, Table, column_text, cost_lines, deviation_text, method_lines};
 use std::fmt::Write as _;
 
 /// Aligned text.
@@ -16,20 +16,24 @@ impl Exporter for Text {
         for (i, n) in names.iter().enumerate() {
             let _ = writeln!(o, "  NEW{} {n}", i + 1);
         }
+        let unit = rows.first().map_or("tps", |r| r.base.unit);
         let _ = writeln!(
             o,
-            "  tps: mean of the steady-state intervals (from the MSER-5 start); verdict: {COMPARE_METHOD}\n"
+            "  {unit}: mean of the steady-state intervals (from the MSER-5 start); verdict: {COMPARE_METHOD}\n"
         );
         let _ = write!(
             o,
             "{:>7}  {:>10} {:>8} {:>8}",
-            "threads", "base tps", "p95 ms", "p99 ms"
+            "threads",
+            format!("base {unit}"),
+            "p95 ms",
+            "p99 ms"
         );
         for i in 0..names.len() {
             let _ = write!(
                 o,
                 " | {:>10} {:>8} {:>8} {:>8}  {:<26}",
-                format!("NEW{} tps", i + 1),
+                format!("NEW{} {unit}", i + 1),
                 "p95 ms",
                 "p99 ms",
                 "dev %",
@@ -41,7 +45,7 @@ impl Exporter for Text {
             let _ = write!(
                 o,
                 "{:>7}  {:>10.1} {:>8.2} {:>8.2}",
-                r.threads, r.base.tps, r.base.p95_ms, r.base.p99_ms
+                r.threads, r.base.figure, r.base.p95_ms, r.base.p99_ms
             );
             for n in &r.new {
                 match n {
@@ -50,7 +54,7 @@ impl Exporter for Text {
                         let _ = write!(
                             o,
                             " | {:>10.1} {:>8.2} {:>8.2} {:>8}  {:<26}",
-                            s.tps,
+                            s.figure,
                             s.p95_ms,
                             s.p99_ms,
                             dev,
@@ -77,8 +81,12 @@ impl Exporter for Text {
         for t in tables {
             let _ = writeln!(
                 out,
-                "{} — {}: throughput per second (mean of {} repetition(s), min-max), baseline {}",
-                e.name, t.workload, e.plan.repetitions, t.baseline
+                "{} — {}: throughput in {} (mean of {} repetition(s), min-max), baseline {}",
+                e.name,
+                t.workload,
+                t.unit,
+                e.complete_blocks().max(1),
+                t.baseline
             );
             let mut header = vec!["threads".to_string()];
             header.extend(e.plan.variants.iter().cloned());
@@ -116,7 +124,9 @@ impl Exporter for Text {
             }
             out.push('\n');
         }
-        let _ = writeln!(out, "deviation: {METHOD}");
+        for line in method_lines(e) {
+            let _ = writeln!(out, "{line}");
+        }
         out
     }
 }

@@ -4,7 +4,7 @@
 
 use super::DISTRICTS;
 use super::txn::{KINDS, P90_LIMIT_S};
-use crate::results::{ScoreLine, Summary, WorkloadReport};
+use crate::results::{Rate, ScoreLine, Summary, WorkloadReport};
 use crate::workload::rand::valid_c_last_delta;
 use serde::{Deserialize, Serialize};
 
@@ -240,5 +240,11 @@ pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
         ],
         scorecard: card,
         inputs: serde_json::to_value(i).ok(),
+        rate: Some(Rate {
+            name: "NOPM".into(),
+            kind: KINDS[0].into(),
+            per_minute: nopm,
+            all_per_minute: tpm,
+        }),
     }
 }

@@ -2,6 +2,8 @@
 //! expanded for one scale into the matrix of variants × workloads × thread levels ×
 //! repetitions. Pure data: nothing here talks to a server.
 
+use super::PRIMARY_THROUGHPUT;
+use super::sequential::Sequential;
 use crate::config::ThreadLevels;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -30,8 +32,15 @@ pub struct Scale {
     pub warmup: Option<f64>,
     /// Measured seconds of every cell.
     pub duration: Option<f64>,
-    /// How many times every cell runs.
+    /// How many times every cell runs (with `precision`: the blocks before the first look).
     pub repetitions: Option<u32>,
+    /// Sequential: add blocks until every comparison's interval on the primary outcome is
+    /// within ± this many percent or has a verdict.
+    pub precision: Option<f64>,
+    /// Sequential: blocks at most (default 3 × repetitions).
+    pub max_repetitions: Option<u32>,
+    /// Sequential: time at most, prepares included ("15m", "1h").
+    pub max_time: Option<String>,
     /// Values for `{name}` in the workloads' and variants' options (e.g. warehouses).
     #[serde(default)]
     pub vars: BTreeMap<String, String>,
@@ -114,6 +123,17 @@ pub struct Plan {
     pub duration: Option<f64>,
     /// Repetitions when no scale says otherwise (default 3).
     pub repetitions: Option<u32>,
+    /// `precision` when no scale says otherwise (default: a fixed number of repetitions).
+    pub precision: Option<f64>,
+    /// `max_repetitions` when no scale says otherwise.
+    pub max_repetitions: Option<u32>,
+    /// `max_time` when no scale says otherwise.
+    pub max_time: Option<String>,
+    /// The outcome that decides a sequential experiment and heads its verdict: "throughput"
+    /// (the default: NOPM for TPC-C, else transactions per second) or a cost per
+    /// transaction (server_cpu_ms, redo_bytes, fsyncs, page_splits, page_reorgs,
+    /// rows_scanned, disk_write_kb).
+    pub primary: Option<String>,
     /// `{name}` values when no scale says otherwise.
     #[serde(default)]
     pub vars: BTreeMap<String, String>,
@@ -152,7 +172,7 @@ pub struct Expanded {
     pub warmup: f64,
     /// Measured seconds.
     pub duration: f64,
-    /// Repetitions.
+    /// Repetitions (sequential: the most blocks, scheduled; it may stop before).
     pub repetitions: u32,
     /// How every cell starts.
     pub reset: Reset,
@@ -164,6 +184,27 @@ pub struct Expanded {
     pub workloads: Vec<String>,
     /// Every variant × workload with its options.
     pub pairs: Vec<Pair>,
+    /// Add blocks until the answer is known (None: `repetitions` blocks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequential: Option<Sequential>,
+    /// The primary outcome: "throughput" or a cost per transaction.
+    #[serde(default = "throughput")]
+    pub primary: String,
+}
+
+fn throughput() -> String {
+    PRIMARY_THROUGHPUT.into()
+}
+
+/// Overrides of a plan's sequential keys from the command line.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SequentialArgs {
+    /// `--precision`.
+    pub precision: Option<f64>,
+    /// `--max-repetitions`.
+    pub max_repetitions: Option<u32>,
+    /// `--max-time`.
+    pub max_time: Option<String>,
 }
 
 impl Expanded {
@@ -239,6 +280,16 @@ impl Plan {
     /// Checks the plan and expands it for `scale` (None: the first of quick, then the only
     /// scale, else the plan's own values).
     pub fn expand(&self, file: &Path, scale: Option<&str>) -> anyhow::Result<Expanded> {
+        self.expand_with(file, scale, &SequentialArgs::default())
+    }
+
+    /// [`Plan::expand`] with the command line's sequential options over the plan's.
+    pub fn expand_with(
+        &self,
+        file: &Path,
+        scale: Option<&str>,
+        args: &SequentialArgs,
+    ) -> anyhow::Result<Expanded> {
         if self.variants.is_empty() {
             return Err(bad(
                 file,
@@ -418,18 +469,96 @@ impl Plan {
                 });
             }
         }
+        let sequential = self.sequential(file, sc, repetitions, args)?;
+        let primary = self
+            .primary
+            .clone()
+            .unwrap_or_else(|| PRIMARY_THROUGHPUT.into());
+        if primary != PRIMARY_THROUGHPUT && !super::COSTS.contains(&primary.as_str()) {
+            return Err(bad(
+                file,
+                format!(
+                    "primary = '{primary}': give {PRIMARY_THROUGHPUT} or a cost: {}",
+                    super::COSTS.join(", ")
+                ),
+            ));
+        }
+        // A sequential experiment's schedule holds its most blocks; it stops earlier.
+        let scheduled = sequential
+            .as_ref()
+            .map_or(repetitions, |s| s.max_repetitions);
         Ok(Expanded {
+            sequential,
+            primary,
             scale: scale_name.to_string(),
             threads,
             warmup,
             duration,
-            repetitions,
+            repetitions: scheduled,
             reset,
             baseline: self.baseline.clone(),
             variants: seen,
             workloads: labels,
             pairs,
         })
+    }
+
+    /// The sequential rule of scale `sc` (None: fixed repetitions), checked.
+    fn sequential(
+        &self,
+        file: &Path,
+        sc: &Scale,
+        repetitions: u32,
+        args: &SequentialArgs,
+    ) -> anyhow::Result<Option<Sequential>> {
+        let precision = args.precision.or(sc.precision).or(self.precision);
+        let max_repetitions = args
+            .max_repetitions
+            .or(sc.max_repetitions)
+            .or(self.max_repetitions);
+        let max_time = args
+            .max_time
+            .clone()
+            .or_else(|| sc.max_time.clone())
+            .or_else(|| self.max_time.clone());
+        let Some(precision) = precision else {
+            if max_repetitions.is_some() || max_time.is_some() {
+                return Err(bad(
+                    file,
+                    "max_repetitions and max_time bound a sequential experiment: give precision too (--precision PERCENT)",
+                ));
+            }
+            return Ok(None);
+        };
+        if !(precision > 0.0 && precision.is_finite()) {
+            return Err(bad(
+                file,
+                format!("precision = {precision}: give a percentage above 0 (e.g. 3)"),
+            ));
+        }
+        let min = repetitions.max(2);
+        let max = max_repetitions.unwrap_or(3 * min);
+        if max < min {
+            return Err(bad(
+                file,
+                format!(
+                    "max_repetitions = {max}: below repetitions ({min}), the blocks before the first look"
+                ),
+            ));
+        }
+        let max_time_s = max_time
+            .map(|t| {
+                humantime::parse_duration(&t)
+                    .map(|d| d.as_secs_f64())
+                    .map_err(|e| bad(file, format!("max_time = '{t}': {e} (e.g. 15m)")))
+            })
+            .transpose()?;
+        Ok(Some(Sequential {
+            precision_pct: precision,
+            min_repetitions: min,
+            max_repetitions: max,
+            max_time_s,
+        }))
     }
 
     /// The variant called `name`.
@@ -444,143 +573,4 @@ impl Plan {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const PLAN: &str = r#"
-description = "NULL vs DEFAULT dates"
-baseline = "default"
-
-[scale.quick]
-threads = "2,4"
-duration = 20
-repetitions = 2
-vars = { warehouses = "2" }
-
-[scale.full]
-threads = "1..64x2"
-vars = { warehouses = "100" }
-
-[[variant]]
-name = "default"
-prepare = ["--null-dates", "default"]
-
-[[variant]]
-name = "null"
-prepare = ["--null-dates", "null"]
-set = { innodb_flush_log_at_trx_commit = 1, innodb_adaptive_hash_index = false }
-
-[[workload]]
-name = "tpcc"
-prepare = ["--warehouses", "{warehouses}"]
-"#;
-
-    fn f() -> &'static Path {
-        Path::new("p.toml")
-    }
-
-    #[test]
-    fn a_plan_expands_for_its_scale() {
-        let p = parse(f(), PLAN).unwrap();
-        let e = p.expand(f(), None).unwrap();
-        assert_eq!(e.scale, "quick");
-        assert_eq!(e.threads, [2, 4]);
-        assert_eq!((e.warmup, e.duration, e.repetitions), (5.0, 20.0, 2));
-        assert_eq!(e.reset, Reset::Snapshot);
-        let pair = e.pair("null", "tpcc").unwrap();
-        assert_eq!(pair.prepare, ["--warehouses", "2", "--null-dates", "null"]);
-        let full = p.expand(f(), Some("full")).unwrap();
-        assert_eq!(full.threads.len(), 7);
-        assert_eq!(full.pair("default", "tpcc").unwrap().prepare[1], "100");
-        assert_eq!(
-            set_value(&p.variants[1].set["innodb_adaptive_hash_index"]),
-            "OFF"
-        );
-        assert_eq!(
-            set_value(&p.variants[1].set["innodb_flush_log_at_trx_commit"]),
-            "1"
-        );
-    }
-
-    #[test]
-    fn refusals_name_the_file_and_the_key() {
-        let e = parse(f(), "baseline = \"a\"\nbogus = 1\n")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.starts_with("p.toml: line 2, column 1: unknown field `bogus`"),
-            "{e}"
-        );
-        let e = parse(f(), "baseline = \n").unwrap_err().to_string();
-        assert!(e.starts_with("p.toml: line 1, column"), "{e}");
-        let p = parse(
-            f(),
-            &PLAN.replace("baseline = \"default\"", "baseline = \"nope\""),
-        )
-        .unwrap();
-        let e = p.expand(f(), None).unwrap_err().to_string();
-        assert!(e.contains("baseline = 'nope' names no variant"), "{e}");
-        let p = parse(f(), "baseline = \"a\"\n").unwrap();
-        assert!(
-            p.expand(f(), None)
-                .unwrap_err()
-                .to_string()
-                .contains("no [[variant]]")
-        );
-        let p = parse(f(), PLAN).unwrap();
-        let e = p.expand(f(), Some("huge")).unwrap_err().to_string();
-        assert!(
-            e.contains("--scale huge: the plan has no [scale.huge] (it has: full, quick)"),
-            "{e}"
-        );
-        let e = parse(f(), &PLAN.replace("{warehouses}", "{wh}"))
-            .unwrap()
-            .expand(f(), None)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("no value for {wh}"), "{e}");
-        let e = parse(
-            f(),
-            &PLAN.replace(
-                "prepare = [\"--warehouses\"",
-                "run = [\"--threads\", \"8\"]\nprepare = [\"--warehouses\"",
-            ),
-        )
-        .unwrap()
-        .expand(f(), None)
-        .unwrap_err()
-        .to_string();
-        assert!(e.contains("may not hold --threads"), "{e}");
-        // Placement is for sandboxes: a url variant with numa_node is refused by key.
-        let e = parse(
-            f(),
-            &PLAN.replace(
-                "name = \"default\"\n",
-                "name = \"default\"\nurl = \"mysql://u@127.0.0.1/db\"\nnuma_node = 1\n",
-            ),
-        )
-        .unwrap()
-        .expand(f(), None)
-        .unwrap_err()
-        .to_string();
-        assert!(
-            e.contains("variant 'default': url names an existing server"),
-            "{e}"
-        );
-        assert!(e.contains("numa_node"), "{e}");
-    }
-
-    #[test]
-    fn placement_keys_reach_the_variant() {
-        let p = parse(
-            f(),
-            &PLAN.replace(
-                "name = \"null\"\n",
-                "name = \"null\"\ncpus = \"0\"\nnuma_node = 0\n",
-            ),
-        )
-        .unwrap();
-        let v = p.variant("null").unwrap();
-        assert_eq!((v.cpus.as_deref(), v.numa_node), (Some("0"), Some(0)));
-    }
-}
+mod tests;

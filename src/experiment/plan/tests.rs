@@ -1,0 +1,211 @@
+use super::*;
+
+const PLAN: &str = r#"
+description = "NULL vs DEFAULT dates"
+baseline = "default"
+
+[scale.quick]
+threads = "2,4"
+duration = 20
+repetitions = 2
+vars = { warehouses = "2" }
+
+[scale.full]
+threads = "1..64x2"
+vars = { warehouses = "100" }
+
+[[variant]]
+name = "default"
+prepare = ["--null-dates", "default"]
+
+[[variant]]
+name = "null"
+prepare = ["--null-dates", "null"]
+set = { innodb_flush_log_at_trx_commit = 1, innodb_adaptive_hash_index = false }
+
+[[workload]]
+name = "tpcc"
+prepare = ["--warehouses", "{warehouses}"]
+"#;
+
+fn f() -> &'static Path {
+    Path::new("p.toml")
+}
+
+#[test]
+fn a_plan_expands_for_its_scale() {
+    let p = parse(f(), PLAN).unwrap();
+    let e = p.expand(f(), None).unwrap();
+    assert_eq!(e.scale, "quick");
+    assert_eq!(e.threads, [2, 4]);
+    assert_eq!((e.warmup, e.duration, e.repetitions), (5.0, 20.0, 2));
+    assert_eq!(e.reset, Reset::Snapshot);
+    let pair = e.pair("null", "tpcc").unwrap();
+    assert_eq!(pair.prepare, ["--warehouses", "2", "--null-dates", "null"]);
+    let full = p.expand(f(), Some("full")).unwrap();
+    assert_eq!(full.threads.len(), 7);
+    assert_eq!(full.pair("default", "tpcc").unwrap().prepare[1], "100");
+    assert_eq!(
+        set_value(&p.variants[1].set["innodb_adaptive_hash_index"]),
+        "OFF"
+    );
+    assert_eq!(
+        set_value(&p.variants[1].set["innodb_flush_log_at_trx_commit"]),
+        "1"
+    );
+}
+
+#[test]
+fn refusals_name_the_file_and_the_key() {
+    let e = parse(f(), "baseline = \"a\"\nbogus = 1\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("p.toml: line 2, column 1: unknown field `bogus`"),
+        "{e}"
+    );
+    let e = parse(f(), "baseline = \n").unwrap_err().to_string();
+    assert!(e.starts_with("p.toml: line 1, column"), "{e}");
+    let p = parse(
+        f(),
+        &PLAN.replace("baseline = \"default\"", "baseline = \"nope\""),
+    )
+    .unwrap();
+    let e = p.expand(f(), None).unwrap_err().to_string();
+    assert!(e.contains("baseline = 'nope' names no variant"), "{e}");
+    let p = parse(f(), "baseline = \"a\"\n").unwrap();
+    assert!(
+        p.expand(f(), None)
+            .unwrap_err()
+            .to_string()
+            .contains("no [[variant]]")
+    );
+    let p = parse(f(), PLAN).unwrap();
+    let e = p.expand(f(), Some("huge")).unwrap_err().to_string();
+    assert!(
+        e.contains("--scale huge: the plan has no [scale.huge] (it has: full, quick)"),
+        "{e}"
+    );
+    let e = parse(f(), &PLAN.replace("{warehouses}", "{wh}"))
+        .unwrap()
+        .expand(f(), None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no value for {wh}"), "{e}");
+    let e = parse(
+        f(),
+        &PLAN.replace(
+            "prepare = [\"--warehouses\"",
+            "run = [\"--threads\", \"8\"]\nprepare = [\"--warehouses\"",
+        ),
+    )
+    .unwrap()
+    .expand(f(), None)
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("may not hold --threads"), "{e}");
+    // Placement is for sandboxes: a url variant with numa_node is refused by key.
+    let e = parse(
+        f(),
+        &PLAN.replace(
+            "name = \"default\"\n",
+            "name = \"default\"\nurl = \"mysql://u@127.0.0.1/db\"\nnuma_node = 1\n",
+        ),
+    )
+    .unwrap()
+    .expand(f(), None)
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("variant 'default': url names an existing server"),
+        "{e}"
+    );
+    assert!(e.contains("numa_node"), "{e}");
+}
+
+#[test]
+fn placement_keys_reach_the_variant() {
+    let p = parse(
+        f(),
+        &PLAN.replace(
+            "name = \"null\"\n",
+            "name = \"null\"\ncpus = \"0\"\nnuma_node = 0\n",
+        ),
+    )
+    .unwrap();
+    let v = p.variant("null").unwrap();
+    assert_eq!((v.cpus.as_deref(), v.numa_node), (Some("0"), Some(0)));
+}
+
+#[test]
+fn sequential_keys_expand_with_the_command_line_over_the_plan() {
+    let p = parse(f(), PLAN).unwrap();
+    // None: fixed repetitions.
+    assert_eq!(p.expand(f(), None).unwrap().sequential, None);
+    let text = PLAN.replace(
+        "repetitions = 2\n",
+        "repetitions = 2\nprecision = 3\nmax_time = \"10m\"\n",
+    );
+    let p = parse(f(), &text).unwrap();
+    let e = p.expand(f(), None).unwrap();
+    let s = e.sequential.clone().unwrap();
+    assert_eq!(
+        (s.precision_pct, s.min_repetitions, s.max_repetitions),
+        (3.0, 2, 6)
+    );
+    assert_eq!(s.max_time_s, Some(600.0));
+    // The schedule holds the most blocks.
+    assert_eq!(e.repetitions, 6);
+    assert_eq!(e.primary, "throughput");
+    let args = SequentialArgs {
+        precision: Some(1.5),
+        max_repetitions: Some(4),
+        max_time: Some("90s".into()),
+    };
+    let s = p.expand_with(f(), None, &args).unwrap().sequential.unwrap();
+    assert_eq!(
+        (s.precision_pct, s.max_repetitions, s.max_time_s),
+        (1.5, 4, Some(90.0))
+    );
+    // A cost as the primary outcome.
+    let p = parse(f(), &format!("primary = \"page_reorgs\"\n{text}")).unwrap();
+    assert_eq!(p.expand(f(), None).unwrap().primary, "page_reorgs");
+}
+
+#[test]
+fn sequential_refusals_name_the_key() {
+    let refused = |text: &str, args: &SequentialArgs| {
+        let p = parse(f(), text).unwrap();
+        p.expand_with(f(), None, args).unwrap_err().to_string()
+    };
+    let none = SequentialArgs::default();
+    let with = |k: &str| PLAN.replace("repetitions = 2\n", &format!("repetitions = 2\n{k}\n"));
+    let e = refused(&with("precision = 0"), &none);
+    assert!(
+        e.contains("p.toml: precision = 0: give a percentage above 0"),
+        "{e}"
+    );
+    let e = refused(&with("precision = 3\nmax_repetitions = 1"), &none);
+    assert!(
+        e.contains("max_repetitions = 1: below repetitions (2)"),
+        "{e}"
+    );
+    let e = refused(&with("precision = 3\nmax_time = \"soon\""), &none);
+    assert!(e.contains("max_time = 'soon'"), "{e}");
+    let e = refused(
+        PLAN,
+        &SequentialArgs {
+            max_repetitions: Some(5),
+            ..SequentialArgs::default()
+        },
+    );
+    assert!(
+        e.contains("give precision too (--precision PERCENT)"),
+        "{e}"
+    );
+    let e = refused(&format!("primary = \"speed\"\n{PLAN}"), &none);
+    assert!(
+        e.contains("primary = 'speed': give throughput or a cost: server_cpu_ms, redo_bytes"),
+        "{e}"
+    );
+}

@@ -1,0 +1,303 @@
+//! Sequential repetitions: an experiment that adds blocks until it knows the answer.
+//!
+//! After each complete block from the `min_repetitions`th on, every comparison (each variant
+//! against the baseline, per workload and level) is looked at on the plan's primary outcome.
+//! The experiment stops when each has a verdict or an interval no wider than ± the precision,
+//! or when the next block would pass `max_repetitions` or `max_time`.
+//!
+//! Looking after every block and stopping on what is seen would inflate the false-verdict
+//! rate of fixed-level intervals. Each look therefore spends its own share of the 5 % error
+//! rate (alpha spending with a Bonferroni bound, as in group-sequential designs): the look
+//! after n blocks uses alpha_n = 0.05 (n - 1)^2 / sum over the looks of (k - 1)^2, so the
+//! probability that any look's interval misses the true ratio is at most the sum of the
+//! alpha_n, 5 %, whatever the stopping rule. Late looks, whose intervals are worth having,
+//! get most of it; the first looks stop an experiment only on a large effect.
+
+use serde::{Deserialize, Serialize};
+
+/// The error rate a sequential experiment keeps per comparison, over all its looks.
+pub const ALPHA: f64 = 0.05;
+
+/// How a sequential experiment decides when to stop.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sequential {
+    /// Stop when every comparison's interval on the primary outcome is no wider than ± this
+    /// (percent), or excludes no change.
+    pub precision_pct: f64,
+    /// Blocks before the first look.
+    pub min_repetitions: u32,
+    /// Blocks at most.
+    pub max_repetitions: u32,
+    /// Seconds at most, prepares and cells (None: no cap).
+    pub max_time_s: Option<f64>,
+}
+
+/// How the intervals are computed, for outputs to name.
+pub const METHOD: &str = "sequential: after each block from the first look on, the intervals are at the confidence that look spends (alpha_n = 5 % (n - 1)^2 / sum of (k - 1)^2 over the looks k; Bonferroni, so any look's interval misses with at most 5 % probability, whatever made the experiment stop)";
+
+impl Sequential {
+    /// The error rate the look after `blocks` blocks spends (blocks below the first look are
+    /// counted as the first look, above the last as the last).
+    pub fn alpha(&self, blocks: u32) -> f64 {
+        let (lo, hi) = (
+            self.min_repetitions.max(2),
+            self.max_repetitions.max(self.min_repetitions.max(2)),
+        );
+        let n = blocks.clamp(lo, hi);
+        let w = |k: u32| f64::from(k - 1).powi(2);
+        let total: f64 = (lo..=hi).map(w).sum();
+        ALPHA * w(n) / total
+    }
+
+    /// The confidence of the intervals after `blocks` blocks.
+    pub fn confidence(&self, blocks: u32) -> f64 {
+        1.0 - self.alpha(blocks)
+    }
+}
+
+/// Why a sequential experiment stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// Every comparison has a verdict or the precision asked for.
+    Answered,
+    /// `max_repetitions` blocks ran.
+    MaxRepetitions,
+    /// Another block would pass `max_time`.
+    MaxTime,
+}
+
+impl Stop {
+    /// As printed.
+    pub fn text(self) -> &'static str {
+        match self {
+            Stop::Answered => "every comparison has a verdict or the precision asked for",
+            Stop::MaxRepetitions => "the most repetitions allowed ran",
+            Stop::MaxTime => "another block would pass the time allowed",
+        }
+    }
+}
+
+/// What one look found: how many comparisons are still open (no verdict, interval wider
+/// than the precision, or none computable yet) and the widest of their half-intervals.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Look {
+    /// Comparisons with neither a verdict nor the precision.
+    pub open: usize,
+    /// The widest half-interval of those, % (0 when none is open).
+    pub widest_pct: f64,
+}
+
+/// The decision after `blocks` complete blocks: `settled` holds, per comparison, its
+/// interval on the primary outcome (None: not computable yet), `spent_s` the seconds so far
+/// and `block_s` a block's mean seconds.
+pub fn decide(
+    s: &Sequential,
+    blocks: u32,
+    intervals: &[Option<(f64, f64)>],
+    spent_s: f64,
+    block_s: f64,
+) -> (Option<Stop>, Look) {
+    let mut look = Look {
+        open: 0,
+        widest_pct: 0.0,
+    };
+    for ci in intervals {
+        let open = match ci {
+            None => true,
+            Some((lo, hi)) => {
+                let half = (hi - lo) / 2.0;
+                let verdict = *lo > 0.0 || *hi < 0.0;
+                let open = !verdict && half > s.precision_pct;
+                if open {
+                    look.widest_pct = look.widest_pct.max(half);
+                }
+                open
+            }
+        };
+        look.open += usize::from(open);
+    }
+    let stop = if blocks < s.min_repetitions {
+        None
+    } else if look.open == 0 && !intervals.is_empty() {
+        Some(Stop::Answered)
+    } else if blocks >= s.max_repetitions {
+        Some(Stop::MaxRepetitions)
+    } else if s.max_time_s.is_some_and(|max| spent_s + block_s > max) {
+        Some(Stop::MaxTime)
+    } else {
+        None
+    };
+    (stop, look)
+}
+
+/// The look at experiment `e` after its complete blocks: None when it is not sequential or
+/// has no complete block; else whether to stop, and what the look found.
+pub fn look(e: &super::Experiment) -> Option<(Option<Stop>, Look)> {
+    let rule = e.plan.sequential.as_ref()?;
+    let blocks = e.complete_blocks();
+    if blocks == 0 {
+        return None;
+    }
+    let primary = e.plan.primary.as_str();
+    let mut intervals = Vec::new();
+    for t in super::tables(e) {
+        for row in &t.rows {
+            for (variant, d) in &row.deviations {
+                let d = if primary == super::PRIMARY_THROUGHPUT {
+                    d.as_ref()
+                } else {
+                    row.costs
+                        .iter()
+                        .find(|(v, _)| v == variant)
+                        .and_then(|(_, costs)| costs.iter().find(|c| c.figure == primary))
+                        .and_then(|c| c.deviation.as_ref())
+                };
+                intervals.push(d.map(|d| d.ci_pct));
+            }
+        }
+    }
+    let prepare_s: f64 = e
+        .prepared
+        .iter()
+        .map(|p| p.prepare_s + p.snapshot_s.unwrap_or(0.0))
+        .sum();
+    let cells_s: f64 = e.cells.iter().filter_map(|c| c.elapsed_s).sum();
+    let block_s = cells_s / f64::from(blocks);
+    Some(decide(
+        rule,
+        blocks,
+        &intervals,
+        prepare_s + cells_s,
+        block_s,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::sim::Shape;
+    use crate::analysis::stats::{Verdict, paired_log_ratio_at};
+
+    const RULE: Sequential = Sequential {
+        precision_pct: 3.0,
+        min_repetitions: 3,
+        max_repetitions: 10,
+        max_time_s: None,
+    };
+
+    /// One sequential experiment of `shape` under `rule`: the verdict it ends with and the
+    /// blocks it took. `fixed`: every look at 95 % (the naive rule the spending replaces).
+    fn experiment(seed: &mut u64, shape: Shape, rule: &Sequential, fixed: bool) -> (Verdict, u32) {
+        let mut level = 0.0;
+        let mut pairs = Vec::new();
+        loop {
+            pairs.push(shape.block(seed, &mut level));
+            let n = pairs.len() as u32;
+            let conf = if fixed { 0.95 } else { rule.confidence(n) };
+            let d = paired_log_ratio_at(&pairs, conf);
+            let ci = d.map(|d| d.ci_pct);
+            let (stop, _) = decide(rule, n, &[ci], 0.0, 0.0);
+            if stop.is_some() {
+                return (d.map_or(Verdict::NoSignificantDifference, |d| d.verdict), n);
+            }
+        }
+    }
+
+    #[test]
+    fn the_spending_adds_up_to_five_percent_and_favours_late_looks() {
+        let total: f64 = (3..=10).map(|n| RULE.alpha(n)).sum();
+        assert!((total - ALPHA).abs() < 1e-12, "{total}");
+        assert!(RULE.alpha(3) < RULE.alpha(10) / 10.0);
+        assert_eq!(RULE.alpha(1), RULE.alpha(3));
+        assert_eq!(RULE.alpha(12), RULE.alpha(10));
+        assert!(RULE.confidence(10) > 0.95 && RULE.confidence(10) < 0.99);
+    }
+
+    #[test]
+    fn stopping_waits_for_the_first_look_and_names_its_reason() {
+        let narrow = [Some((-1.0, 1.0))];
+        assert_eq!(decide(&RULE, 2, &narrow, 0.0, 1.0).0, None);
+        assert_eq!(decide(&RULE, 3, &narrow, 0.0, 1.0).0, Some(Stop::Answered));
+        // A verdict settles a comparison however wide its interval.
+        let verdict = [Some((2.0, 40.0)), Some((-30.0, -1.0))];
+        assert_eq!(decide(&RULE, 3, &verdict, 0.0, 1.0).0, Some(Stop::Answered));
+        let wide = [Some((-1.0, 1.0)), Some((-8.0, 6.0))];
+        let (stop, look) = decide(&RULE, 4, &wide, 0.0, 1.0);
+        assert_eq!((stop, look.open, look.widest_pct), (None, 1, 7.0));
+        assert_eq!(
+            decide(&RULE, 10, &wide, 0.0, 1.0).0,
+            Some(Stop::MaxRepetitions)
+        );
+        let capped = Sequential {
+            max_time_s: Some(100.0),
+            ..RULE
+        };
+        assert_eq!(decide(&capped, 4, &wide, 80.0, 15.0).0, None);
+        assert_eq!(decide(&capped, 4, &wide, 90.0, 15.0).0, Some(Stop::MaxTime));
+        // A comparison not computable yet keeps the experiment going.
+        assert_eq!(decide(&RULE, 4, &[None], 0.0, 1.0).0, None);
+    }
+
+    #[test]
+    fn looking_after_every_block_keeps_the_false_verdict_rate() {
+        // A against A, 1,000 sequential experiments per shape (looks after blocks 3 to 10,
+        // stopping on a verdict or ±3 %): drift between blocks from none to twice the noise,
+        // drift between a block's two cells, cell noise 5-10 %. The spending keeps "faster"
+        // or "slower" at or under 5 %; the naive rule (every look at 95 %) does not.
+        let mut seed = 23;
+        let mut naive_total = 0;
+        for (drift, within, cv) in [
+            (0.0, 0.0, 0.05),
+            (0.10, 0.02, 0.05),
+            (0.20, 0.05, 0.10),
+            (0.05, 0.0, 0.02),
+        ] {
+            let shape = Shape {
+                drift,
+                within,
+                cv,
+                effect: 0.0,
+            };
+            let (mut said, mut naive, mut blocks) = (0, 0, 0);
+            for _ in 0..1000 {
+                let (v, n) = experiment(&mut seed, shape, &RULE, false);
+                said += usize::from(v != Verdict::NoSignificantDifference);
+                blocks += n;
+                let (v, _) = experiment(&mut seed, shape, &RULE, true);
+                naive += usize::from(v != Verdict::NoSignificantDifference);
+            }
+            eprintln!(
+                "A against A, drift {drift}, within {within}, cv {cv}: spending {said}, naive {naive} of 1000; {:.1} blocks on average",
+                f64::from(blocks) / 1000.0
+            );
+            assert!(
+                said <= 50,
+                "{said} of 1000 false verdicts (drift {drift}, cv {cv})"
+            );
+            naive_total += naive;
+        }
+        assert!(
+            naive_total > 4 * 60,
+            "the naive rule gave {naive_total} of 4000"
+        );
+        // A 6 % loss with 2 % noise and 5 % drift between blocks: found, mostly early.
+        let shape = Shape {
+            drift: 0.05,
+            within: 0.0,
+            cv: 0.02,
+            effect: -0.06,
+        };
+        let (mut found, mut blocks) = (0, 0);
+        for _ in 0..500 {
+            let (v, n) = experiment(&mut seed, shape, &RULE, false);
+            found += usize::from(v == Verdict::Slower);
+            blocks += n;
+        }
+        eprintln!(
+            "-6 %, cv 0.02: found {found} of 500 in {:.1} blocks on average",
+            f64::from(blocks) / 500.0
+        );
+        assert!(found >= 450, "found {found} of 500");
+    }
+}
