@@ -21,6 +21,8 @@ ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || packages+=(postgresql)
 have pgbench || packages+=(postgresql-client)
 # The test certificates of PostgreSQL's TLS (sslmode) are made with openssl.
 have openssl || packages+=(openssl)
+# Where the CPU went (run --profile): perf, sampling the server's stacks.
+have perf || packages+=(linux-perf)
 # The text of charts rendered to PNG (report --png).
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || packages+=(fonts-dejavu-core)
 for extra in "$@"; do

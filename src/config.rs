@@ -12,6 +12,36 @@ pub enum RateDist {
     Uniform,
 }
 
+/// What `run --profile` samples over the measured phase.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Profiling {
+    /// Nothing (no --profile).
+    #[default]
+    Off,
+    /// The server's processes, when it runs on this host.
+    Server,
+    /// The driver (txbench itself).
+    Client,
+    /// Both.
+    Both,
+}
+
+impl Profiling {
+    /// Whether the server is profiled.
+    pub fn server(self) -> bool {
+        matches!(self, Profiling::Server | Profiling::Both)
+    }
+    /// Whether the client is profiled.
+    pub fn client(self) -> bool {
+        matches!(self, Profiling::Client | Profiling::Both)
+    }
+    /// Whether nothing is (for serde).
+    pub fn is_off(&self) -> bool {
+        *self == Profiling::Off
+    }
+}
+
 /// Transaction isolation level for every connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -79,6 +109,9 @@ pub struct RunConfig {
     /// Whether the server's counters and /proc are sampled every interval (server.csv).
     #[serde(default = "yes")]
     pub server_metrics: bool,
+    /// CPU profiles of the measured phase (`--profile`).
+    #[serde(default, skip_serializing_if = "Profiling::is_off")]
+    pub profile: Profiling,
     /// This process runs shard K of N of the run (`threads`, `events` and `rate` are the
     /// whole run's; the shard's own part is in result.json's `shard`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

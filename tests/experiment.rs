@@ -181,7 +181,7 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
 }
 
 #[test]
-fn a_sequential_experiment_stops_at_its_time_cap_and_says_why() {
+fn a_sequential_profiled_experiment_stops_at_its_time_cap_and_says_why() {
     // Looks after each block from the second; a precision no experiment reaches, and a time
     // cap the prepares alone pass: it stops after the first look, with the cells of the
     // blocks it never ran taken out of the schedule.
@@ -190,7 +190,7 @@ fn a_sequential_experiment_stops_at_its_time_cap_and_says_why() {
     let plan = write(
         h.path(),
         "seq.toml",
-        &SMALL.replace("threads = \"1,2\"", "threads = \"2\""),
+        &SMALL.replace("threads = \"1,2\"", "threads = \"2\"\nprofile = true"),
     );
     let dir = h.path().join("x");
     let out = h
@@ -240,6 +240,14 @@ fn a_sequential_experiment_stops_at_its_time_cap_and_says_why() {
     );
     assert!(stdout.contains("] 99.8 % "), "{stdout}");
     assert!(stdout.contains("per cell: "), "{stdout}");
+    // Every cell profiled (profile = true): the "why" names the server functions whose
+    // share changed, repetitions combined.
+    assert!(
+        stdout.contains(
+            "why — oltp_point_select, 2 threads, lazy vs durable: the server functions whose share"
+        ),
+        "{stdout}"
+    );
     let out = h
         .cmd()
         .args(["--json", "experiment", "results"])

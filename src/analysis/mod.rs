@@ -7,6 +7,7 @@ pub mod compare;
 pub mod cross_checks;
 pub mod findings;
 pub mod merge;
+pub mod profile;
 #[cfg(test)]
 pub mod sim;
 pub mod stability;

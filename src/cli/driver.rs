@@ -57,6 +57,11 @@ pub struct DriverArgs {
     /// /proc: for measuring what the server metrics cost.
     #[arg(long, global = true)]
     pub no_server_metrics: bool,
+    /// Sample where the CPU went over the measured phase with perf (server: its processes,
+    /// on this host; client: txbench; both): folded stacks in the run directory, the top
+    /// functions and subsystems in the summary, a flame graph in the report.
+    #[arg(long, global = true, value_enum, value_name = "WHAT", num_args = 0..=1, default_missing_value = "server")]
+    pub profile: Option<crate::config::Profiling>,
     /// Pin the driver (every virtual user) to these CPUs, e.g. 1 or 0-1,3; the pre-flight
     /// records them beside the server's.
     #[arg(long, global = true, value_name = "LIST")]

@@ -3,12 +3,16 @@
 
 use super::Output;
 use crate::analysis::compare::rows;
+use crate::analysis::profile::{self, FnDiff};
 use crate::analysis::stats::COMPARE_METHOD;
 use crate::error::EXIT_OK;
 use crate::report::export::{self, Comparison};
 use crate::results::Stored;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
+
+/// Functions listed per profile difference.
+const PROFILE_ROWS: usize = 12;
 
 /// How `compare` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +55,28 @@ pub fn compare(
                 .join(", ")
         );
     }
+    // Where BASE and a NEW are single runs with server profiles: what changed in them.
+    let profiles: Vec<(String, Vec<FnDiff>)> = match &b {
+        Stored::Run(br) => profile::server_shares(base, br)
+            .map(|(bs, bms)| {
+                n.iter()
+                    .zip(new)
+                    .enumerate()
+                    .filter_map(|(i, (s, p))| match s {
+                        Stored::Run(nr) => {
+                            let (ns, nms) = profile::server_shares(p, nr)?;
+                            Some((
+                                format!("NEW{}", i + 1),
+                                profile::diff(&bs, &ns, bms, nms, PROFILE_ROWS),
+                            ))
+                        }
+                        Stored::Sweep(..) => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        Stored::Sweep(..) => Vec::new(),
+    };
     let format = if out.json { Format::Json } else { format };
     let names: Vec<String> = new.iter().map(|p| p.display().to_string()).collect();
     let text = match format {
@@ -58,7 +84,7 @@ pub fn compare(
             "{}\n",
             serde_json::json!({
                 "workload": b.workload(), "method": COMPARE_METHOD,
-                "base": base, "new": new, "rows": rows,
+                "base": base, "new": new, "rows": rows, "profiles": profiles,
             })
         ),
         Format::Export(f) => export::exporter(f).comparison(&Comparison {
@@ -66,6 +92,7 @@ pub fn compare(
             workload: b.workload(),
             base: &base.display().to_string(),
             names: &names,
+            profiles: &profiles,
         }),
     };
     print!("{text}");

@@ -307,6 +307,7 @@ fn execute(out: &Output, dir: &Path, e: &mut Experiment, plan: &Plan) -> Result<
 fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Result<()> {
     let tables = experiment::tables(e);
     let why = experiment::why_tables(e);
+    let profiles = experiment::profile_whys(e, dir);
     if out.json {
         print_json(&serde_json::json!({
             "type": "experiment", "dir": dir, "name": e.name, "status": e.status,
@@ -314,14 +315,14 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
             "method_lines": experiment::method_lines(e), "primary": e.plan.primary,
             "sequential": e.plan.sequential, "stopped": e.stopped, "confidence": e.confidence(),
             "overhead": experiment::overhead(e),
-            "tables": tables, "why": why, "cells": e.cells.len(),
+            "tables": tables, "why": why, "profiles": profiles, "cells": e.cells.len(),
             "invalid_cells": e.cells.iter().filter(|c| c.status == CellStatus::Invalid).count(),
         }));
         return Ok(());
     }
     print!("{}", export::exporter(format).experiment(e, &tables));
     if format == Format::Text && !out.quiet {
-        print!("{}", experiment::why_text(e, &why));
+        print!("{}", experiment::why_text(e, &why, &profiles));
     }
     if format == Format::Text && !out.quiet {
         let secs: f64 = e.cells.iter().filter_map(|c| c.elapsed_s).sum::<f64>()

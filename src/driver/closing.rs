@@ -33,6 +33,21 @@ pub(super) fn server_figures(
     client: &ClientEnd,
     workload: &dyn Workload,
 ) {
+    if let Some(r) = reports.first() {
+        use crate::analysis::profile;
+        result.profiles = r
+            .profiles
+            .iter()
+            .map(|(p, folded)| profile::of(p.clone(), folded))
+            .collect();
+        // The server's CPU is known when it runs on this host.
+        let shares_host = r.measured.as_ref().is_some_and(|m| m.process.is_some());
+        let client_pct = result.summary.as_ref().map_or(0.0, |s| s.client_cpu_pct);
+        for p in &mut result.profiles {
+            p.findings
+                .extend(profile::client_finding(p, client_pct, shares_host));
+        }
+    }
     for (i, r) in reports.iter().enumerate() {
         for e in &r.events {
             result.events.push(crate::results::Event {

@@ -162,6 +162,11 @@ pub fn run(
                     // Of a sharded run, one shard samples the server's counters; the others
                     // watch it only for a restart, a freeze or its loss.
                     metrics: cfg.server_metrics && part.shard.as_ref().is_none_or(|s| s.index == 1),
+                    profile: if i == 0 {
+                        cfg.profile
+                    } else {
+                        crate::config::Profiling::Off
+                    },
                 })
             });
         match started {
@@ -227,6 +232,7 @@ pub fn run(
         intervals: Vec::new(),
         summary: None,
         workload_report: None,
+        profiles: Vec::new(),
         stability: None,
         findings: Vec::new(),
         events: Vec::new(),

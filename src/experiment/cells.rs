@@ -117,19 +117,25 @@ impl Runner<'_> {
     /// saved, or when the next cell runs on what this one left), or, after a cell whose data
     /// the next restores from a snapshot, killed (`discard`: a clean shutdown would flush
     /// pages that are about to be thrown away).
-    fn stop(&self, e: &Experiment, variant: &str, workload: &str, discard: bool) -> Result<()> {
+    fn stop(
+        &self,
+        e: &Experiment,
+        variant: &str,
+        workload: &str,
+        discard: bool,
+    ) -> Result<Vec<server::Stopped>> {
         if self.variant(variant)?.url.is_some() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let name = self.sandbox(e, variant, workload);
         if discard {
-            for m in members(&self.home, &name)? {
-                server::discard(&self.home, &m.name)?;
-            }
+            members(&self.home, &name)?
+                .iter()
+                .map(|m| server::discard(&self.home, &m.name))
+                .collect()
         } else {
-            cluster::stop(&self.home, &name, false)?;
+            cluster::stop(&self.home, &name, false)
         }
-        Ok(())
     }
 
     fn workload_name(&self, label: &str) -> Result<String> {
@@ -232,7 +238,17 @@ impl Runner<'_> {
             };
             if v.url.is_none() {
                 let name = self.sandbox(e, &variant, &workload);
-                self.stop(e, &variant, &workload, false)?;
+                let stopped = self.stop(e, &variant, &workload, false)?;
+                if let Some(s) = stopped
+                    .iter()
+                    .find(|s| s.method == server::StopMethod::Sigkill)
+                {
+                    bail!(
+                        "variant '{variant}', workload '{workload}': server '{}' did not shut down and was killed: a snapshot of it would make every cell recover it first; look at `txbench server logs {}`",
+                        s.name,
+                        s.name
+                    );
+                }
                 if e.plan.reset == Reset::Snapshot {
                     let (mut secs, mut bytes) = (0.0, 0);
                     for m in members(&self.home, &name)? {
@@ -382,6 +398,9 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
             "--out".into(),
             cell_dir.join("run").display().to_string(),
         ]);
+        if e.plan.profile {
+            args.push("--profile".into());
+        }
         let status = child(&targets, &args, &log)?;
         r.stop(e, &variant, &workload, e.plan.reset == Reset::Snapshot)?;
         let code = status.code();
@@ -402,7 +421,11 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
                 cell.tps = stability
                     .map(|s| s.mean_tps)
                     .or_else(|| res.summary.as_ref().map(|s| s.tps));
-                cell.nopm = res.throughput().rate.map(|r| r.per_minute);
+                // NOPM as tps is: the mean of the steady-state intervals.
+                cell.nopm = crate::analysis::compare::steady_nopm(&res)
+                    .filter(|v| !v.is_empty())
+                    .map(|v| crate::analysis::stats::mean(&v))
+                    .or_else(|| res.throughput().rate.map(|r| r.per_minute));
                 cell.p95_ms = res.summary.as_ref().map(|s| s.response.p95_ms);
                 if let Some(srv) = res.summary.as_ref().and_then(|s| s.server.as_ref()) {
                     cell.per_transaction = srv.per_transaction.clone();
@@ -465,15 +488,26 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
                         blocks,
                         open: look.open,
                         widest_pct: look.widest_pct,
+                        without: look.without,
                     });
                     e.write(r.dir)?;
                     break;
                 }
                 None => (r.note)(&format!(
-                    "after {blocks} block(s): {} comparison(s) open on {}, the widest ±{:.1} % (precision asked: ±{} %); another block",
+                    "after {blocks} block(s): {} comparison(s) open on {}{} (precision asked: ±{} %); another block",
                     look.open,
                     e.plan.primary,
-                    look.widest_pct,
+                    match look.without {
+                        0 => format!(
+                            ", the widest {}",
+                            super::sequential::half_width(look.widest_pct)
+                        ),
+                        n if n == look.open => ", none with an interval yet".to_string(),
+                        n => format!(
+                            ", the widest {}, {n} without an interval yet",
+                            super::sequential::half_width(look.widest_pct)
+                        ),
+                    },
                     e.plan.sequential.as_ref().map_or(0.0, |s| s.precision_pct)
                 )),
             }

@@ -145,6 +145,10 @@ pub struct Stopped {
     pub open: usize,
     /// The widest half-interval of those, % (0 when none).
     pub widest_pct: f64,
+    /// Of the open ones, those without an interval (too few valid repetitions on a side, a
+    /// zero, or a primary cost the cells did not record).
+    #[serde(default)]
+    pub without: usize,
 }
 
 impl Experiment {
@@ -298,13 +302,16 @@ pub fn method_lines(e: &Experiment) -> Vec<String> {
                 "stopped after {} block(s): {}{}; intervals at {:.2} % confidence",
                 st.blocks,
                 st.reason.text(),
-                if st.open > 0 {
-                    format!(
-                        " ({} comparison(s) without a verdict, the widest ±{:.1} %)",
-                        st.open, st.widest_pct
-                    )
-                } else {
-                    String::new()
+                match (st.open, st.without) {
+                    (0, _) => String::new(),
+                    (open, 0) => format!(
+                        " ({open} comparison(s) without a verdict, the widest {})",
+                        sequential::half_width(st.widest_pct)
+                    ),
+                    (open, without) => format!(
+                        " ({open} comparison(s) without a verdict, {without} of them without any interval on {}: too few valid repetitions on a side, a zero, or a figure the cells did not record)",
+                        e.plan.primary
+                    ),
                 },
                 e.confidence() * 100.0
             ),
@@ -433,12 +440,87 @@ pub fn why_tables(e: &Experiment) -> Vec<WhyTable> {
     out
 }
 
+/// A variant's server profile against the baseline's at one level, each combining its
+/// valid repetitions' samples (`profile = true`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ProfileWhy {
+    /// The workload label.
+    pub workload: String,
+    /// Virtual users.
+    pub threads: u32,
+    /// The variant.
+    pub variant: String,
+    /// The functions whose share changed most.
+    pub rows: Vec<crate::analysis::profile::FnDiff>,
+}
+
+/// The profile differences of every workload, level and variant whose cells (in `dir`) have
+/// server profiles on both sides.
+pub fn profile_whys(e: &Experiment, dir: &Path) -> Vec<ProfileWhy> {
+    use crate::analysis::profile::{self, Shares};
+    let p = &e.plan;
+    let combined = |v: &str, w: &str, t: u32| -> Option<(Shares, Option<f64>)> {
+        let mut all: Option<(Shares, Vec<f64>)> = None;
+        for c in e.cells.iter().filter(|c| {
+            c.variant == v && c.workload == w && c.threads == t && c.status == CellStatus::Done
+        }) {
+            let run = dir.join(&c.dir).join("run");
+            let r = crate::results::RunResult::load(&run).ok()?;
+            let (s, ms) = profile::server_shares(&run, &r)?;
+            let entry = all.get_or_insert_with(|| (Shares::default(), Vec::new()));
+            entry.0.add(&s);
+            entry.1.extend(ms);
+        }
+        let (s, ms) = all?;
+        let ms = (!ms.is_empty()).then(|| crate::analysis::stats::mean(&ms));
+        Some((s, ms))
+    };
+    let mut out = Vec::new();
+    for w in &p.workloads {
+        for &t in &p.threads {
+            let Some((base, base_ms)) = combined(&p.baseline, w, t) else {
+                continue;
+            };
+            for v in p.variants.iter().filter(|v| **v != p.baseline) {
+                if let Some((new, new_ms)) = combined(v, w, t) {
+                    out.push(ProfileWhy {
+                        workload: w.clone(),
+                        threads: t,
+                        variant: v.clone(),
+                        rows: profile::diff(&base, &new, base_ms, new_ms, WHY_ROWS),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
 /// How many figures a "why" table shows in text.
 pub const WHY_ROWS: usize = 6;
 
-/// The "why" tables as text, the most changed figures of each.
-pub fn why_text(e: &Experiment, why: &[WhyTable]) -> String {
+/// The "why" tables as text, the most changed figures of each, then the profiles'.
+pub fn why_text(e: &Experiment, why: &[WhyTable], profiles: &[ProfileWhy]) -> String {
     let mut out = String::new();
+    for p in profiles {
+        let _ = writeln!(
+            out,
+            "why — {}, {} threads, {} vs {}: the server functions whose share of its CPU changed most (self; repetitions combined), and their server CPU ms per transaction:",
+            p.workload, p.threads, p.variant, e.plan.baseline
+        );
+        let ms = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.4}"));
+        for r in &p.rows {
+            let _ = writeln!(
+                out,
+                "  {:<40} {:>6.1} % {:>6.1} %  {:>10} {:>10} ms/txn",
+                r.name,
+                r.base_pct,
+                r.new_pct,
+                ms(r.base_ms),
+                ms(r.new_ms)
+            );
+        }
+    }
     for t in why {
         let _ = writeln!(
             out,

@@ -55,6 +55,16 @@ impl Sequential {
     }
 }
 
+/// A half-interval as printed: "±4.2 %", or "over ±99999 %" (an early look's interval on
+/// two or three blocks, at the small error rate it spends, can be astronomically wide).
+pub fn half_width(pct: f64) -> String {
+    if pct > 99_999.0 {
+        "over ±99999 %".into()
+    } else {
+        format!("±{pct:.1} %")
+    }
+}
+
 /// Why a sequential experiment stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -84,6 +94,8 @@ impl Stop {
 pub struct Look {
     /// Comparisons with neither a verdict nor the precision.
     pub open: usize,
+    /// Of those, the ones without an interval yet (fewer than two complete blocks).
+    pub without: usize,
     /// The widest half-interval of those, % (0 when none is open).
     pub widest_pct: f64,
 }
@@ -100,11 +112,15 @@ pub fn decide(
 ) -> (Option<Stop>, Look) {
     let mut look = Look {
         open: 0,
+        without: 0,
         widest_pct: 0.0,
     };
     for ci in intervals {
         let open = match ci {
-            None => true,
+            None => {
+                look.without += 1;
+                true
+            }
             Some((lo, hi)) => {
                 let half = (hi - lo) / 2.0;
                 let verdict = *lo > 0.0 || *hi < 0.0;

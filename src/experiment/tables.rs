@@ -119,7 +119,7 @@ pub struct Table {
 }
 
 /// How the deviations are computed, for outputs to name.
-pub const METHOD: &str = "each cell's steady-state mean throughput is one sample; a variant is compared with the baseline within each repetition (a block: one cell of each variant, in random order), as the mean of the blocks' log throughput ratios with Student's t interval, 95 % confidence; where a block is incomplete (an INVALID cell), Welch's t on the repetitions, marked (Welch)";
+pub const METHOD: &str = "each cell's steady-state mean throughput is one sample; a variant is compared with the baseline within each repetition (a block: one cell of each variant, in random order), as the mean of the blocks' log throughput ratios with Student's t interval (95 % confidence, or a sequential look's); where a block is incomplete (an INVALID cell), Welch's t on the repetitions, marked (Welch)";
 
 /// The tables, one per workload.
 pub fn tables(e: &Experiment) -> Vec<Table> {
@@ -224,15 +224,25 @@ pub fn column_text(c: &Column) -> String {
 pub fn deviation_text(d: &Option<Deviation>) -> String {
     match d {
         Some(d) => format!(
-            "{:+.1} % [{:+.1}, {:+.1}]{} {}{}",
-            d.pct,
-            d.ci_pct.0,
-            d.ci_pct.1,
+            "{} % [{}, {}]{} {}{}",
+            bound(d.pct),
+            bound(d.ci_pct.0),
+            bound(d.ci_pct.1),
             confidence_text(d.confidence),
             d.verdict.text(),
             if d.method == "welch" { " (Welch)" } else { "" }
         ),
         None => "- (needs 2 valid repetitions each)".into(),
+    }
+}
+
+/// A change in % as printed: "+4.2", or "> +99999" for the upper end of an interval so wide
+/// (an early sequential look's on two or three blocks) that its digits would say nothing.
+fn bound(x: f64) -> String {
+    if x > 99_999.0 {
+        "> +99999".into()
+    } else {
+        format!("{x:+.1}")
     }
 }
 

@@ -51,7 +51,9 @@ h3{font-size:16px;margin-top:24px}table{border-collapse:collapse;margin:8px 0;fo
 td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f4f4f4}\
 td.n{text-align:right;font-variant-numeric:tabular-nums}.valid{color:#17612b;font-weight:bold}\
 .invalid{color:#fff;background:#b3261e;font-weight:bold;padding:1px 6px}tr.diff td{background:#fff3bf}\
-.chart{margin:8px 0}.multiples{display:flex;flex-wrap:wrap;gap:4px 12px}.chart.small{margin:0}.note{color:#555;font-size:13px}.declining{color:#b3261e;font-weight:bold}";
+.chart{margin:8px 0}.multiples{display:flex;flex-wrap:wrap;gap:4px 12px}.chart.small{margin:0}.note{color:#555;font-size:13px}.declining{color:#b3261e;font-weight:bold}\
+.row{display:flex;flex-wrap:wrap;gap:4px 16px}.finding{background:#fff3bf;padding:4px 8px;font-size:13px}\
+object.flame{width:100%;min-height:420px;border:1px solid #ddd}";
 
 /// Builds the report of `inputs` and `experiments` (whose cells are among the inputs).
 pub fn build(
@@ -141,6 +143,7 @@ pub fn build(
         }
         stability_table(&mut h, x.r);
         super::server::section(&mut h, &mut charts_out, n + 1, x)?;
+        super::profile::section(&mut h, x);
         if !x.r.events.is_empty() {
             h.push_str("<h3>Events</h3><table><tr><th>at</th><th>what happened</th></tr>");
             for e in &x.r.events {

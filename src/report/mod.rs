@@ -5,6 +5,7 @@ mod experiment;
 pub mod export;
 pub mod html;
 mod page;
+mod profile;
 mod server;
 mod sweep;
 pub mod text;

@@ -225,6 +225,9 @@ pub fn summary(r: &RunResult) -> String {
     for f in &r.findings {
         let _ = writeln!(out, "  finding: {} (try: {})", f.finding, f.suggestion);
     }
+    for p in &r.profiles {
+        profile(&mut out, p);
+    }
     for e in &r.events {
         let _ = writeln!(out, "  event at {:.1} s: {}", e.t_s, e.what);
     }
@@ -237,6 +240,39 @@ pub fn summary(r: &RunResult) -> String {
         }
     }
     out
+}
+
+/// Functions of a profile shown in the summary (result.json has 15 of each).
+const PROFILE_LINES: usize = 8;
+
+/// A profile in the summary: what was sampled, the top functions by self and by total, the
+/// subsystems, the findings.
+fn profile(out: &mut String, p: &crate::results::Profile) {
+    let _ = writeln!(
+        out,
+        "  profile of the {} ({}): {} samples of {} at {} Hz over {:.1} s, {:.1} % unresolved; folded stacks in {}",
+        p.what,
+        p.processes.join(", "),
+        p.samples,
+        p.event,
+        p.hz,
+        p.seconds,
+        p.unresolved_pct,
+        p.file
+    );
+    let list = |v: &[crate::results::FnShare]| -> String {
+        v.iter()
+            .take(PROFILE_LINES)
+            .map(|f| format!("{} {:.1} %", f.name, f.pct))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = writeln!(out, "    self:       {}", list(&p.top_self));
+    let _ = writeln!(out, "    total:      {}", list(&p.top_total));
+    let _ = writeln!(out, "    subsystems: {}", list(&p.subsystems));
+    for f in &p.findings {
+        let _ = writeln!(out, "    finding: {f}");
+    }
 }
 
 /// `name value` pairs of a figure map, in the order and with the labels of `labels`.

@@ -5,6 +5,7 @@
 mod files;
 mod finding;
 mod interval;
+mod profile;
 mod stability;
 mod summary;
 mod sweep;
@@ -12,6 +13,7 @@ mod sweep;
 use files::read_versioned;
 pub use files::*;
 pub use interval::*;
+pub use profile::{FnShare, Profile, read_folded};
 pub use summary::*;
 pub use sweep::*;
 
@@ -153,6 +155,9 @@ pub struct RunResult {
     /// The workload's own figures, if it has any.
     #[serde(default)]
     pub workload_report: Option<WorkloadReport>,
+    /// CPU profiles of the measured phase (`--profile`): the server's, the client's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<Profile>,
     /// How steady throughput was over the measured intervals.
     #[serde(default)]
     pub stability: Option<Stability>,

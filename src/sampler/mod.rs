@@ -13,6 +13,7 @@ pub mod host;
 mod mysql;
 #[cfg(feature = "postgres")]
 mod postgres;
+pub mod profile;
 mod worker;
 
 use files::Files;
@@ -56,6 +57,8 @@ pub struct Options {
     pub measure_start: Option<f64>,
     /// Sample the counters and /proc (false: only Uptime, to watch the server).
     pub metrics: bool,
+    /// CPU profiles over the measured phase (`--profile`).
+    pub profile: crate::config::Profiling,
 }
 
 /// What the sampler saw by the end of the run.
@@ -92,6 +95,8 @@ pub struct Report {
     pub pg_other_clients: Vec<String>,
     /// Events the driver had not taken by the end.
     pub events: Vec<Event>,
+    /// The measured phase's CPU profiles (`--profile`), each with its folded stacks.
+    pub profiles: Vec<(crate::results::Profile, String)>,
 }
 
 impl Report {
@@ -138,6 +143,13 @@ struct State {
     #[cfg(feature = "mysql")]
     unreachable_replicas: std::collections::BTreeSet<String>,
     finished: bool,
+    /// The server's process on this host, once found.
+    server_pid: Option<i32>,
+    /// What to profile, and where the run directory is.
+    profile: crate::config::Profiling,
+    dir: PathBuf,
+    /// perf recordings under way.
+    recordings: Vec<profile::Recording>,
 }
 
 impl State {
@@ -190,6 +202,8 @@ impl Sampler {
     pub fn start(opts: Options) -> anyhow::Result<Sampler> {
         let state = Arc::new(Mutex::new(State {
             measure_start: opts.measure_start,
+            profile: opts.profile,
+            dir: opts.dir.clone(),
             ..State::default()
         }));
         let (tx, rx) = crossbeam_channel::unbounded();
@@ -219,6 +233,9 @@ impl Sampler {
                 st.report.opening_lag_s = 0.0;
             }
         }
+        if s.lock().measure_start == Some(0.0) {
+            s.start_profiles();
+        }
         Ok(s)
     }
 
@@ -247,6 +264,37 @@ impl Sampler {
     pub fn measure_starts(&self, t: f64) {
         self.lock().measure_start = Some(t);
         self.sample();
+        self.start_profiles();
+    }
+
+    /// Starts perf on the server's processes (a PostgreSQL postmaster and its children) and
+    /// on this process, as `--profile` asks; what cannot be profiled is a line, not an error.
+    fn start_profiles(&self) {
+        let mut st = self.lock();
+        let mut wanted: Vec<(&'static str, Result<Vec<i32>, String>)> = Vec::new();
+        if st.profile.server() {
+            wanted.push((
+                "server",
+                st.server_pid
+                    .map(|p| std::iter::once(p).chain(host::children(p)).collect())
+                    .ok_or_else(|| {
+                        "the server's process was not found on this host (a remote server, or one whose pid file this user cannot read)".to_string()
+                    }),
+            ));
+        }
+        if st.profile.client() {
+            wanted.push(("client", Ok(vec![std::process::id() as i32])));
+        }
+        for (what, pids) in wanted {
+            match pids.and_then(|p| profile::start(what, &p, &st.dir)) {
+                Ok(r) => st.recordings.push(r),
+                Err(why) => {
+                    let line = format!("--profile {what}: not recorded: {why}");
+                    st.notes.push(line.clone());
+                    st.report.not_recorded.push(line);
+                }
+            }
+        }
     }
 
     /// Lines to show (what will not be recorded), once each.
@@ -319,6 +367,16 @@ impl Sampler {
             ));
         }
         report.events = std::mem::take(&mut s.events);
+        let (recordings, dir) = (std::mem::take(&mut s.recordings), s.dir.clone());
+        drop(s);
+        for r in recordings {
+            match r.finish(&dir) {
+                Ok(p) => report.profiles.push(p),
+                Err(why) => report
+                    .not_recorded
+                    .push(format!("--profile: not recorded: {why}")),
+            }
+        }
         report
     }
 }

@@ -315,6 +315,7 @@ impl Worker {
             }
         };
         self.local = Some(Local { pid, device });
+        self.lock().server_pid = Some(pid);
     }
 
     /// Events from what changed between two samples (or in the first), and a lost quorum.

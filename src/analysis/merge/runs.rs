@@ -226,6 +226,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
         events: Vec::new(),
         summary: None,
         workload_report: None,
+        profiles: Vec::new(),
         stability: None,
         findings: Vec::new(),
         shard: None,

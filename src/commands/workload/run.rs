@@ -136,6 +136,12 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
         Some(s) => Some(s),
         None => crate::shard::Shard::from_env(|k| std::env::var(k).ok()).map_err(Failure::Usage)?,
     };
+    if d.no_server_metrics && d.profile.is_some_and(|p| p.server()) {
+        return Err(Failure::Usage(
+            "--profile server needs the server metrics (the server sampler finds its process): drop --no-server-metrics, or --profile client".into(),
+        )
+        .into());
+    }
     let driver = RunConfig {
         workload: choice.name().to_string(),
         url: String::new(),
@@ -154,6 +160,7 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
         workload_options: serde_json::Value::Null,
         stability_window_s: d.stability_window.unwrap_or(0.0),
         server_metrics: !d.no_server_metrics,
+        profile: d.profile.unwrap_or_default(),
         shard,
         start_at: None,
     };

@@ -125,6 +125,10 @@ pub struct Plan {
     pub repetitions: Option<u32>,
     /// `precision` when no scale says otherwise (default: a fixed number of repetitions).
     pub precision: Option<f64>,
+    /// Profile the server's CPU in every cell (`run --profile`); the "why" then adds the
+    /// functions whose share changed, per variant against the baseline.
+    #[serde(default)]
+    pub profile: bool,
     /// `max_repetitions` when no scale says otherwise.
     pub max_repetitions: Option<u32>,
     /// `max_time` when no scale says otherwise.
@@ -190,6 +194,9 @@ pub struct Expanded {
     /// The primary outcome: "throughput" or a cost per transaction.
     #[serde(default = "throughput")]
     pub primary: String,
+    /// Every cell profiled (`profile = true`).
+    #[serde(default)]
+    pub profile: bool,
 }
 
 fn throughput() -> String {
@@ -490,6 +497,7 @@ impl Plan {
         Ok(Expanded {
             sequential,
             primary,
+            profile: self.profile,
             scale: scale_name.to_string(),
             threads,
             warmup,
@@ -530,6 +538,12 @@ impl Plan {
             }
             return Ok(None);
         };
+        if self.variants.len() < 2 {
+            return Err(bad(
+                file,
+                "precision: a sequential experiment stops on its comparisons, and a plan of one variant has none",
+            ));
+        }
         if !(precision > 0.0 && precision.is_finite()) {
             return Err(bad(
                 file,

@@ -203,6 +203,16 @@ fn sequential_refusals_name_the_key() {
         e.contains("give precision too (--precision PERCENT)"),
         "{e}"
     );
+    let one = with("precision = 3").replace(
+        "[[variant]]\nname = \"null\"\nprepare = [\"--null-dates\", \"null\"]\n",
+        "",
+    );
+    let one = one.replace(
+        "set = { innodb_flush_log_at_trx_commit = 1, innodb_adaptive_hash_index = false }\n",
+        "",
+    );
+    let e = refused(&one, &none);
+    assert!(e.contains("a plan of one variant has none"), "{e}");
     let e = refused(&format!("primary = \"speed\"\n{PLAN}"), &none);
     assert!(
         e.contains("primary = 'speed': give throughput or a cost: server_cpu_ms, redo_bytes"),

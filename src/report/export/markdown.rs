@@ -86,6 +86,7 @@ impl Exporter for Markdown {
         for (i, n) in names.iter().enumerate() {
             let _ = writeln!(o, "NEW{}: {n}", i + 1);
         }
+        o.push_str(&super::profile_lines(c, true));
         o
     }
 

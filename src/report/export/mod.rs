@@ -30,6 +30,51 @@ pub struct Comparison<'a> {
     pub base: &'a str,
     /// Each NEW's directory.
     pub names: &'a [String],
+    /// Per NEW with a server profile (BASE having one too): the functions whose share
+    /// changed most, labelled "NEW1"…
+    pub profiles: &'a [(String, Vec<crate::analysis::profile::FnDiff>)],
+}
+
+/// The profile differences of a comparison as aligned text (Markdown: a table each).
+fn profile_lines(c: &Comparison, markdown: bool) -> String {
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    let ms = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.4}"));
+    for (label, rows) in c.profiles {
+        let _ = writeln!(
+            o,
+            "\nprofile, {label} against BASE: the server functions whose share of its CPU changed most (self), and their server CPU ms per transaction{}",
+            if markdown {
+                "\n\n| function | BASE % | NEW % | BASE ms/txn | NEW ms/txn |\n|---|---:|---:|---:|---:|"
+            } else {
+                ":"
+            }
+        );
+        for r in rows {
+            if markdown {
+                let _ = writeln!(
+                    o,
+                    "| `{}` | {:.1} | {:.1} | {} | {} |",
+                    r.name,
+                    r.base_pct,
+                    r.new_pct,
+                    ms(r.base_ms),
+                    ms(r.new_ms)
+                );
+            } else {
+                let _ = writeln!(
+                    o,
+                    "  {:<48} {:>6.1} % {:>6.1} %  {:>10} {:>10} ms/txn",
+                    r.name,
+                    r.base_pct,
+                    r.new_pct,
+                    ms(r.base_ms),
+                    ms(r.new_ms)
+                );
+            }
+        }
+    }
+    o
 }
 
 /// One output format.

@@ -73,6 +73,7 @@ impl Exporter for Text {
             o.push('\n');
         }
         why_text(&mut o, rows, WHY_LINES);
+        o.push_str(&super::profile_lines(c, false));
         o.lines().map(|l| format!("{}\n", l.trim_end())).collect()
     }
 

@@ -1,0 +1,51 @@
+//! The record of a CPU profile (`run --profile`): what was sampled and how, where the folded
+//! stacks are, and what they say (computed by `analysis::profile`).
+
+use serde::{Deserialize, Serialize};
+
+/// A function's (or a subsystem's) share of the samples.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FnShare {
+    /// Its name.
+    pub name: String,
+    /// % of the profile's samples.
+    pub pct: f64,
+}
+
+/// One profile of the measured phase: the server's processes, or the client's.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    /// "server" or "client".
+    pub what: String,
+    /// The processes sampled, "PID (command)".
+    pub processes: Vec<String>,
+    /// The perf event sampled (cpu-clock: on-CPU time, with or without hardware counters).
+    pub event: String,
+    /// Samples per second per CPU asked for.
+    pub hz: u32,
+    /// Seconds sampled (the measured phase).
+    pub seconds: f64,
+    /// Samples recorded.
+    pub samples: u64,
+    /// The folded stacks, gzip, in the run directory ("root;…;leaf COUNT" a line).
+    pub file: String,
+    /// % of the samples with a frame perf could not name (a stripped binary, a JIT).
+    pub unresolved_pct: f64,
+    /// The functions that were on the CPU themselves, largest first.
+    pub top_self: Vec<FnShare>,
+    /// The functions on the stack (themselves or what they called), largest first.
+    pub top_total: Vec<FnShare>,
+    /// The share per subsystem, where names make it clear ("other" for the rest).
+    pub subsystems: Vec<FnShare>,
+    /// What the profile says to try, a sentence each with its figure.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<String>,
+}
+
+/// The folded stacks of a profile file (gzip), as `run --profile` wrote them.
+pub fn read_folded(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut s = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path)?).read_to_string(&mut s)?;
+    Ok(s)
+}

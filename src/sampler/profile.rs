@@ -1,0 +1,176 @@
+//! `run --profile`: the on-CPU stacks of the server's processes (a MariaDB/MySQL process, or a
+//! PostgreSQL postmaster with every backend and background process), or of the client, over
+//! the measured phase only, sampled by `perf record` (Debian's linux-perf) on the cpu-clock
+//! event at [`HZ`] per CPU, and folded by inferno into "root;…;leaf COUNT" lines, kept gzip in
+//! the run directory. What cannot be done (no perf, no permission, a server on another host)
+//! is one line and the run goes on.
+
+use crate::results::Profile;
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Samples per second per CPU: a prime away from the kernel's ticks, and cheap (perf's
+/// frame-pointer call graphs at this rate cost well under 1 % of a CPU).
+pub const HZ: u32 = 99;
+/// The event: time on CPU, which works with or without hardware counters (virtual machines).
+pub const EVENT: &str = "cpu-clock";
+
+/// The perf program: `TXBENCH_PERF` when set (tests name one that is missing), else `perf`.
+fn perf() -> String {
+    std::env::var("TXBENCH_PERF").unwrap_or_else(|_| "perf".into())
+}
+
+/// A perf recording under way.
+pub struct Recording {
+    what: &'static str,
+    processes: Vec<String>,
+    child: Child,
+    data: PathBuf,
+    log: PathBuf,
+    started: Instant,
+}
+
+/// The command of process `pid`, for the record.
+fn comm(pid: i32) -> String {
+    std::fs::read_to_string(format!("/proc/{pid}/comm"))
+        .map(|c| c.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// Starts recording `pids` (`what`: "server" or "client") into `dir`; Err says why not.
+pub fn start(what: &'static str, pids: &[i32], dir: &Path) -> Result<Recording, String> {
+    if pids.is_empty() {
+        return Err(format!("no {what} process to profile"));
+    }
+    let data = dir.join(format!("perf-{what}.data"));
+    let log = dir.join(format!("perf-{what}.log"));
+    let list: Vec<String> = pids.iter().map(i32::to_string).collect();
+    let err = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let mut child = Command::new(perf())
+        .args([
+            "record",
+            "-e",
+            EVENT,
+            "-F",
+            &HZ.to_string(),
+            "-g",
+            "--quiet",
+            "-o",
+        ])
+        .arg(&data)
+        .arg("-p")
+        .arg(list.join(","))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(err)
+        .spawn()
+        .map_err(|e| {
+            format!(
+                "{} could not be run ({e}): install linux-perf (make deps does)",
+                perf()
+            )
+        })?;
+    // perf refuses at once when it may not attach (perf_event_paranoid, a container).
+    std::thread::sleep(Duration::from_millis(150));
+    if let Ok(Some(status)) = child.try_wait() {
+        let why = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_file(&data);
+        return Err(format!(
+            "perf record stopped at once ({status}): {}",
+            why.lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("no message")
+                .trim()
+        ));
+    }
+    Ok(Recording {
+        what,
+        processes: pids.iter().map(|p| format!("{p} ({})", comm(*p))).collect(),
+        child,
+        data,
+        log,
+        started: Instant::now(),
+    })
+}
+
+impl Recording {
+    /// Stops perf, folds its samples into `dir`/profile-WHAT.folded.gz and returns the
+    /// record (without the analysis) and the folded text.
+    pub fn finish(mut self, dir: &Path) -> Result<(Profile, String), String> {
+        let seconds = self.started.elapsed().as_secs_f64();
+        // SIGINT: perf writes its file and exits.
+        // SAFETY: signalling our own child by its pid.
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGINT);
+        }
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(_)) => break,
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20))
+                }
+                _ => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    return Err("perf record did not stop within 20 s of SIGINT".into());
+                }
+            }
+        }
+        let folded = fold(&self.data);
+        let _ = std::fs::remove_file(&self.data);
+        let _ = std::fs::remove_file(&self.log);
+        let folded = folded?;
+        let file = format!("profile-{}.folded.gz", self.what);
+        write_gz(&dir.join(&file), folded.as_bytes())
+            .map_err(|e| format!("writing {file}: {e}"))?;
+        Ok((
+            Profile {
+                what: self.what.into(),
+                processes: self.processes,
+                event: EVENT.into(),
+                hz: HZ,
+                seconds,
+                file,
+                ..Profile::default()
+            },
+            folded,
+        ))
+    }
+}
+
+/// `perf script` of `data`, folded (kernel frames marked `_[k]`).
+fn fold(data: &Path) -> Result<String, String> {
+    let mut child = Command::new(perf())
+        .args(["script", "-i"])
+        .arg(data)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("perf script could not be run: {e}"))?;
+    let out = child.stdout.take().ok_or("perf script gave no output")?;
+    let mut opts = inferno::collapse::perf::Options::default();
+    opts.annotate_kernel = true;
+    opts.nthreads = 1;
+    let mut folded = Vec::new();
+    use inferno::collapse::Collapse;
+    let r = inferno::collapse::perf::Folder::from(opts)
+        .collapse(BufReader::new(out), &mut folded)
+        .map_err(|e| format!("folding perf's samples: {e}"));
+    let status = child.wait().map_err(|e| format!("perf script: {e}"))?;
+    r?;
+    if !status.success() {
+        return Err(format!("perf script failed ({status})"));
+    }
+    String::from_utf8(folded).map_err(|_| "perf's samples are not text".into())
+}
+
+fn write_gz(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let f = std::fs::File::create(path)?;
+    let mut gz = flate2::write::GzEncoder::new(f, flate2::Compression::default());
+    gz.write_all(bytes)?;
+    gz.finish()?.sync_all()
+}
