@@ -188,15 +188,17 @@ pub fn shares(folded: &str, root_is_process: bool) -> Shares {
         let leaf = clean(frames[frames.len() - 1]);
         *s.by_self.entry(leaf.to_string()).or_default() += n;
         seen.clear();
+        let mut unresolved = false;
         for f in frames {
             let f = clean(f);
             if seen.insert(f) {
                 *s.by_total.entry(f.to_string()).or_default() += n;
             }
-            if f.contains("[unknown]") {
-                s.unknown += n;
-                break;
-            }
+            // "[unknown]", or "[mariadbd]": the binary without the function's name.
+            unresolved |= f.starts_with('[') && f.ends_with(']');
+        }
+        if unresolved {
+            s.unknown += n;
         }
         let sub = subsystem(frames).unwrap_or("other");
         *s.by_subsystem.entry(sub.to_string()).or_default() += n;
@@ -262,7 +264,14 @@ impl Shares {
     /// The profile record's figures: top functions by self and total, subsystems, the
     /// unresolved share.
     pub fn fill(&self, p: &mut Profile) {
-        p.samples = self.samples;
+        // cpu-clock weighs a sample by its period in ns; counts of plain samples (a folded
+        // file from elsewhere) are samples at p.hz.
+        let per_s = self.samples as f64 / p.seconds.max(1e-9);
+        p.cpu_ms = if per_s > 1e5 || p.hz == 0 {
+            self.samples as f64 / 1e6
+        } else {
+            self.samples as f64 * 1000.0 / f64::from(p.hz)
+        };
         p.unresolved_pct = self.pct(self.unknown);
         p.top_self = self.top(&self.by_self, TOP);
         p.top_total = self.top(&self.by_total, TOP);
@@ -376,6 +385,12 @@ pub fn subsystem_pct(p: &Profile, name: &str) -> f64 {
 /// (15 % or more).
 pub fn findings(p: &Profile) -> Vec<String> {
     let mut out = Vec::new();
+    if p.unresolved_pct >= 20.0 {
+        out.push(format!(
+            "{:.0} % of the server's CPU is in functions perf could not name (a binary without its symbols): the shares below undercount them; install the server's debug symbols (Debian: mariadb-server-dbgsym or postgresql-NN-dbgsym from the debian-debug archive) for a full profile",
+            p.unresolved_pct
+        ));
+    }
     let spin = subsystem_pct(p, SUBSYSTEMS[0].0);
     if spin >= 5.0 {
         let ut_delay = p
@@ -443,6 +458,10 @@ not a folded line
         let f = findings(&p);
         assert_eq!(f.len(), 3, "{f:?}");
         assert!(
+            !f.iter().any(|l| l.contains("could not name")),
+            "5 % unresolved is fine"
+        );
+        assert!(
             f[0].starts_with("30.0 % of the server's CPU went to latches"),
             "{f:?}"
         );
@@ -455,6 +474,34 @@ not a folded line
             f[2].starts_with("20.0 % of the server's CPU was in the kernel"),
             "{f:?}"
         );
+    }
+
+    #[test]
+    fn a_nameless_frame_is_unresolved_and_the_frames_below_it_still_count() {
+        // Debian's mariadbd without its debug symbols: "[mariadbd]" between named frames.
+        let s = shares(
+            "mariadbd;start_thread;[mariadbd];do_command;dispatch_command;[mariadbd] 40\nmariadbd;start_thread;do_command;my_net_read 60\n",
+            true,
+        );
+        assert_eq!(s.unknown, 40);
+        assert_eq!(s.by_total["dispatch_command"], 40);
+        assert_eq!(s.by_total["do_command"], 100);
+        let mut p = Profile {
+            seconds: 1.0,
+            hz: 99,
+            ..Profile::default()
+        };
+        s.fill(&mut p);
+        assert!((p.unresolved_pct - 40.0).abs() < 1e-9);
+        // 100 plain samples at 99 Hz: about 1 s of CPU; cpu-clock's ns are ns.
+        assert!(
+            (p.cpu_ms - 100.0 * 1000.0 / 99.0).abs() < 1e-6,
+            "{}",
+            p.cpu_ms
+        );
+        let s = shares("mariadbd;f 1500000000\n", true);
+        s.fill(&mut p);
+        assert!((p.cpu_ms - 1500.0).abs() < 1e-6, "{}", p.cpu_ms);
     }
 
     #[test]

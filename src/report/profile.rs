@@ -14,7 +14,7 @@ const ROWS: usize = 12;
 fn shares_table(h: &mut String, title: &str, v: &[FnShare]) {
     let _ = write!(
         h,
-        "<table><tr><th>{}</th><th>% of samples</th></tr>",
+        "<table><tr><th>{}</th><th>% of CPU</th></tr>",
         esc(title)
     );
     for f in v.iter().take(ROWS) {
@@ -32,8 +32,8 @@ fn shares_table(h: &mut String, title: &str, v: &[FnShare]) {
 /// refused it: said in its place).
 pub fn flame_graph(p: &Profile, folded: &str) -> Result<String, String> {
     let mut o = inferno::flamegraph::Options::default();
-    o.title = format!("{} CPU: {} samples of {}", p.what, p.samples, p.event);
-    o.count_name = "samples".into();
+    o.title = format!("{} CPU: {:.0} ms sampled by {}", p.what, p.cpu_ms, p.event);
+    o.count_name = "ns".into();
     o.hash = true;
     let mut svg = Vec::new();
     inferno::flamegraph::from_lines(&mut o, folded.lines(), &mut svg)
@@ -46,10 +46,10 @@ pub(super) fn section(h: &mut String, x: &RunRef<'_>) {
     for p in &x.r.profiles {
         let _ = write!(
             h,
-            "<h3>Profile of the {}</h3><p class=\"note\">{} — {} samples of {} at {} Hz over the measured phase ({:.1} s), {:.1} % with a frame perf could not name; folded stacks in <code>{}</code>.</p>",
+            "<h3>Profile of the {}</h3><p class=\"note\">{} — {:.0} ms of CPU sampled by {} at {} Hz over the measured phase ({:.1} s), {:.1} % with a frame perf could not name; folded stacks in <code>{}</code>.</p>",
             esc(&p.what),
             esc(&p.processes.join(", ")),
-            p.samples,
+            p.cpu_ms,
             esc(&p.event),
             p.hz,
             p.seconds,

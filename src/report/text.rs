@@ -250,10 +250,10 @@ const PROFILE_LINES: usize = 8;
 fn profile(out: &mut String, p: &crate::results::Profile) {
     let _ = writeln!(
         out,
-        "  profile of the {} ({}): {} samples of {} at {} Hz over {:.1} s, {:.1} % unresolved; folded stacks in {}",
+        "  profile of the {} ({}): {:.0} ms of CPU sampled by {} at {} Hz over {:.1} s, {:.1} % unresolved; folded stacks in {}",
         p.what,
         p.processes.join(", "),
-        p.samples,
+        p.cpu_ms,
         p.event,
         p.hz,
         p.seconds,

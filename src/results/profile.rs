@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 pub struct FnShare {
     /// Its name.
     pub name: String,
-    /// % of the profile's samples.
+    /// % of the profile's CPU time.
     pub pct: f64,
 }
 
@@ -25,11 +25,13 @@ pub struct Profile {
     pub hz: u32,
     /// Seconds sampled (the measured phase).
     pub seconds: f64,
-    /// Samples recorded.
-    pub samples: u64,
+    /// CPU time the samples stand for, ms (perf's cpu-clock weighs each sample by its period in
+    /// ns; the folded stacks' counts are those ns).
+    pub cpu_ms: f64,
     /// The folded stacks, gzip, in the run directory ("root;…;leaf COUNT" a line).
     pub file: String,
-    /// % of the samples with a frame perf could not name (a stripped binary, a JIT).
+    /// % of the CPU time with a frame perf could not name (`[unknown]`, or only the binary's
+    /// name: a stripped binary without its debug symbols, a JIT).
     pub unresolved_pct: f64,
     /// The functions that were on the CPU themselves, largest first.
     pub top_self: Vec<FnShare>,
