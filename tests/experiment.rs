@@ -261,6 +261,16 @@ fn a_sequential_profiled_experiment_stops_at_its_time_cap_and_says_why() {
         "{d}"
     );
     assert_eq!(v["stopped"]["reason"], "max_time");
+    // The report: a differential flame graph per variant, repetitions combined.
+    let out = h.cmd().arg("report").arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(
+        html.contains(
+            "<h3>Server profile, oltp_point_select, 2 threads: lazy against durable</h3>"
+        ),
+        "no differential flame graph"
+    );
     // A resume has nothing left to run.
     let out = h
         .cmd()
@@ -730,6 +740,35 @@ fn a_snapshot_restores_the_data_directory_as_it_was() {
         .unwrap()
         .unwrap();
     assert_eq!(n, 1000);
+}
+
+#[test]
+fn a_postgres_snapshot_restores_its_data_directory_too() {
+    let h = Home::new();
+    let s = common::point_select_server_on(common::Db::Postgres, &h, "pgsnap");
+    let home = txbench::server::StateDir::at(h.path()).unwrap();
+    let rec = txbench::server::get(&home, "pgsnap").unwrap().record;
+    txbench::server::stop(&home, "pgsnap", false).unwrap();
+    txbench::server::snapshot::save(&rec).unwrap();
+    assert!(txbench::server::snapshot::exists(&rec));
+    let start = || {
+        txbench::server::start(
+            &home,
+            &txbench::server::StartOptions {
+                name: "pgsnap".into(),
+                ..Default::default()
+            },
+        )
+        .unwrap()
+    };
+    start();
+    s.exec(&["DELETE FROM sbtest1 WHERE id > 10"]);
+    assert_eq!(s.count("SELECT COUNT(*) FROM sbtest1"), 10);
+    // Killed (immediate shutdown), restored, started: the rows are back.
+    txbench::server::discard(&home, "pgsnap").unwrap();
+    txbench::server::snapshot::restore(&rec).unwrap();
+    start();
+    assert_eq!(s.count("SELECT COUNT(*) FROM sbtest1"), 1000);
 }
 
 #[test]

@@ -117,6 +117,22 @@ fn server_profile_is_recorded(db: Db) {
             "{}",
             v["profiles"]
         );
+        // The report of both: a differential flame graph of the second against the first.
+        let page = home.path().join("both.html");
+        let out = home
+            .cmd()
+            .arg("report")
+            .arg(&dir)
+            .arg(&again)
+            .arg("-o")
+            .arg(&page)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{:?}", text(&out));
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(html.contains("<h2>Server profiles against run</h2>"));
+        assert!(html.contains("<h3>again against run</h3><object class=\"flame\""));
+        assert!(!html.contains("<script"));
     }
 }
 

@@ -87,6 +87,7 @@ pub fn build(
                 .map(|i| format!("run-{}", i + 1))
         };
         super::experiment::section(&mut h, &mut charts_out, k + 1, e, &anchor)?;
+        super::profile::experiment_differences(&mut h, e, k, &all);
     }
 
     // Verdicts first: a reader must see an untrustworthy number before the number.
@@ -166,6 +167,7 @@ pub fn build(
     }
 
     super::server::why_tables(&mut h, &all);
+    super::profile::differences(&mut h, &all);
     config_table(&mut h, &all);
     h.push_str("</body></html>\n");
     Ok(Report {

@@ -18,9 +18,11 @@ pub fn path(record: &ServerRecord) -> PathBuf {
     record.dir.join("snapshot")
 }
 
-/// Whether `record` has a snapshot.
+/// Whether `record` has a snapshot: a whole data directory (MariaDB/MySQL's has its `mysql`
+/// schema, PostgreSQL's its PG_VERSION).
 pub fn exists(record: &ServerRecord) -> bool {
-    path(record).join("mysql").is_dir()
+    let p = path(record);
+    p.join("mysql").is_dir() || p.join("PG_VERSION").is_file()
 }
 
 /// Refuses to copy the data directory of a server whose process is still there: a copy

@@ -488,7 +488,7 @@ pub(super) fn start_once(
             record.save()?;
             let excerpt = log_excerpt(&log, offset);
             let err = start_failure(record, &format!("failed to start ({status})"), &excerpt);
-            if excerpt.contains("Address already in use") {
+            if port_taken(&log_since(&log, offset)) {
                 return Err(StartError::PortTaken(err));
             }
             return Err(StartError::Other(err));
@@ -551,14 +551,27 @@ pub(super) fn file_len(path: &Path) -> u64 {
     fs::metadata(path).map(|m| m.len()).unwrap_or(0)
 }
 
-/// The error-log lines written since `offset`, for a failure message: the `[ERROR]` lines
-/// if there are any, else the last few lines, joined with ` | `.
-pub fn log_excerpt(log: &Path, offset: u64) -> String {
+/// What the error log got since `offset` ("" when it cannot be read).
+fn log_since(log: &Path, offset: u64) -> String {
     let mut text = String::new();
     if let Ok(mut f) = fs::File::open(log) {
         let _ = f.seek(SeekFrom::Start(offset));
         let _ = f.read_to_string(&mut text);
     }
+    text
+}
+
+/// Whether a server that exited at start lost its port to another process (then another
+/// port is tried). The whole log since the start is read, not the excerpt of its last
+/// errors: a Galera joiner logs several state-transfer errors after the bind error.
+pub(super) fn port_taken(log: &str) -> bool {
+    log.contains("Address already in use") || log.contains("another server running on port")
+}
+
+/// The error-log lines written since `offset`, for a failure message: the `[ERROR]` lines
+/// if there are any, else the last few lines, joined with ` | `.
+pub fn log_excerpt(log: &Path, offset: u64) -> String {
+    let text = log_since(log, offset);
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let errors: Vec<&str> = lines
         .iter()

@@ -42,3 +42,23 @@ fn init_sql_has_one_statement_a_line_and_no_secret() {
         }
     }
 }
+
+#[test]
+fn a_lost_port_is_seen_behind_a_galera_joiners_later_errors() {
+    // CI saw this joiner give up: the bind error, then five state-transfer errors, so the
+    // excerpt of the last errors no longer held it and no other port was tried.
+    let log = "\
+2026-11-26  9:25:39 0 [ERROR] Can't start server: Bind on TCP/IP port. Got error: 98: Address already in use
+2026-11-26  9:25:39 0 [ERROR] Do you already have another server running on port: 40045 ?
+2026-11-26  9:25:39 0 [ERROR] Aborting
+2026-11-26  9:25:39 3 [ERROR] WSREP: sst_received failed: State wait was interrupted
+2026-11-26  9:25:39 2 [ERROR] WSREP: Application received wrong state:
+2026-11-26  9:25:39 2 [ERROR] WSREP: Application state transfer failed. This is unrecoverable condition, restart required.
+";
+    assert!(start::port_taken(log));
+    // The same, with the bind line itself gone from what was read.
+    assert!(start::port_taken(&log[log.find("Do you").unwrap()..]));
+    assert!(!start::port_taken(
+        "[ERROR] InnoDB: Cannot allocate memory for the buffer pool\n[ERROR] Aborting\n"
+    ));
+}
