@@ -99,7 +99,11 @@ fn unfinished(r: &RunResult, base: Option<&RunResult>) -> Option<String> {
 
 fn side(r: &RunResult, base: Option<(&[f64], &RunResult)>, nopm: bool, force: bool) -> Side {
     let tps_samples = steady_samples(r);
-    let samples = compared(r, nopm);
+    let samples = if nopm {
+        steady_nopm(r).unwrap_or_default()
+    } else {
+        tps_samples.clone()
+    };
     let withheld = unfinished(r, base.map(|(_, b)| b));
     let s = r.summary.as_ref();
     let summary_tps = s.map_or(0.0, |s| s.tps);
@@ -107,11 +111,14 @@ fn side(r: &RunResult, base: Option<(&[f64], &RunResult)>, nopm: bool, force: bo
     Side {
         tps: mean_or(&tps_samples, summary_tps),
         summary_tps,
-        figure: if nopm {
-            mean_or(&samples, r.throughput().value)
-        } else {
-            mean_or(&tps_samples, summary_tps)
-        },
+        figure: mean_or(
+            &samples,
+            if nopm {
+                r.throughput().value
+            } else {
+                summary_tps
+            },
+        ),
         unit: if nopm { "NOPM" } else { "tps" },
         p95_ms: s.map_or(0.0, |s| s.response.p95_ms),
         p99_ms: s.map_or(0.0, |s| s.response.p99_ms),

@@ -359,11 +359,17 @@ pub fn diff(
     out
 }
 
+/// The folded stacks of the server profile of the run in `dir` (None: no server profile, or
+/// its file is gone).
+pub fn server_folded(dir: &Path, r: &RunResult) -> Option<String> {
+    let p = r.profiles.iter().find(|p| p.what == "server")?;
+    crate::results::read_folded(&dir.join(&p.file)).ok()
+}
+
 /// The server profile of the run in `dir` read back: its shares and its server CPU ms per
 /// transaction (None: no server profile, or its file is gone).
 pub fn server_shares(dir: &Path, r: &RunResult) -> Option<(Shares, Option<f64>)> {
-    let p = r.profiles.iter().find(|p| p.what == "server")?;
-    let folded = crate::results::read_folded(&dir.join(&p.file)).ok()?;
+    let folded = server_folded(dir, r)?;
     let ms = r
         .summary
         .as_ref()

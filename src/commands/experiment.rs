@@ -145,10 +145,7 @@ pub fn run(
                 s.max_repetitions,
                 s.precision_pct,
                 e.plan.primary,
-                s.max_time_s.map_or(String::new(), |t| format!(
-                    ", at most {}",
-                    humantime::format_duration(std::time::Duration::from_secs(t as u64))
-                ))
+                s.cap_text()
             ),
             None => format!("{} repetition(s)", e.plan.repetitions),
         },

@@ -291,10 +291,7 @@ pub fn method_lines(e: &Experiment) -> Vec<String> {
             e.plan.primary,
             s.min_repetitions,
             s.max_repetitions,
-            s.max_time_s.map_or(String::new(), |t| format!(
-                ", at most {}",
-                humantime::format_duration(std::time::Duration::from_secs(t as u64))
-            ))
+            s.cap_text()
         ));
         let blocks = e.complete_blocks();
         out.push(match &e.stopped {

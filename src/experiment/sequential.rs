@@ -49,6 +49,16 @@ impl Sequential {
         ALPHA * w(n) / total
     }
 
+    /// The time cap as printed: ", at most 8m" ("" without one).
+    pub fn cap_text(&self) -> String {
+        self.max_time_s.map_or(String::new(), |t| {
+            format!(
+                ", at most {}",
+                humantime::format_duration(std::time::Duration::from_secs(t as u64))
+            )
+        })
+    }
+
     /// The confidence of the intervals after `blocks` blocks.
     pub fn confidence(&self, blocks: u32) -> f64 {
         1.0 - self.alpha(blocks)

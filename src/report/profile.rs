@@ -83,8 +83,7 @@ fn embed(h: &mut String, svg: Result<String, String>) {
 /// The server profile's folded stacks of run `x` (None: no server profile, or its file is
 /// gone).
 fn server_folded(x: &RunRef<'_>) -> Option<String> {
-    let p = x.r.profiles.iter().find(|p| p.what == "server")?;
-    read_folded(&x.dir.join(&p.file)).ok()
+    crate::analysis::profile::server_folded(&x.dir, x.r)
 }
 
 /// Differential flame graphs of every run with a server profile against the first such
