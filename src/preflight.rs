@@ -102,6 +102,28 @@ impl Preflight {
             .unwrap_or("?")
     }
 
+    /// The settings that decide what a commit waits for, as `name=value` words.
+    pub fn durability(&self) -> String {
+        if self.is_postgres() {
+            return format!(
+                "fsync={} synchronous_commit={} full_page_writes={}",
+                self.var("fsync"),
+                self.var("synchronous_commit"),
+                self.var("full_page_writes")
+            );
+        }
+        let mut d = format!(
+            "innodb_flush_log_at_trx_commit={} innodb_doublewrite={} log_bin={}",
+            self.var("innodb_flush_log_at_trx_commit"),
+            self.var("innodb_doublewrite"),
+            self.var("log_bin"),
+        );
+        if self.var("log_bin") == "ON" {
+            d.push_str(&format!(" sync_binlog={}", self.var("sync_binlog")));
+        }
+        d
+    }
+
     /// The pre-flight as aligned `label  value` lines.
     pub fn lines(&self) -> Vec<(String, String)> {
         let mut lines = if self.is_postgres() {
@@ -142,15 +164,7 @@ impl Preflight {
                     self.var("wal_level")
                 ),
             ),
-            (
-                "durability".into(),
-                format!(
-                    "fsync={} synchronous_commit={} full_page_writes={}",
-                    self.var("fsync"),
-                    self.var("synchronous_commit"),
-                    self.var("full_page_writes")
-                ),
-            ),
+            ("durability".into(), self.durability()),
             ("isolation".into(), self.isolation().to_string()),
             (
                 "max_connections".into(),
@@ -161,20 +175,11 @@ impl Preflight {
 
     fn mysql_lines(&self) -> Vec<(String, String)> {
         let bytes = |name: &str| self.bytes(name);
-        let mut durability = format!(
-            "innodb_flush_log_at_trx_commit={} innodb_doublewrite={} log_bin={}",
-            self.var("innodb_flush_log_at_trx_commit"),
-            self.var("innodb_doublewrite"),
-            self.var("log_bin"),
-        );
-        if self.var("log_bin") == "ON" {
-            durability.push_str(&format!(" sync_binlog={}", self.var("sync_binlog")));
-        }
         vec![
             ("server".into(), self.server()),
             ("buffer pool".into(), bytes("innodb_buffer_pool_size")),
             ("redo log".into(), bytes("innodb_log_file_size")),
-            ("durability".into(), durability),
+            ("durability".into(), self.durability()),
             ("isolation".into(), self.isolation().to_string()),
             (
                 "max_connections".into(),

@@ -240,11 +240,11 @@ fn a_sequential_profiled_experiment_stops_at_its_time_cap_and_says_why() {
     );
     assert!(stdout.contains("] 99.8 % "), "{stdout}");
     assert!(stdout.contains("per cell: "), "{stdout}");
-    // Every cell profiled (profile = true): the "why" names the server functions whose
-    // share changed, repetitions combined.
+    // Every cell profiled (profile = true): the "why" names the subsystems and the server
+    // functions whose share changed, repetitions combined.
     assert!(
         stdout.contains(
-            "why — oltp_point_select, 2 threads, lazy vs durable: the server functions whose share"
+            "why — oltp_point_select, 2 threads, lazy vs durable: the subsystems that moved, and the server functions whose share"
         ),
         "{stdout}"
     );

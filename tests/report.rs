@@ -5,31 +5,6 @@ mod common;
 use common::*;
 use std::path::Path;
 
-/// Chromium's console messages while it renders `page` into `shot` (a PNG).
-fn chromium_console(page: &Path, shot: &Path) -> Vec<String> {
-    let out = std::process::Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--window-size=1100,1600",
-        ])
-        .arg(format!("--screenshot={}", shot.display()))
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .expect("chromium is installed by `make test` (scripts/install-deps.sh chromium)");
-    assert!(out.status.success(), "chromium: {:?}", text(&out));
-    text(&out)
-        .1
-        .lines()
-        .filter(|l| l.contains(":CONSOLE"))
-        .map(String::from)
-        .collect()
-}
-
 /// Pixels of a PNG that are clearly coloured (chart lines and markers; text is grey).
 fn coloured_pixels(png: &Path) -> usize {
     let bytes = std::fs::read(png).unwrap();

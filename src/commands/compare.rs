@@ -3,7 +3,7 @@
 
 use super::Output;
 use crate::analysis::compare::rows;
-use crate::analysis::profile::{self, FnDiff};
+use crate::analysis::profile::{self, ProfileDiff};
 use crate::analysis::stats::COMPARE_METHOD;
 use crate::error::EXIT_OK;
 use crate::report::export::{self, Comparison};
@@ -56,7 +56,7 @@ pub fn compare(
         );
     }
     // Where BASE and a NEW are single runs with server profiles: what changed in them.
-    let profiles: Vec<(String, Vec<FnDiff>)> = match &b {
+    let profiles: Vec<(String, ProfileDiff)> = match &b {
         Stored::Run(br) => profile::server_shares(base, br)
             .map(|(bs, bms)| {
                 n.iter()
@@ -67,7 +67,7 @@ pub fn compare(
                             let (ns, nms) = profile::server_shares(p, nr)?;
                             Some((
                                 format!("NEW{}", i + 1),
-                                profile::diff(&bs, &ns, bms, nms, PROFILE_ROWS),
+                                ProfileDiff::of(&bs, &ns, bms, nms, PROFILE_ROWS),
                             ))
                         }
                         Stored::Sweep(..) => None,

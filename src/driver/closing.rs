@@ -35,10 +35,11 @@ pub(super) fn server_figures(
 ) {
     if let Some(r) = reports.first() {
         use crate::analysis::profile;
+        let durability = result.server.durability();
         result.profiles = r
             .profiles
             .iter()
-            .map(|(p, folded)| profile::of(p.clone(), folded))
+            .map(|(p, folded)| profile::of(p.clone(), folded, Some(&durability)))
             .collect();
         // The server's CPU is known when it runs on this host.
         let shares_host = r.measured.as_ref().is_some_and(|m| m.process.is_some());

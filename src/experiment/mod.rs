@@ -447,8 +447,8 @@ pub struct ProfileWhy {
     pub threads: u32,
     /// The variant.
     pub variant: String,
-    /// The functions whose share changed most.
-    pub rows: Vec<crate::analysis::profile::FnDiff>,
+    /// The subsystems and the functions whose share changed most.
+    pub diff: crate::analysis::profile::ProfileDiff,
 }
 
 /// The profile differences of every workload, level and variant whose cells (in `dir`) have
@@ -484,7 +484,7 @@ pub fn profile_whys(e: &Experiment, dir: &Path) -> Vec<ProfileWhy> {
                         workload: w.clone(),
                         threads: t,
                         variant: v.clone(),
-                        rows: profile::diff(&base, &new, base_ms, new_ms, WHY_ROWS),
+                        diff: profile::ProfileDiff::of(&base, &new, base_ms, new_ms, WHY_ROWS),
                     });
                 }
             }
@@ -502,20 +502,11 @@ pub fn why_text(e: &Experiment, why: &[WhyTable], profiles: &[ProfileWhy]) -> St
     for p in profiles {
         let _ = writeln!(
             out,
-            "why — {}, {} threads, {} vs {}: the server functions whose share of its CPU changed most (self; repetitions combined), and their server CPU ms per transaction:",
+            "why — {}, {} threads, {} vs {}: the subsystems that moved, and the server functions whose share of its CPU changed most (self; repetitions combined), with their server CPU ms per transaction:",
             p.workload, p.threads, p.variant, e.plan.baseline
         );
-        let ms = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.4}"));
-        for r in &p.rows {
-            let _ = writeln!(
-                out,
-                "  {:<40} {:>6.1} % {:>6.1} %  {:>10} {:>10} ms/txn",
-                r.name,
-                r.base_pct,
-                r.new_pct,
-                ms(r.base_ms),
-                ms(r.new_ms)
-            );
+        for l in p.diff.text_lines() {
+            let _ = writeln!(out, "{l}");
         }
     }
     for t in why {

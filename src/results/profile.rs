@@ -30,9 +30,13 @@ pub struct Profile {
     pub cpu_ms: f64,
     /// The folded stacks, gzip, in the run directory ("root;…;leaf COUNT" a line).
     pub file: String,
-    /// % of the CPU time with a frame perf could not name (`[unknown]`, or only the binary's
-    /// name: a stripped binary without its debug symbols, a JIT).
+    /// % of the CPU time in functions perf could not name (`[unknown]`, or only the binary's
+    /// name: a stripped binary without its debug symbols, a JIT): the leaf has no name.
     pub unresolved_pct: f64,
+    /// % of the CPU time whose stack passes through such a frame anywhere (its callers or
+    /// callees are named, but what lies between is not).
+    #[serde(default)]
+    pub unresolved_stacks_pct: f64,
     /// The functions that were on the CPU themselves, largest first.
     pub top_self: Vec<FnShare>,
     /// The functions on the stack (themselves or what they called), largest first.

@@ -67,10 +67,12 @@ impl Worker {
         } else {
             "SHOW GLOBAL STATUS LIKE 'Uptime'"
         };
+        let sent = self.opts.t0.elapsed().as_secs_f64();
         let status: Vec<(String, String)> = conn.query(sql).map_err(|e| is_timeout(&e))?;
         let t = self.opts.t0.elapsed().as_secs_f64();
         let mut raw = RawSample {
             t,
+            sent,
             status: status
                 .into_iter()
                 .filter_map(|(k, v)| {

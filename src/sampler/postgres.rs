@@ -109,6 +109,7 @@ impl Worker {
             self.pg_own_xacts += (session.transactions_ended() - before) as f64;
         }
         let mut missing = metrics::Missing::default();
+        let sent = self.opts.t0.elapsed().as_secs_f64();
         let status = metrics::read(
             &mut session,
             self.opts.metrics,
@@ -147,6 +148,7 @@ impl Worker {
         let t = self.opts.t0.elapsed().as_secs_f64();
         let mut raw = RawSample {
             t,
+            sent,
             status,
             waits: self.pg_waits.clone(),
             ..RawSample::default()

@@ -55,8 +55,11 @@ pub struct DiskStat {
 /// One reading of everything the sampler can see.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RawSample {
-    /// Seconds since the run started, when the reading was taken.
+    /// Seconds since the run started, when the reading was taken (its answer arrived).
     pub t: f64,
+    /// Seconds since the run started when the status query was sent: the server read its
+    /// counters between this and `t` (a slow answer on a busy host can take 0.1 s).
+    pub sent: f64,
     /// SHOW GLOBAL STATUS, numeric values (ON/OFF as 1/0, wsrep_cluster_status Primary as
     /// 1), names lower case; and the replication gauges the sampler measures itself,
     /// prefixed `txbench_` ([`REPLICA_LAG`], [`REPLICA_GTID_BEHIND`], [`REPLICAS_RUNNING`]).

@@ -32,7 +32,7 @@ pub struct Comparison<'a> {
     pub names: &'a [String],
     /// Per NEW with a server profile (BASE having one too): the functions whose share
     /// changed most, labelled "NEW1"…
-    pub profiles: &'a [(String, Vec<crate::analysis::profile::FnDiff>)],
+    pub profiles: &'a [(String, crate::analysis::profile::ProfileDiff)],
 }
 
 /// The profile differences of a comparison as aligned text (Markdown: a table each).
@@ -40,37 +40,35 @@ fn profile_lines(c: &Comparison, markdown: bool) -> String {
     use std::fmt::Write as _;
     let mut o = String::new();
     let ms = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.4}"));
-    for (label, rows) in c.profiles {
-        let _ = writeln!(
-            o,
-            "\nprofile, {label} against BASE: the server functions whose share of its CPU changed most (self), and their server CPU ms per transaction{}",
-            if markdown {
-                "\n\n| function | BASE % | NEW % | BASE ms/txn | NEW ms/txn |\n|---|---:|---:|---:|---:|"
-            } else {
-                ":"
+    for (label, d) in c.profiles {
+        if markdown {
+            let _ = writeln!(
+                o,
+                "\nprofile, {label} against BASE: the server's CPU by subsystem, and the functions whose share changed most (self), with their server CPU ms per transaction\n\n| subsystem or function | BASE % | NEW % | BASE ms/txn | NEW ms/txn |\n|---|---:|---:|---:|---:|"
+            );
+            for (r, tick) in d
+                .subsystems
+                .iter()
+                .map(|r| (r, ""))
+                .chain(d.functions.iter().map(|r| (r, "`")))
+            {
+                let _ = writeln!(
+                    o,
+                    "| {tick}{}{tick} | {:.1} | {:.1} | {} | {} |",
+                    r.name,
+                    r.base_pct,
+                    r.new_pct,
+                    ms(r.base_ms),
+                    ms(r.new_ms)
+                );
             }
-        );
-        for r in rows {
-            if markdown {
-                let _ = writeln!(
-                    o,
-                    "| `{}` | {:.1} | {:.1} | {} | {} |",
-                    r.name,
-                    r.base_pct,
-                    r.new_pct,
-                    ms(r.base_ms),
-                    ms(r.new_ms)
-                );
-            } else {
-                let _ = writeln!(
-                    o,
-                    "  {:<48} {:>6.1} % {:>6.1} %  {:>10} {:>10} ms/txn",
-                    r.name,
-                    r.base_pct,
-                    r.new_pct,
-                    ms(r.base_ms),
-                    ms(r.new_ms)
-                );
+        } else {
+            let _ = writeln!(
+                o,
+                "\nprofile, {label} against BASE: the subsystems that moved, and the server functions whose share of its CPU changed most (self), with their server CPU ms per transaction:"
+            );
+            for l in d.text_lines() {
+                let _ = writeln!(o, "{l}");
             }
         }
     }

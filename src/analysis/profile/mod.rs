@@ -169,6 +169,11 @@ pub fn subsystem(frames: &[&str]) -> Option<&'static str> {
     None
 }
 
+/// "[unknown]", or "[mariadbd]": the binary without the function's name.
+fn nameless(frame: &str) -> bool {
+    frame.starts_with('[') && frame.ends_with(']')
+}
+
 /// Shares of a folded profile; `root_is_process`: the first frame names the process (perf's
 /// collapse puts the command there), not a function.
 pub fn shares(folded: &str, root_is_process: bool) -> Shares {
@@ -187,6 +192,9 @@ pub fn shares(folded: &str, root_is_process: bool) -> Shares {
         s.samples += n;
         let leaf = clean(frames[frames.len() - 1]);
         *s.by_self.entry(leaf.to_string()).or_default() += n;
+        if nameless(leaf) {
+            s.unknown_self += n;
+        }
         seen.clear();
         let mut unresolved = false;
         for f in frames {
@@ -194,8 +202,7 @@ pub fn shares(folded: &str, root_is_process: bool) -> Shares {
             if seen.insert(f) {
                 *s.by_total.entry(f.to_string()).or_default() += n;
             }
-            // "[unknown]", or "[mariadbd]": the binary without the function's name.
-            unresolved |= f.starts_with('[') && f.ends_with(']');
+            unresolved |= nameless(f);
         }
         if unresolved {
             s.unknown += n;
@@ -213,6 +220,8 @@ pub struct Shares {
     pub samples: u64,
     /// Samples with an unresolved frame in their stack.
     pub unknown: u64,
+    /// Samples whose leaf is unresolved.
+    pub unknown_self: u64,
     /// Lines that were not folded stacks.
     pub bad_lines: u64,
     /// Function → samples where it is the leaf.
@@ -228,6 +237,7 @@ impl Shares {
     pub fn add(&mut self, other: &Shares) {
         self.samples += other.samples;
         self.unknown += other.unknown;
+        self.unknown_self += other.unknown_self;
         self.bad_lines += other.bad_lines;
         for (mine, theirs) in [
             (&mut self.by_self, &other.by_self),
@@ -272,7 +282,8 @@ impl Shares {
         } else {
             self.samples as f64 * 1000.0 / f64::from(p.hz)
         };
-        p.unresolved_pct = self.pct(self.unknown);
+        p.unresolved_pct = self.pct(self.unknown_self);
+        p.unresolved_stacks_pct = self.pct(self.unknown);
         p.top_self = self.top(&self.by_self, TOP);
         p.top_total = self.top(&self.by_total, TOP);
         p.subsystems = self.top(&self.by_subsystem, SUBSYSTEMS.len() + 1);
@@ -281,10 +292,10 @@ impl Shares {
 
 /// The record `p` (what was sampled) completed from its folded stacks: shares, top
 /// functions, subsystems, and for a server its findings.
-pub fn of(mut p: Profile, folded: &str) -> Profile {
+pub fn of(mut p: Profile, folded: &str, durability: Option<&str>) -> Profile {
     shares(folded, true).fill(&mut p);
     if p.what == "server" {
-        p.findings = findings(&p);
+        p.findings = findings(&p, durability);
     }
     p
 }
@@ -324,21 +335,79 @@ pub struct FnDiff {
     pub new_ms: Option<f64>,
 }
 
-/// The `n` functions whose self share changed most from `base` to `new`; `*_ms` the server
-/// CPU ms per transaction of each run.
-pub fn diff(
+/// What changed from one server profile to another: the subsystems (all that either has,
+/// largest change first) and the `n` functions whose self share changed most; `*_ms` the
+/// server CPU ms per transaction of each run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProfileDiff {
+    /// Subsystems, largest change first.
+    pub subsystems: Vec<FnDiff>,
+    /// Functions (self), largest change first.
+    pub functions: Vec<FnDiff>,
+}
+
+impl ProfileDiff {
+    /// `new` against `base`.
+    pub fn of(
+        base: &Shares,
+        new: &Shares,
+        base_ms: Option<f64>,
+        new_ms: Option<f64>,
+        n: usize,
+    ) -> ProfileDiff {
+        ProfileDiff {
+            subsystems: diff_of(base, new, base_ms, new_ms, usize::MAX, |s| &s.by_subsystem),
+            functions: diff_of(base, new, base_ms, new_ms, n, |s| &s.by_self),
+        }
+    }
+
+    /// Aligned text: the subsystems that changed by a point or more on one line, then a
+    /// line per function.
+    pub fn text_lines(&self) -> Vec<String> {
+        let ms = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.4}"));
+        let moved: Vec<String> = self
+            .subsystems
+            .iter()
+            .filter(|d| (d.new_pct - d.base_pct).abs() >= 1.0)
+            .map(|d| format!("{} {:.1} % → {:.1} %", d.name, d.base_pct, d.new_pct))
+            .collect();
+        let mut out = vec![format!(
+            "  subsystems: {}",
+            if moved.is_empty() {
+                "none moved by a point or more".to_string()
+            } else {
+                moved.join(", ")
+            }
+        )];
+        out.extend(self.functions.iter().map(|r| {
+            format!(
+                "  {:<48} {:>6.1} % {:>6.1} %  {:>10} {:>10} ms/txn",
+                r.name,
+                r.base_pct,
+                r.new_pct,
+                ms(r.base_ms),
+                ms(r.new_ms)
+            )
+        }));
+        out
+    }
+}
+
+/// The `n` keys of `map` whose share changed most from `base` to `new`.
+fn diff_of(
     base: &Shares,
     new: &Shares,
     base_ms: Option<f64>,
     new_ms: Option<f64>,
     n: usize,
+    map: impl Fn(&Shares) -> &BTreeMap<String, u64>,
 ) -> Vec<FnDiff> {
     let names: std::collections::BTreeSet<&String> =
-        base.by_self.keys().chain(new.by_self.keys()).collect();
+        map(base).keys().chain(map(new).keys()).collect();
     let mut out: Vec<FnDiff> = names
         .into_iter()
         .map(|name| {
-            let share = |s: &Shares| s.pct(s.by_self.get(name).copied().unwrap_or(0));
+            let share = |s: &Shares| s.pct(map(s).get(name).copied().unwrap_or(0));
             let (b, nw) = (share(base), share(new));
             FnDiff {
                 name: name.clone(),
@@ -388,13 +457,14 @@ pub fn subsystem_pct(p: &Profile, name: &str) -> f64 {
 
 /// What a server profile says a reader should try, a sentence each with its figure: spinning
 /// in latches (5 % or more), character-set conversion (3 % or more), the kernel's I/O path
-/// (15 % or more).
-pub fn findings(p: &Profile) -> Vec<String> {
+/// (10 % or more, against the run's `durability` settings as the pre-flight read them), and
+/// functions without names (20 % or more).
+pub fn findings(p: &Profile, durability: Option<&str>) -> Vec<String> {
     let mut out = Vec::new();
     if p.unresolved_pct >= 20.0 {
         out.push(format!(
-            "{:.0} % of the server's CPU is in functions perf could not name (a binary without its symbols): the shares below undercount them; install the server's debug symbols (Debian: mariadb-server-dbgsym or postgresql-NN-dbgsym from the debian-debug archive) for a full profile",
-            p.unresolved_pct
+            "{:.0} % of the server's CPU is in functions perf could not name, and {:.0} % of its stacks pass through one (a binary without its symbols): the shares below undercount them; install the server's debug symbols (Debian: mariadb-server-dbgsym or postgresql-NN-dbgsym from the debian-debug archive) for a full profile",
+            p.unresolved_pct, p.unresolved_stacks_pct
         ));
     }
     let spin = subsystem_pct(p, SUBSYSTEMS[0].0);
@@ -415,150 +485,14 @@ pub fn findings(p: &Profile) -> Vec<String> {
         ));
     }
     let io = subsystem_pct(p, SUBSYSTEMS[3].0);
-    if io >= 15.0 {
+    if io >= 10.0 {
+        let settings = durability.map_or(String::new(), |d| format!(" (this run: {d})"));
         out.push(format!(
-            "{io:.1} % of the server's CPU was in the kernel's I/O and fsync path: durability settings (innodb_flush_log_at_trx_commit, sync_binlog; PostgreSQL's synchronous_commit) and the disk decide this share"
+            "{io:.1} % of the server's CPU was in the kernel's I/O and fsync path: the durability settings{settings} and the disk decide this share; a flush per commit (innodb_flush_log_at_trx_commit=1, sync_binlog=1; PostgreSQL's synchronous_commit=on) costs it, a group commit across more threads shares it"
         ));
     }
     out
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const FOLDED: &str = "\
-mariadbd;do_command;dispatch_command;mysql_parse;mysql_execute_command;ha_innobase::write_row;ut_delay 30
-mariadbd;do_command;dispatch_command;mysql_parse;mysql_execute_command;Item_func::val_int 20
-mariadbd;do_command;dispatch_command;my_convert;my_mb_wc_utf8mb4 10
-mariadbd;do_command;my_net_read;__sys_recvfrom_[k];tcp_recvmsg_[k] 15
-mariadbd;[unknown];[unknown] 5
-mariadbd;log_write_up_to;fdatasync;ext4_sync_file_[k] 20
-not a folded line
-";
-
-    #[test]
-    fn self_total_and_subsystems_add_up() {
-        let s = shares(FOLDED, true);
-        assert_eq!(s.samples, 100);
-        assert_eq!(s.bad_lines, 1);
-        assert_eq!(s.unknown, 5);
-        assert_eq!(s.by_self["ut_delay"], 30);
-        // Kernel frames lose their annotation; a function counts once per stack.
-        assert_eq!(s.by_self["tcp_recvmsg"], 15);
-        assert_eq!(s.by_total["dispatch_command"], 60);
-        assert_eq!(s.by_total["do_command"], 75);
-        // From the leaf up, the first frame that names a subsystem decides.
-        assert_eq!(s.by_subsystem["InnoDB latches and spinning"], 30);
-        assert_eq!(s.by_subsystem["the SQL layer"], 20);
-        assert_eq!(s.by_subsystem["character-set conversion"], 10);
-        assert_eq!(s.by_subsystem["networking"], 15);
-        assert_eq!(s.by_subsystem["kernel I/O and fsync"], 20);
-        assert_eq!(s.by_subsystem["other"], 5);
-        let mut p = Profile::default();
-        s.fill(&mut p);
-        assert_eq!(p.top_self[0].name, "ut_delay");
-        assert!((p.top_self[0].pct - 30.0).abs() < 1e-9);
-        assert_eq!(p.top_total[0].name, "do_command");
-        assert!((p.unresolved_pct - 5.0).abs() < 1e-9);
-        let f = findings(&p);
-        assert_eq!(f.len(), 3, "{f:?}");
-        assert!(
-            !f.iter().any(|l| l.contains("could not name")),
-            "5 % unresolved is fine"
-        );
-        assert!(
-            f[0].starts_with("30.0 % of the server's CPU went to latches"),
-            "{f:?}"
-        );
-        assert!(f[0].contains("ut_delay 30.0 %"), "{f:?}");
-        assert!(
-            f[1].starts_with("10.0 % of the server's CPU converted"),
-            "{f:?}"
-        );
-        assert!(
-            f[2].starts_with("20.0 % of the server's CPU was in the kernel"),
-            "{f:?}"
-        );
-    }
-
-    #[test]
-    fn a_nameless_frame_is_unresolved_and_the_frames_below_it_still_count() {
-        // Debian's mariadbd without its debug symbols: "[mariadbd]" between named frames.
-        let s = shares(
-            "mariadbd;start_thread;[mariadbd];do_command;dispatch_command;[mariadbd] 40\nmariadbd;start_thread;do_command;my_net_read 60\n",
-            true,
-        );
-        assert_eq!(s.unknown, 40);
-        assert_eq!(s.by_total["dispatch_command"], 40);
-        assert_eq!(s.by_total["do_command"], 100);
-        let mut p = Profile {
-            seconds: 1.0,
-            hz: 99,
-            ..Profile::default()
-        };
-        s.fill(&mut p);
-        assert!((p.unresolved_pct - 40.0).abs() < 1e-9);
-        // 100 plain samples at 99 Hz: about 1 s of CPU; cpu-clock's ns are ns.
-        assert!(
-            (p.cpu_ms - 100.0 * 1000.0 / 99.0).abs() < 1e-6,
-            "{}",
-            p.cpu_ms
-        );
-        let s = shares("mariadbd;f 1500000000\n", true);
-        s.fill(&mut p);
-        assert!((p.cpu_ms - 1500.0).abs() < 1e-6, "{}", p.cpu_ms);
-    }
-
-    #[test]
-    fn a_client_that_eats_a_shared_host_is_named() {
-        let mut p = Profile {
-            what: "client".into(),
-            ..Profile::default()
-        };
-        shares(
-            "txbench;main;run;encode 30\ntxbench;main;run;read 10\n",
-            true,
-        )
-        .fill(&mut p);
-        let f = client_finding(&p, 48.0, true).unwrap();
-        assert!(
-            f.starts_with("the client (txbench) used 48 % of this host's CPUs"),
-            "{f}"
-        );
-        assert!(f.contains("encode 75.0 %, read 25.0 %"), "{f}");
-        assert!(client_finding(&p, 48.0, false).is_none(), "another host");
-        assert!(client_finding(&p, 10.0, true).is_none(), "a light client");
-        p.what = "server".into();
-        assert!(client_finding(&p, 48.0, true).is_none());
-    }
-
-    #[test]
-    fn hostile_lines_are_counted_not_trusted() {
-        for bad in [
-            "",
-            " 5",
-            "a;b",
-            "a;b -3",
-            "a;b 0",
-            "a;b 1.5",
-            "a;b 99999999999999999999",
-        ] {
-            assert!(parse_line(bad).is_none(), "{bad:?}");
-        }
-        let s = shares("x 1\n;; 2\n", false);
-        assert_eq!(s.samples, 3);
-        assert!(
-            findings(&{
-                let mut p = Profile::default();
-                s.fill(&mut p);
-                p
-            })
-            .is_empty()
-        );
-        // No samples: shares are zero, not NaN.
-        let mut p = Profile::default();
-        shares("", true).fill(&mut p);
-        assert_eq!(p.unresolved_pct, 0.0);
-    }
-}
+mod tests;
