@@ -35,3 +35,4 @@ bench: deps
 	@scripts/install-deps.sh sysbench
 	$(CARGO) build --release --locked --bins
 	./target/release/txbench-bench
+	$(CARGO) test --release --locked --lib changepoint::tests::simulation -- --ignored --nocapture

@@ -4,9 +4,11 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 mod driver;
+mod store;
 mod workload;
 
 pub use driver::*;
+pub use store::*;
 pub use workload::*;
 
 /// OLTP benchmarks for MySQL and MariaDB, measured so the numbers can be trusted.
@@ -31,6 +33,10 @@ pub struct Cli {
     /// Machine-readable JSON output where it applies.
     #[arg(long, global = true)]
     pub json: bool,
+    /// The results store (SQLite) runs are recorded in and listed from (default:
+    /// $TXBENCH_HOME/store.sqlite).
+    #[arg(long, global = true, env = "TXBENCH_STORE", value_name = "PATH")]
+    pub store: Option<PathBuf>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -91,6 +97,19 @@ pub enum Command {
         #[command(subcommand)]
         command: K8sCommand,
     },
+    /// The results store: every run, sweep level, merge and experiment cell is recorded in
+    /// it when it completes.
+    Store {
+        /// What to do.
+        #[command(subcommand)]
+        command: StoreCommand,
+    },
+    /// List stored runs (oldest first), filtered.
+    Runs(RunsCmd),
+    /// One benchmark's figure across stored runs, with its change points (E-divisive
+    /// means, permutation test): exit 4 when the newest point starts a regression larger
+    /// than --threshold.
+    History(HistoryCmd),
     /// Compare stored runs or sweeps against a base: per thread count, throughput, p95/p99,
     /// deviation % and a verdict from a confidence interval.
     Compare {

@@ -119,6 +119,39 @@ pub struct RunConfig {
     /// `--start-at`: when the run was to start (RFC 3339, UTC, in the server's clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_at: Option<String>,
+    /// The user's labels (`--label commit=3f2a1c`), for the results store.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub labels: std::collections::BTreeMap<String, String>,
+}
+
+/// `--label KEY=VALUE` lines read into labels: a key of letters, digits, `_`, `-` and `.`
+/// (64 at most), a value of 256 characters at most without control characters, each key
+/// once.
+pub fn labels(raw: &[String]) -> Result<std::collections::BTreeMap<String, String>, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for kv in raw {
+        let Some((k, v)) = kv.split_once('=') else {
+            return Err(format!("--label {kv}: expected KEY=VALUE"));
+        };
+        let key_ok = !k.is_empty()
+            && k.len() <= 64
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c));
+        if !key_ok {
+            return Err(format!(
+                "--label {kv}: the key must be 1 to 64 letters, digits, '_', '-' or '.'"
+            ));
+        }
+        if v.chars().count() > 256 || v.chars().any(char::is_control) {
+            return Err(format!(
+                "--label {k}: the value must be at most 256 characters, without control characters"
+            ));
+        }
+        if out.insert(k.to_string(), v.to_string()).is_some() {
+            return Err(format!("--label {k}: given twice"));
+        }
+    }
+    Ok(out)
 }
 
 fn yes() -> bool {

@@ -18,6 +18,7 @@ pub mod results;
 pub mod sampler;
 pub mod server;
 pub mod shard;
+pub mod store;
 pub mod sweep;
 pub mod topology;
 pub mod workload;
@@ -32,6 +33,7 @@ pub fn run(cli: Cli) -> Result<i32> {
     let out = commands::Output {
         quiet: cli.quiet,
         json: cli.json,
+        store: cli.store.clone(),
     };
     if let Command::Run(r) = &cli.command {
         return commands::workload::run(&out, &cli.url, r);
@@ -91,6 +93,9 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::K8s {
             command: cli::K8sCommand::Job(job),
         } => commands::shards::k8s_job(&out, url, &job),
+        Command::Store { command } => commands::store::store(&out, command),
+        Command::Runs(r) => commands::store::runs(&out, &r),
+        Command::History(h) => commands::store::history(&out, &h),
         Command::Compare {
             base,
             new,

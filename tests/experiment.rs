@@ -93,6 +93,17 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
         assert!(run.join("result.json").is_file(), "{}", run.display());
         assert!(c["reset_s"].as_f64().is_some());
     }
+    // Every cell is in the results store, labelled with its experiment and variant.
+    let variant = cells[0]["variant"].as_str().unwrap();
+    let out = h
+        .cmd()
+        .args(["--json", "runs", "--label", "experiment=small", "--label"])
+        .arg(format!("variant={variant}"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let stored: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stored.as_array().unwrap().len(), 2 * 2, "{stored}");
     // Every variant × workload was prepared once and snapshotted.
     let prepared = e["prepared"].as_array().unwrap();
     assert_eq!(prepared.len(), 2);

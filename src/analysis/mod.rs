@@ -3,9 +3,11 @@
 //! Universal Scalability Law, the cross-checks, the findings, and the verdict path a run
 //! and a merge share.
 
+pub mod changepoint;
 pub mod compare;
 pub mod cross_checks;
 pub mod findings;
+pub mod history;
 pub mod merge;
 pub mod profile;
 #[cfg(test)]

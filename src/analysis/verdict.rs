@@ -18,6 +18,8 @@ pub struct Sampling {
     pub ms_avg: f64,
     /// Longest time a sample took, ms.
     pub ms_max: f64,
+    /// The monitor thread's CPU over the measured phase, ms.
+    pub monitor_cpu_ms: f64,
     /// What the sampler could not record, and why.
     pub not_recorded: Vec<String>,
 }
@@ -30,6 +32,7 @@ impl Sampling {
             skipped: r.skipped,
             ms_avg: r.sample_ms_sum / r.samples.max(1) as f64,
             ms_max: r.sample_ms_max,
+            monitor_cpu_ms: r.monitor_cpu_s * 1000.0,
             not_recorded: r.not_recorded.clone(),
         }
     }
@@ -41,6 +44,7 @@ impl Sampling {
             skipped: s.skipped_samples,
             ms_avg: s.sample_ms_avg,
             ms_max: s.sample_ms_max,
+            monitor_cpu_ms: s.monitor_cpu_ms,
             not_recorded: s.not_recorded.clone(),
         }
     }
@@ -51,6 +55,7 @@ impl Sampling {
         s.skipped_samples = self.skipped;
         s.sample_ms_avg = self.ms_avg;
         s.sample_ms_max = self.ms_max;
+        s.monitor_cpu_ms = self.monitor_cpu_ms;
         s.not_recorded = self.not_recorded;
     }
 }

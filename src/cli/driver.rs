@@ -62,6 +62,11 @@ pub struct DriverArgs {
     /// functions and subsystems in the summary, a flame graph in the report.
     #[arg(long, global = true, value_enum, value_name = "WHAT", num_args = 0..=1, default_missing_value = "server")]
     pub profile: Option<crate::config::Profiling>,
+    /// A label for the results store, KEY=VALUE (commit=3f2a1c, branch=main): recorded in
+    /// result.json and the store, to filter and order runs by (`txbench runs`, `history
+    /// --by`); repeatable.
+    #[arg(long = "label", global = true, value_name = "KEY=VALUE")]
+    pub labels: Vec<String>,
     /// Pin the driver (every virtual user) to these CPUs, e.g. 1 or 0-1,3; the pre-flight
     /// records them beside the server's.
     #[arg(long, global = true, value_name = "LIST")]

@@ -3,6 +3,7 @@
 pub mod compare;
 pub mod experiment;
 pub mod shards;
+pub mod store;
 pub mod workload;
 
 use crate::cli::ServerCommand;
@@ -18,6 +19,8 @@ pub struct Output {
     pub quiet: bool,
     /// `--json`: JSON objects.
     pub json: bool,
+    /// `--store`: the results store (None: `$TXBENCH_HOME/store.sqlite`).
+    pub store: Option<std::path::PathBuf>,
 }
 
 impl Output {

@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 /// `txbench merge SHARD_DIR... --out DIR`.
 pub fn merge(out: &Output, shards: &[PathBuf], dir: &Path) -> Result<i32> {
     let merged = crate::analysis::merge::merge(shards, dir, &scorecard)?;
+    if let Some(line) = crate::store::record_dir(out.store.as_deref(), dir) {
+        out.note(&line);
+    }
     let invalid: Vec<String> = match &merged {
         Merged::Run(r) => {
             if out.json {

@@ -397,6 +397,11 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
             e.plan.warmup.to_string(),
             "--out".into(),
             cell_dir.join("run").display().to_string(),
+            // For the results store: which experiment and variant the run was.
+            "--label".into(),
+            format!("experiment={}", e.name),
+            "--label".into(),
+            format!("variant={variant}"),
         ]);
         if e.plan.profile {
             args.push("--profile".into());

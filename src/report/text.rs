@@ -219,8 +219,10 @@ pub fn summary(r: &RunResult) -> String {
             );
         }
     }
-    if let Some(srv) = r.summary.as_ref().and_then(|s| s.server.as_ref()) {
-        server(&mut out, srv);
+    if let Some(sum) = r.summary.as_ref()
+        && let Some(srv) = sum.server.as_ref()
+    {
+        server(&mut out, srv, sum.client_cpu_s);
     }
     for f in &r.findings {
         let _ = writeln!(out, "  finding: {} (try: {})", f.finding, f.suggestion);
@@ -250,13 +252,14 @@ const PROFILE_LINES: usize = 8;
 fn profile(out: &mut String, p: &crate::results::Profile) {
     let _ = writeln!(
         out,
-        "  profile of the {} ({}): {:.0} ms of CPU sampled by {} at {} Hz over {:.1} s, {:.1} % unresolved; folded stacks in {}",
+        "  profile of the {} ({}): {:.0} ms of CPU sampled by {} at {} Hz over {:.1} s (perf itself used {:.0} ms), {:.1} % in functions without a name; folded stacks in {}",
         p.what,
         p.processes.join(", "),
         p.cpu_ms,
         p.event,
         p.hz,
         p.seconds,
+        p.perf_cpu_ms,
         p.unresolved_pct,
         p.file
     );
@@ -323,7 +326,7 @@ const LEVEL_LABELS: &[(&str, &str)] = &[
     ("active_transactions", "active transactions #"),
 ];
 
-fn server(out: &mut String, s: &crate::metrics::server::ServerSummary) {
+fn server(out: &mut String, s: &crate::metrics::server::ServerSummary, client_cpu_s: f64) {
     for (label, m, labels) in [
         ("per transaction: ", &s.per_transaction, PER_TXN_LABELS),
         ("per New-Order:   ", &s.per_new_order, PER_TXN_LABELS),
@@ -353,11 +356,20 @@ fn server(out: &mut String, s: &crate::metrics::server::ServerSummary) {
             c.allowed
         );
     }
-    let _ = writeln!(
+    let _ = write!(
         out,
         "  server samples: {} ({} skipped), {:.1} ms each on average, {:.1} ms at most",
         s.samples, s.skipped_samples, s.sample_ms_avg, s.sample_ms_max
     );
+    if s.monitor_cpu_ms > 0.0 && client_cpu_s > 0.0 {
+        let _ = write!(
+            out,
+            "; the monitor's own CPU {:.0} ms, {:.2} % of the client's",
+            s.monitor_cpu_ms,
+            s.monitor_cpu_ms / (client_cpu_s * 1000.0) * 100.0
+        );
+    }
+    out.push('\n');
 }
 
 /// The table of a sweep: one line per level (TPC-C: NOPM and TPM first).

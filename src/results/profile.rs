@@ -28,6 +28,9 @@ pub struct Profile {
     /// CPU time the samples stand for, ms (perf's cpu-clock weighs each sample by its period in
     /// ns; the folded stacks' counts are those ns).
     pub cpu_ms: f64,
+    /// perf's own CPU while it recorded, ms (what sampling took from the host).
+    #[serde(default)]
+    pub perf_cpu_ms: f64,
     /// The folded stacks, gzip, in the run directory ("root;…;leaf COUNT" a line).
     pub file: String,
     /// % of the CPU time in functions perf could not name (`[unknown]`, or only the binary's

@@ -78,6 +78,9 @@ pub struct Report {
     pub sample_ms_sum: f64,
     /// See `sample_ms_sum`.
     pub sample_ms_max: f64,
+    /// The monitor thread's own CPU time over the measured phase, s (its samples, probes and
+    /// file writes: what watching the server costs the client).
+    pub monitor_cpu_s: f64,
     /// What could not be recorded, one line each.
     pub not_recorded: Vec<String>,
     /// Whether the final sample (after the virtual users stopped) was taken.

@@ -100,6 +100,9 @@ impl Recording {
     /// record (without the analysis) and the folded text.
     pub fn finish(mut self, dir: &Path) -> Result<(Profile, String), String> {
         let seconds = self.started.elapsed().as_secs_f64();
+        // What perf itself took while it recorded (not what writing its file takes after).
+        let perf_cpu_ms = super::host::read_process(self.child.id() as i32)
+            .map_or(0.0, |p| (p.user_s + p.sys_s) * 1000.0);
         // SIGINT: perf writes its file and exits.
         // SAFETY: signalling our own child by its pid.
         unsafe {
@@ -134,6 +137,7 @@ impl Recording {
                 hz: HZ,
                 seconds,
                 file,
+                perf_cpu_ms,
                 ..Profile::default()
             },
             folded,

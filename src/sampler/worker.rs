@@ -38,6 +38,8 @@ pub(super) struct Worker {
     pub(super) read_waits: bool,
     pub(super) workload_counts: Vec<(String, String)>,
     pub(super) prev: Option<RawSample>,
+    /// This thread's CPU time at the last sample, s.
+    pub(super) cpu_at_prev: f64,
     /// Counters already said to have been missing from a sample.
     pub(super) missing_noted: std::collections::BTreeSet<String>,
     /// SELECTs the monitor itself ran (they are in Com_select).
@@ -96,6 +98,7 @@ impl Worker {
             read_waits: false,
             workload_counts,
             prev: None,
+            cpu_at_prev: 0.0,
             missing_noted: Default::default(),
             #[cfg(feature = "mysql")]
             own_selects: 0.0,
@@ -374,6 +377,8 @@ impl Worker {
         self.topology_events(self.prev.as_ref(), &raw);
         let uptime = raw.status.get("uptime").copied();
         let t = raw.t;
+        let cpu = thread_cpu_s();
+        let cpu_since = cpu - std::mem::replace(&mut self.cpu_at_prev, cpu);
         let prev = self.prev.replace(raw);
         let Some(prev) = prev else {
             let mut s = self.lock();
@@ -406,6 +411,9 @@ impl Worker {
             Some(m) if prev.sent >= m => Phase::Measure,
             _ => Phase::Warmup,
         };
+        if phase == Phase::Measure {
+            self.lock().report.monitor_cpu_s += cpu_since;
+        }
         if closing {
             let mut s = self.lock();
             s.report.samples += 1;
@@ -468,6 +476,19 @@ impl Worker {
         s.report.sample_ms_sum += ms;
         s.report.sample_ms_max = s.report.sample_ms_max.max(ms);
     }
+}
+
+/// The calling thread's CPU time, s.
+fn thread_cpu_s() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid pointer to a timespec for the calling thread's clock.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
+        return 0.0;
+    }
+    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
 }
 
 #[cfg(test)]

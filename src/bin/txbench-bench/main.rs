@@ -13,6 +13,7 @@ use txbench::engine::TargetUrl;
 use txbench::server::{self, StartOptions, StateDir, cnf::Setting};
 
 mod driver;
+mod observing;
 mod postgres;
 mod sampling;
 mod snapshot;
@@ -21,6 +22,7 @@ mod tpcb;
 mod tpcc;
 
 use driver::driver;
+use observing::observing;
 use postgres::postgres;
 use sampling::sampling;
 use snapshot::snapshot_vs_reload;
@@ -377,6 +379,7 @@ fn main() {
             Some("tpcb") => tpcb(&home),
             Some("postgres") => postgres(&home),
             Some("sampling") => sampling(&home),
+            Some("observing") => observing(&home),
             Some("topology") => topology(&home),
             Some("snapshot") => snapshot_vs_reload(&home),
             _ => sandbox(&home)
@@ -385,6 +388,7 @@ fn main() {
                 .and_then(|_| tpcb(&home))
                 .and_then(|_| postgres(&home))
                 .and_then(|_| sampling(&home))
+                .and_then(|_| observing(&home))
                 .and_then(|_| topology(&home))
                 .and_then(|_| snapshot_vs_reload(&home)),
         };
@@ -397,6 +401,7 @@ fn main() {
             "bench-tpcb-lm0",
             "bench-postgres",
             "bench-sampling",
+            "bench-observing",
             "bench-topo-single",
             "bench-topo-async",
             "bench-topo-semi",

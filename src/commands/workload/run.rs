@@ -89,6 +89,9 @@ impl sweep::Show for Printer<'_> {
     }
 
     fn level_done(&self, result: &RunResult, dir: &Path, level: Option<usize>) {
+        if let Some(line) = crate::store::record_run(self.out.store.as_deref(), dir, result) {
+            self.out.note(&line);
+        }
         if self.out.json {
             println!(
                 "{}",
@@ -163,6 +166,7 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
         profile: d.profile.unwrap_or_default(),
         shard,
         start_at: None,
+        labels: crate::config::labels(&d.labels).map_err(Failure::Usage)?,
     };
     Ok(Plan {
         choice,

@@ -106,6 +106,9 @@ pub struct ServerSummary {
     pub sample_ms_avg: f64,
     /// Longest sample, ms.
     pub sample_ms_max: f64,
+    /// The monitor's own CPU over the measured phase, ms (the sampler thread of the client).
+    #[serde(default)]
+    pub monitor_cpu_ms: f64,
     /// What could not be recorded, and why.
     #[serde(default)]
     pub not_recorded: Vec<String>,

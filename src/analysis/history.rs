@@ -1,0 +1,158 @@
+//! One benchmark's figure across stored runs, in order (of time, or of a label's values as
+//! they first appeared), with its change points and whether the current level is a
+//! regression.
+
+use super::changepoint::{self, Change};
+use crate::store::Entry;
+use anyhow::{Result, bail};
+use serde::Serialize;
+
+/// One point of the series.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Point {
+    /// The run directory.
+    pub dir: String,
+    /// When it started.
+    pub started_at: String,
+    /// The ordering label's value (with `--by`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The figure.
+    pub value: f64,
+}
+
+/// A change point, with where it is in the user's terms.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// The change.
+    #[serde(flatten)]
+    pub change: Change,
+    /// The first point after it: its label value (with `--by`), else its start time.
+    pub first_after: String,
+    /// Whether it made the figure worse.
+    pub regression: bool,
+}
+
+/// The history of one benchmark's figure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct History {
+    /// The benchmark's identity.
+    pub identity: String,
+    /// Its workload and threads, for people.
+    pub workload: String,
+    /// See `workload`.
+    pub threads: u32,
+    /// The figure followed.
+    pub figure: String,
+    /// True when a larger value is better (throughput), false for times and costs.
+    pub higher_is_better: bool,
+    /// The valid runs that have the figure, in order.
+    pub points: Vec<Point>,
+    /// INVALID runs (or runs without the figure) left out, by directory.
+    pub left_out: Vec<String>,
+    /// The change points, in order.
+    pub steps: Vec<Step>,
+}
+
+impl History {
+    /// The last change when it is a regression worse than `threshold_pct`: the current level
+    /// (every point since it) is that much worse than the level before.
+    pub fn current_regression(&self, threshold_pct: f64) -> Option<&Step> {
+        self.steps
+            .last()
+            .filter(|s| s.regression && s.change.step_pct.abs() > threshold_pct)
+    }
+}
+
+/// Whether more of `figure` is better.
+pub fn higher_is_better(figure: &str) -> bool {
+    matches!(figure, "tps" | "nopm" | "tpm")
+}
+
+/// The default figure of a workload: TPC-C's NOPM, else transactions per second.
+pub fn default_figure(workload: &str) -> &'static str {
+    if workload == "tpcc" { "nopm" } else { "tps" }
+}
+
+/// The history of `figure` over `entries` (one benchmark), ordered by time or by the label
+/// `by` (each value placed at its first run; runs without it are left out).
+pub fn history(entries: &[Entry], figure: &str, by: Option<&str>) -> Result<History> {
+    let Some(first) = entries.first() else {
+        bail!("no stored run matches: see `txbench runs` with the same filters");
+    };
+    let mut ids: Vec<&str> = entries.iter().map(|e| e.identity.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.len() > 1 {
+        let mut kinds: Vec<String> = entries
+            .iter()
+            .map(|e| format!("{} at {} threads ({})", e.workload, e.threads, e.identity))
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        bail!(
+            "the runs selected are {} benchmarks ({}): narrow them with --workload, --threads, --where identity=ID or --like DIR",
+            ids.len(),
+            kinds.join(", ")
+        );
+    }
+    let mut left_out = Vec::new();
+    let mut kept: Vec<(&Entry, f64)> = Vec::new();
+    for e in entries {
+        match e.figures.get(figure) {
+            Some(v) if e.valid => kept.push((e, *v)),
+            _ => left_out.push(e.dir.clone()),
+        }
+    }
+    if let Some(label) = by {
+        // Each value where it first appears in time (entries come oldest first).
+        let mut order: Vec<&str> = Vec::new();
+        kept.retain(|(e, _)| {
+            let Some(v) = e.labels.get(label) else {
+                left_out.push(e.dir.clone());
+                return false;
+            };
+            if !order.contains(&v.as_str()) {
+                order.push(v);
+            }
+            true
+        });
+        kept.sort_by_key(|(e, _)| {
+            order
+                .iter()
+                .position(|v| Some(*v) == e.labels.get(label).map(String::as_str))
+        });
+    }
+    let points: Vec<Point> = kept
+        .iter()
+        .map(|(e, v)| Point {
+            dir: e.dir.clone(),
+            started_at: e.started_at.clone(),
+            label: by.and_then(|l| e.labels.get(l).cloned()),
+            value: *v,
+        })
+        .collect();
+    let values: Vec<f64> = points.iter().map(|p| p.value).collect();
+    let higher = higher_is_better(figure);
+    let steps = changepoint::changes(&values, &changepoint::Options::default())
+        .into_iter()
+        .map(|c| {
+            let p = &points[c.index];
+            Step {
+                first_after: p.label.clone().unwrap_or_else(|| p.started_at.clone()),
+                regression: (c.step_pct < 0.0) == higher,
+                change: c,
+            }
+        })
+        .collect();
+    Ok(History {
+        identity: first.identity.clone(),
+        workload: first.workload.clone(),
+        threads: first.threads,
+        figure: figure.to_string(),
+        higher_is_better: higher,
+        points,
+        left_out,
+        steps,
+    })
+}

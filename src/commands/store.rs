@@ -1,0 +1,332 @@
+//! `txbench store import|path`, `txbench runs` and `txbench history`: the results store read
+//! and (re)built, runs listed, one benchmark's figure followed with its change points.
+
+use super::Output;
+use crate::analysis::history::{self, History};
+use crate::cli::{HistoryCmd, RunsCmd, Select, StoreCommand};
+use crate::error::{EXIT_OK, Failure};
+use crate::store::{self, Entry, Filter, Store};
+use anyhow::Result;
+use std::fmt::Write as _;
+
+/// Exit code of `history --threshold` when the current level is a regression beyond it.
+pub const EXIT_REGRESSION: i32 = 4;
+
+/// `txbench store …`.
+pub fn store(out: &Output, command: StoreCommand) -> Result<i32> {
+    let path = store::path(out.store.as_deref())?;
+    match command {
+        StoreCommand::Path => println!("{}", path.display()),
+        StoreCommand::Import { dirs } => {
+            let mut s = Store::open(&path)?;
+            let (recorded, skipped) = s.import(&dirs)?;
+            for line in &skipped {
+                out.note(&format!("skipped {line}"));
+            }
+            if out.json {
+                println!(
+                    "{}",
+                    serde_json::json!({"store": path, "recorded": recorded, "skipped": skipped})
+                );
+            } else {
+                println!(
+                    "{recorded} run(s) recorded in {}, {} skipped",
+                    path.display(),
+                    skipped.len()
+                );
+            }
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+/// The filter of `select`, with `extra` conditions.
+fn filter(select: &Select, extra: &[String]) -> Result<Filter> {
+    let usage = |e: anyhow::Error| Failure::Usage(e.to_string());
+    let mut f = Filter::default();
+    for kv in select.fields.iter().chain(extra) {
+        f.field(kv).map_err(usage)?;
+    }
+    for kv in &select.labels {
+        f.label(kv).map_err(usage)?;
+    }
+    if let Some(since) = &select.since {
+        let ok = since.len() >= 10
+            && since.as_bytes()[..10].iter().enumerate().all(|(i, b)| {
+                if i == 4 || i == 7 {
+                    *b == b'-'
+                } else {
+                    b.is_ascii_digit()
+                }
+            });
+        if !ok {
+            return Err(Failure::Usage(format!(
+                "--since {since}: expected a date (2026-11-01) or an RFC 3339 time"
+            ))
+            .into());
+        }
+        f.since = Some(since.clone());
+    }
+    if let Some(dir) = &select.like {
+        let r = crate::results::RunResult::load(dir)?;
+        f.fields
+            .push(("identity".into(), Entry::of(dir, &r).identity));
+    }
+    Ok(f)
+}
+
+/// The stored runs `f` selects.
+fn select(out: &Output, f: &Filter) -> Result<Vec<Entry>> {
+    let path = store::path(out.store.as_deref())?;
+    if !path.exists() {
+        return Err(Failure::Usage(format!(
+            "no store at {}: runs are recorded there as they complete, or `txbench store import DIR…` builds it from run directories",
+            path.display()
+        ))
+        .into());
+    }
+    Store::open(&path)?.query(f)
+}
+
+/// `txbench runs`.
+pub fn runs(out: &Output, cmd: &RunsCmd) -> Result<i32> {
+    let entries = select(out, &filter(&cmd.select, &[])?)?;
+    if out.json {
+        println!("{}", serde_json::to_string(&entries)?);
+        return Ok(EXIT_OK);
+    }
+    let headline = |e: &Entry| {
+        let fig = history::default_figure(&e.workload);
+        e.figures
+            .get(fig)
+            .map_or("-".into(), |v| format!("{v:.1} {fig}"))
+    };
+    let labels = |e: &Entry| {
+        e.labels
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut o = String::new();
+    if cmd.csv {
+        let _ = writeln!(
+            o,
+            "started_at,workload,threads,engine,identity,valid,tps,nopm,p99_ms,labels,dir"
+        );
+        for e in &entries {
+            let f = |k: &str| e.figures.get(k).map_or(String::new(), |v| v.to_string());
+            let _ = writeln!(
+                o,
+                "{},{},{},{},{},{},{},{},{},{},{}",
+                e.started_at,
+                e.workload,
+                e.threads,
+                e.engine,
+                e.identity,
+                if e.valid { "VALID" } else { "INVALID" },
+                f("tps"),
+                f("nopm"),
+                f("p99_ms"),
+                csv_field(&labels(e)),
+                csv_field(&e.dir)
+            );
+        }
+    } else {
+        let _ = writeln!(
+            o,
+            "{:<20} {:<22} {:>4} {:<8} {:<12} {:<7} {:>16} {:>9}  labels, directory",
+            "started", "workload", "thr", "engine", "identity", "verdict", "headline", "p99 ms"
+        );
+        for e in &entries {
+            let _ = writeln!(
+                o,
+                "{:<20} {:<22} {:>4} {:<8} {:<12} {:<7} {:>16} {:>9}  {}{}",
+                e.started_at.get(..19).unwrap_or(&e.started_at),
+                e.workload,
+                e.threads,
+                e.engine,
+                e.identity,
+                if e.valid { "VALID" } else { "INVALID" },
+                headline(e),
+                e.figures
+                    .get("p99_ms")
+                    .map_or("-".into(), |v| format!("{v:.2}")),
+                match labels(e) {
+                    l if l.is_empty() => String::new(),
+                    l => format!("{l}  "),
+                },
+                e.dir
+            );
+        }
+        let _ = writeln!(o, "{} run(s)", entries.len());
+    }
+    print!("{o}");
+    Ok(EXIT_OK)
+}
+
+/// A CSV field, quoted when it must be.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// `txbench history`.
+pub fn history(out: &Output, cmd: &HistoryCmd) -> Result<i32> {
+    let mut extra = Vec::new();
+    if let Some(w) = &cmd.workload {
+        extra.push(format!("workload={w}"));
+    }
+    if let Some(t) = cmd.threads {
+        extra.push(format!("threads={t}"));
+    }
+    if let Some(t) = cmd.threshold
+        && !(t.is_finite() && t >= 0.0)
+    {
+        return Err(Failure::Usage(format!("--threshold {t}: a percentage, 0 or more")).into());
+    }
+    let mut entries = select(out, &filter(&cmd.select, &extra)?)?;
+    // A shard holds part of a run: its merge is the run (unless shards are asked for).
+    if !cmd.select.fields.iter().any(|f| f.starts_with("kind=")) {
+        entries.retain(|e| e.kind != "shard");
+    }
+    let figure = match &cmd.figure {
+        Some(f) => f.clone(),
+        None => history::default_figure(entries.first().map_or("", |e| &e.workload)).into(),
+    };
+    if !entries.iter().any(|e| e.figures.contains_key(&figure)) && !entries.is_empty() {
+        let mut known: Vec<&String> = entries.iter().flat_map(|e| e.figures.keys()).collect();
+        known.sort();
+        known.dedup();
+        return Err(Failure::Usage(format!(
+            "--figure {figure}: no selected run has it (they have {})",
+            known
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .into());
+    }
+    let h = history::history(&entries, &figure, cmd.by.as_deref())?;
+    if out.json {
+        println!("{}", serde_json::to_string(&h)?);
+    } else if cmd.csv {
+        print!("{}", csv(&h));
+    } else {
+        print!("{}", text(&h, cmd.threshold));
+    }
+    Ok(match cmd.threshold.and_then(|t| h.current_regression(t)) {
+        Some(_) => EXIT_REGRESSION,
+        None => EXIT_OK,
+    })
+}
+
+fn csv(h: &History) -> String {
+    let mut o = String::from("index,started_at,label,value,change_pct,dir\n");
+    for (i, p) in h.points.iter().enumerate() {
+        let change = h
+            .steps
+            .iter()
+            .find(|s| s.change.index == i)
+            .map_or(String::new(), |s| format!("{:.3}", s.change.step_pct));
+        let _ = writeln!(
+            o,
+            "{i},{},{},{},{change},{}",
+            p.started_at,
+            csv_field(p.label.as_deref().unwrap_or("")),
+            p.value,
+            csv_field(&p.dir)
+        );
+    }
+    o
+}
+
+fn text(h: &History, threshold: Option<f64>) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "history of {} ({} at {} threads, identity {}): {} run(s){}; {} is better",
+        h.figure,
+        h.workload,
+        h.threads,
+        h.identity,
+        h.points.len(),
+        if h.left_out.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", {} left out (INVALID, or without the figure or the label)",
+                h.left_out.len()
+            )
+        },
+        if h.higher_is_better { "more" } else { "less" }
+    );
+    for (i, p) in h.points.iter().enumerate() {
+        if let Some(s) = h.steps.iter().find(|s| s.change.index == i) {
+            let _ = writeln!(o, "  {}", step_line(s));
+        }
+        let _ = writeln!(
+            o,
+            "  {i:>4}  {:<20} {:<16} {:>12.2}  {}",
+            p.started_at.get(..19).unwrap_or(&p.started_at),
+            p.label.as_deref().unwrap_or(""),
+            p.value,
+            p.dir
+        );
+    }
+    if h.steps.is_empty() {
+        let _ = writeln!(
+            o,
+            "no change point (E-divisive means, permutation test at 5 %, segments of 3 runs or more)"
+        );
+    } else {
+        let _ = writeln!(
+            o,
+            "{} change point(s) (E-divisive means, permutation test at 5 %, segments of 3 runs or more):",
+            h.steps.len()
+        );
+        for s in &h.steps {
+            let _ = writeln!(o, "  {}", step_line(s));
+        }
+    }
+    if let Some(t) = threshold {
+        match h.current_regression(t) {
+            Some(s) => {
+                let _ = writeln!(
+                    o,
+                    "REGRESSION: the current level is {:+.1} % from the one before, beyond --threshold {t} % (since {})",
+                    s.change.step_pct, s.first_after
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    o,
+                    "no regression beyond --threshold {t} % at the current level"
+                );
+            }
+        }
+    }
+    o
+}
+
+fn step_line(s: &Step) -> String {
+    let c = &s.change;
+    format!(
+        "── change at {} (first: {}): {:.2} → {:.2}, {:+.1} %{} (p = {:.3}){}",
+        c.index,
+        s.first_after,
+        c.before,
+        c.after,
+        c.step_pct,
+        c.interval_pct
+            .map_or(String::new(), |(lo, hi)| format!(" [{lo:+.1}, {hi:+.1}]")),
+        c.p_value,
+        if s.regression { ", a regression" } else { "" }
+    )
+}
+
+use crate::analysis::history::Step;
