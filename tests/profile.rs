@@ -59,9 +59,14 @@ fn server_profile_is_recorded(db: Db) {
             );
         }
         Db::Postgres => {
-            // The postmaster and its backends.
+            // The postmaster and its backends, and PostgreSQL's own functions in them.
             assert!(p["processes"].as_array().unwrap().len() > 1, "{procs}");
             assert!(procs.contains("postgres"), "{procs}");
+            assert!(
+                stacks.contains("PostgresMain") && stacks.contains("PortalRun"),
+                "{}",
+                &stacks[..stacks.len().min(2000)]
+            );
         }
     }
     let sum: u64 = stacks

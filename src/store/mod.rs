@@ -82,8 +82,12 @@ impl Store {
         let conn = Connection::open(path)
             .with_context(|| format!("opening the store {}", path.display()))?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL;")
-            .with_context(|| format!("the store {}", path.display()))?;
+        // WAL with synchronous=NORMAL: a power cut may lose the last runs recorded, never
+        // the database; the run directories hold them anyway (`store import`).
+        conn.execute_batch(
+            "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;",
+        )
+        .with_context(|| format!("the store {}", path.display()))?;
         let version: i32 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .with_context(|| format!("the store {} is not an SQLite database", path.display()))?;

@@ -16,7 +16,7 @@ pub const TOP: usize = 15;
 /// tried from the leaf up: the first frame that matches one decides a sample.
 pub const SUBSYSTEMS: &[(&str, &[&str])] = &[
     (
-        "InnoDB latches and spinning",
+        "latches and spinning (InnoDB, LWLocks)",
         &[
             "ut_delay",
             "srw_lock",

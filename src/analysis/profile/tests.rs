@@ -24,7 +24,7 @@ fn self_total_and_subsystems_add_up() {
     assert_eq!(s.by_total["dispatch_command"], 60);
     assert_eq!(s.by_total["do_command"], 75);
     // From the leaf up, the first frame that names a subsystem decides.
-    assert_eq!(s.by_subsystem["InnoDB latches and spinning"], 30);
+    assert_eq!(s.by_subsystem["latches and spinning (InnoDB, LWLocks)"], 30);
     assert_eq!(s.by_subsystem["the SQL layer"], 20);
     assert_eq!(s.by_subsystem["character-set conversion"], 10);
     assert_eq!(s.by_subsystem["networking"], 15);
