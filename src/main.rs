@@ -4,6 +4,14 @@ use clap::Parser;
 
 fn main() {
     let cli = txbench::cli::Cli::parse();
+    if let Some(store) = &cli.store {
+        // The runs this command starts (an experiment's cells) record in the same store.
+        let abs = std::env::current_dir()
+            .map(|d| d.join(store))
+            .unwrap_or_else(|_| store.clone());
+        // SAFETY: no other thread exists yet.
+        unsafe { std::env::set_var("TXBENCH_STORE", abs) };
+    }
     let code = match txbench::run(cli) {
         Ok(code) => code,
         Err(err) => {

@@ -48,7 +48,8 @@ pub struct History {
     pub higher_is_better: bool,
     /// The valid runs that have the figure, in order.
     pub points: Vec<Point>,
-    /// INVALID runs (or runs without the figure) left out, by directory.
+    /// INVALID or unfinished runs (or runs without the figure or the label) left out, by
+    /// directory.
     pub left_out: Vec<String>,
     /// The change points, in order.
     pub steps: Vec<Step>,
@@ -99,8 +100,10 @@ pub fn history(entries: &[Entry], figure: &str, by: Option<&str>) -> Result<Hist
     let mut left_out = Vec::new();
     let mut kept: Vec<(&Entry, f64)> = Vec::new();
     for e in entries {
+        // A run that did not run its course (interrupted, aborted) is not a point of the
+        // benchmark, VALID or not: its figures cover part of the run.
         match e.figures.get(figure) {
-            Some(v) if e.valid => kept.push((e, *v)),
+            Some(v) if e.valid && e.status == "completed" => kept.push((e, *v)),
             _ => left_out.push(e.dir.clone()),
         }
     }
@@ -140,7 +143,11 @@ pub fn history(entries: &[Entry], figure: &str, by: Option<&str>) -> Result<Hist
             let p = &points[c.index];
             Step {
                 first_after: p.label.clone().unwrap_or_else(|| p.started_at.clone()),
-                regression: (c.step_pct < 0.0) == higher,
+                regression: if higher {
+                    c.step_pct < 0.0
+                } else {
+                    c.step_pct > 0.0
+                },
                 change: c,
             }
         })
@@ -155,4 +162,60 @@ pub fn history(entries: &[Entry], figure: &str, by: Option<&str>) -> Result<Hist
         left_out,
         steps,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn entry(i: usize, v: f64, status: &str, commit: &str) -> Entry {
+        Entry {
+            dir: format!("/r/{i}"),
+            kind: "run".into(),
+            started_at: format!("2026-11-01T10:{i:02}:00Z"),
+            workload: "oltp_read_write".into(),
+            options: "{}".into(),
+            threads: 4,
+            engine: "mysql".into(),
+            server_version: String::new(),
+            binary_sha256: String::new(),
+            host: "h".into(),
+            host_cpus: 2,
+            txbench_version: "0".into(),
+            identity: "id".into(),
+            valid: true,
+            status: status.into(),
+            labels: BTreeMap::from([("commit".to_string(), commit.to_string())]),
+            figures: BTreeMap::from([("tps".to_string(), v), ("p99_ms".to_string(), v / 100.0)]),
+        }
+    }
+
+    #[test]
+    fn unfinished_runs_are_left_out_and_a_label_orders_the_series() {
+        let mut e: Vec<Entry> = (0..12)
+            .map(|i| {
+                let v = if i < 6 { 1000.0 } else { 800.0 } + (i % 3) as f64;
+                entry(i, v, "completed", &format!("c{}", i / 2))
+            })
+            .collect();
+        // An interrupted run: VALID, but not a point.
+        e.push(entry(12, 5.0, "interrupted", "c6"));
+        let h = history(&e, "tps", Some("commit")).unwrap();
+        assert_eq!(h.points.len(), 12);
+        assert_eq!(h.left_out, ["/r/12"]);
+        assert_eq!(h.steps.len(), 1, "{:?}", h.steps);
+        assert_eq!(h.steps[0].change.index, 6);
+        assert_eq!(h.steps[0].first_after, "c3");
+        assert!(h.steps[0].regression);
+        assert!(h.current_regression(10.0).is_some());
+        assert!(h.current_regression(25.0).is_none());
+        // Times: less is better, so the same drop in p99 is an improvement.
+        let h = history(&e, "p99_ms", None).unwrap();
+        assert!(!h.steps[0].regression);
+        // Two benchmarks at once are refused, naming both.
+        e[0].identity = "other".into();
+        let err = history(&e, "tps", None).unwrap_err().to_string();
+        assert!(err.contains("are 2 benchmarks"), "{err}");
+    }
 }

@@ -167,7 +167,7 @@ pub fn runs(out: &Output, cmd: &RunsCmd) -> Result<i32> {
 
 /// A CSV field, quoted when it must be.
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
+    if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
@@ -259,7 +259,7 @@ fn text(h: &History, threshold: Option<f64>) -> String {
             String::new()
         } else {
             format!(
-                ", {} left out (INVALID, or without the figure or the label)",
+                ", {} left out (INVALID, unfinished, or without the figure or the label)",
                 h.left_out.len()
             )
         },

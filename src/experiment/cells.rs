@@ -397,12 +397,17 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
             e.plan.warmup.to_string(),
             "--out".into(),
             cell_dir.join("run").display().to_string(),
-            // For the results store: which experiment and variant the run was.
-            "--label".into(),
-            format!("experiment={}", e.name),
-            "--label".into(),
-            format!("variant={variant}"),
         ]);
+        // For the results store: which experiment and variant the run was (unless the plan's
+        // own run options label them already: a key given twice would fail every cell).
+        for (key, value) in [
+            ("experiment", e.name.as_str()),
+            ("variant", variant.as_str()),
+        ] {
+            if !super::plan::sets_label(&pair.run, key) {
+                args.extend(["--label".into(), format!("{key}={value}")]);
+            }
+        }
         if e.plan.profile {
             args.push("--profile".into());
         }

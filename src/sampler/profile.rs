@@ -27,8 +27,10 @@ fn perf() -> String {
 pub struct Recording {
     what: &'static str,
     processes: Vec<String>,
-    /// Recorded system-wide: the pids whose samples are kept.
-    only: Option<String>,
+    /// Recorded system-wide: the pids whose samples are kept (with, at the end, the
+    /// children the first of them started since: a PostgreSQL postmaster's new backends and
+    /// autovacuum workers).
+    only: Option<Vec<i32>>,
     child: Child,
     data: PathBuf,
     log: PathBuf,
@@ -50,32 +52,58 @@ pub fn start(what: &'static str, pids: &[i32], dir: &Path) -> Result<Recording, 
     let data = dir.join(format!("perf-{what}.data"));
     let log = dir.join(format!("perf-{what}.log"));
     let list: Vec<String> = pids.iter().map(i32::to_string).collect();
-    let err = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
     // System-wide (per CPU) when allowed, the samples kept for `pids` when folded: while
     // per-thread events exist (-p) every context switch on the host goes through perf's
     // hooks, and an OLTP server and its clients switch tens of thousands of times a second.
     // Measured here (oltp_read_write, 4 threads, 5 rotated rounds against no profile): -p
     // cost 14.6 % of throughput [6.6, 21.8], and 16 % more CPU per transaction on both the
-    // server and the client; -a cost 3.4 % [-5.1, 11.3], not significant.
-    let system_wide = system_wide_allowed();
-    let mut cmd = Command::new(perf());
-    cmd.args([
-        "record",
-        "-e",
-        EVENT,
-        "-F",
-        &HZ.to_string(),
-        "-g",
-        "--quiet",
-        "-o",
-    ])
-    .arg(&data);
-    if system_wide {
-        cmd.arg("-a");
-    } else {
-        cmd.arg("-p").arg(list.join(","));
+    // server and the client; -a cost 3.4 % [-5.1, 11.3], not significant. A system-wide
+    // recording refused at once (root in a container without CAP_PERFMON) falls back to -p.
+    let mut refused = None;
+    for system_wide in [true, false] {
+        if system_wide && !system_wide_allowed() {
+            continue;
+        }
+        let target: Vec<String> = if system_wide {
+            vec!["-a".into()]
+        } else {
+            vec!["-p".into(), list.join(",")]
+        };
+        match record(&data, &log, &target) {
+            Ok(child) => {
+                return Ok(Recording {
+                    what,
+                    processes: pids.iter().map(|p| format!("{p} ({})", comm(*p))).collect(),
+                    only: system_wide.then(|| pids.to_vec()),
+                    child,
+                    data,
+                    log,
+                    started: Instant::now(),
+                });
+            }
+            Err(why) => refused = Some(why),
+        }
     }
-    let mut child = cmd
+    Err(refused.unwrap_or_else(|| "perf record could not start".into()))
+}
+
+/// Starts `perf record` on `target` (`-a`, or `-p PIDS`) into `data`, its messages into
+/// `log`; Err says why it could not, or why it stopped at once.
+fn record(data: &Path, log: &Path, target: &[String]) -> Result<Child, String> {
+    let err = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let mut child = Command::new(perf())
+        .args([
+            "record",
+            "-e",
+            EVENT,
+            "-F",
+            &HZ.to_string(),
+            "-g",
+            "--quiet",
+            "-o",
+        ])
+        .arg(data)
+        .args(target)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(err)
@@ -89,8 +117,8 @@ pub fn start(what: &'static str, pids: &[i32], dir: &Path) -> Result<Recording, 
     // perf refuses at once when it may not attach (perf_event_paranoid, a container).
     std::thread::sleep(Duration::from_millis(150));
     if let Ok(Some(status)) = child.try_wait() {
-        let why = std::fs::read_to_string(&log).unwrap_or_default();
-        let _ = std::fs::remove_file(&data);
+        let why = std::fs::read_to_string(log).unwrap_or_default();
+        let _ = std::fs::remove_file(data);
         return Err(format!(
             "perf record stopped at once ({status}): {}",
             why.lines()
@@ -99,15 +127,7 @@ pub fn start(what: &'static str, pids: &[i32], dir: &Path) -> Result<Recording, 
                 .trim()
         ));
     }
-    Ok(Recording {
-        what,
-        processes: pids.iter().map(|p| format!("{p} ({})", comm(*p))).collect(),
-        only: system_wide.then(|| list.join(",")),
-        child,
-        data,
-        log,
-        started: Instant::now(),
-    })
+    Ok(child)
 }
 
 impl Recording {
@@ -137,7 +157,17 @@ impl Recording {
                 }
             }
         }
-        let folded = fold(&self.data, self.only.as_deref());
+        let only = self.only.as_ref().map(|pids| {
+            let mut all = pids.clone();
+            // The server's (not the client's: perf itself is txbench's child).
+            if let (Some(&root), "server") = (pids.first(), self.what) {
+                all.extend(super::host::children(root));
+            }
+            all.sort_unstable();
+            all.dedup();
+            all.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
+        });
+        let folded = fold(&self.data, only.as_deref());
         let _ = std::fs::remove_file(&self.data);
         let _ = std::fs::remove_file(&self.log);
         let folded = folded?;
@@ -160,7 +190,6 @@ impl Recording {
     }
 }
 
-/// `perf script` of `data`, folded (kernel frames marked `_[k]`).
 /// Whether perf may record every CPU: as root, or with kernel.perf_event_paranoid ≤ 0.
 fn system_wide_allowed() -> bool {
     // SAFETY: geteuid has no preconditions.
@@ -173,7 +202,8 @@ fn system_wide_allowed() -> bool {
         .is_some_and(|v| v <= 0)
 }
 
-/// The samples of `data` folded, only those of the pids in `only` (a system-wide recording).
+/// `perf script` of `data`, folded (kernel frames marked `_[k]`): only the samples of the
+/// pids in `only` (a system-wide recording).
 fn fold(data: &Path, only: Option<&str>) -> Result<String, String> {
     let mut cmd = Command::new(perf());
     cmd.args(["script", "-i"]).arg(data);

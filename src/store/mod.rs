@@ -88,22 +88,38 @@ impl Store {
             "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;",
         )
         .with_context(|| format!("the store {}", path.display()))?;
-        let version: i32 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .with_context(|| format!("the store {} is not an SQLite database", path.display()))?;
-        if version > SCHEMA_VERSION {
+        // Read and migrated inside one write transaction: two processes creating the store at
+        // once (shards on one host) take turns, and the second finds it made.
+        let in_store = |e: rusqlite::Error| anyhow::anyhow!("the store {}: {e}", path.display());
+        conn.execute_batch("BEGIN IMMEDIATE").map_err(in_store)?;
+        let version: i32 = match conn.query_row("PRAGMA user_version", [], |r| r.get(0)) {
+            Ok(v) => v,
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                bail!(
+                    "the store {} is not an SQLite database: {e}",
+                    path.display()
+                );
+            }
+        };
+        if !(0..=SCHEMA_VERSION).contains(&version) {
+            let _ = conn.execute_batch("ROLLBACK");
             bail!(
-                "the store {} has schema version {version}, newer than this txbench's {SCHEMA_VERSION}: use a newer txbench, or another --store",
+                "the store {} has schema version {version}, not one this txbench knows (up to {SCHEMA_VERSION}): use a newer txbench, or another --store",
                 path.display()
             );
         }
         for (i, m) in MIGRATIONS.iter().enumerate().skip(version as usize) {
             let to = i as i32 + 1;
-            conn.execute_batch(&format!("BEGIN; {m} PRAGMA user_version = {to}; COMMIT;"))
-                .with_context(|| {
-                    format!("migrating the store {} to version {to}", path.display())
-                })?;
+            if let Err(e) = conn.execute_batch(&format!("{m} PRAGMA user_version = {to};")) {
+                let _ = conn.execute_batch("ROLLBACK");
+                bail!(
+                    "migrating the store {} to version {to}: {e}",
+                    path.display()
+                );
+            }
         }
+        conn.execute_batch("COMMIT").map_err(in_store)?;
         Ok(Store {
             conn,
             path: path.to_path_buf(),

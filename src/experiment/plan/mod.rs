@@ -586,5 +586,15 @@ impl Plan {
     }
 }
 
+/// Whether `args` hold `--label KEY=…` (or `--label=KEY=…`).
+pub fn sets_label(args: &[String], key: &str) -> bool {
+    let prefix = format!("{key}=");
+    args.iter().enumerate().any(|(i, a)| {
+        a.strip_prefix("--label=")
+            .is_some_and(|v| v.starts_with(&prefix))
+            || (a == "--label" && args.get(i + 1).is_some_and(|v| v.starts_with(&prefix)))
+    })
+}
+
 #[cfg(test)]
 mod tests;

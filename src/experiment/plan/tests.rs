@@ -219,3 +219,16 @@ fn sequential_refusals_name_the_key() {
         "{e}"
     );
 }
+
+#[test]
+fn a_label_the_plan_sets_itself_is_seen_in_either_spelling() {
+    let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+    assert!(sets_label(&args(&["--label", "variant=x"]), "variant"));
+    assert!(sets_label(
+        &args(&["--rate", "5", "--label=experiment=e"]),
+        "experiment"
+    ));
+    assert!(!sets_label(&args(&["--label", "variants=x"]), "variant"));
+    assert!(!sets_label(&args(&["--label"]), "variant"));
+    assert!(!sets_label(&args(&["variant=x"]), "variant"));
+}
