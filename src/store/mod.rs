@@ -235,6 +235,18 @@ pub fn record_run(store: Option<&Path>, dir: &Path, r: &RunResult) -> Option<Str
         return None;
     }
     let abs = std::fs::canonicalize(dir).unwrap_or(dir.to_path_buf());
+    in_store(store, |s| s.record(&Entry::of(&abs, r)))
+}
+
+/// Records every run under `dir` (a merged run or sweep) in the store at `store` (None: the
+/// default); a failure is a line for the user.
+pub fn record_dir(store: Option<&Path>, dir: &Path) -> Option<String> {
+    in_store(store, |s| s.import(&[dir.to_path_buf()]).map(|_| ()))
+}
+
+/// Opens the store at `store` (None: the default) and does `what` in it; a failure is a line
+/// for the user (the run directories hold everything; `txbench store import` adds it later).
+fn in_store(store: Option<&Path>, what: impl FnOnce(&mut Store) -> Result<()>) -> Option<String> {
     let p = match path(store) {
         Ok(p) => p,
         Err(e) => {
@@ -244,36 +256,13 @@ pub fn record_run(store: Option<&Path>, dir: &Path, r: &RunResult) -> Option<Str
             ));
         }
     };
-    let done = Store::open(&p).and_then(|mut s| s.record(&Entry::of(&abs, r)));
-    done.err().map(|e| {
+    Store::open(&p).and_then(|mut s| what(&mut s)).err().map(|e| {
         format!(
             "not recorded in the store {}: {} (the run directory has everything; `txbench store import` adds it later)",
             p.display(),
             crate::error::one_line(&e)
         )
     })
-}
-
-/// Records every run under `dir` (a merged run or sweep) in the store at `store` (None: the
-/// default); a failure is a line for the user.
-pub fn record_dir(store: Option<&Path>, dir: &Path) -> Option<String> {
-    let p = match path(store) {
-        Ok(p) => p,
-        Err(e) => {
-            return Some(format!(
-                "not recorded in the store: {}",
-                crate::error::one_line(&e)
-            ));
-        }
-    };
-    match Store::open(&p).and_then(|mut s| s.import(&[dir.to_path_buf()])) {
-        Ok(_) => None,
-        Err(e) => Some(format!(
-            "not recorded in the store {}: {}",
-            p.display(),
-            crate::error::one_line(&e)
-        )),
-    }
 }
 
 use crate::results::RunResult;

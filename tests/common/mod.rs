@@ -346,39 +346,9 @@ pub fn quiet_sweep(home: &Home, s: &Server, dir: &Path, threads: &str, time: &st
     assert!(out.status.success(), "{:?}", text(&out));
 }
 
-/// Chromium's console messages while it renders `page` into `shot` (a PNG).
-#[allow(dead_code)]
-pub fn chromium_console(page: &Path, shot: &Path) -> Vec<String> {
-    let profile = TempDir::new().unwrap();
-    let out = std::process::Command::new("chromium")
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--window-size=1100,1600",
-        ])
-        .arg(format!("--screenshot={}", shot.display()))
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .expect("chromium is installed by `make test` (scripts/install-deps.sh chromium)");
-    assert!(out.status.success(), "chromium: {:?}", text(&out));
-    text(&out)
-        .1
-        .lines()
-        .filter(|l| l.contains(":CONSOLE"))
-        .map(String::from)
-        .collect()
-}
-
-/// The DOM of `file` after Chromium ran its scripts, opened with `query` (e.g. `?s=term`,
-/// which an inferno flame graph searches for on load), and the console messages.
-#[allow(dead_code)]
-pub fn chromium_dom(file: &Path, query: &str) -> (String, Vec<String>) {
-    // A profile of its own: a Chromium still closing hands a new page over to itself.
+/// Headless Chromium on `url` with `extra` arguments, a profile of its own (a Chromium still
+/// closing hands a new page over to itself): its stdout, and its console messages.
+fn chromium(extra: &[String], url: String) -> (String, Vec<String>) {
     let profile = TempDir::new().unwrap();
     let out = std::process::Command::new("chromium")
         .arg(format!("--user-data-dir={}", profile.path().display()))
@@ -390,17 +360,44 @@ pub fn chromium_dom(file: &Path, query: &str) -> (String, Vec<String>) {
             "--no-first-run",
             "--enable-logging=stderr",
             "--v=0",
-            "--dump-dom",
         ])
-        .arg(format!("file://{}{query}", file.display()))
+        .args(extra)
+        .arg(url)
         .output()
         .expect("chromium is installed by `make test` (scripts/install-deps.sh chromium)");
-    let (dom, log) = text(&out);
-    assert!(out.status.success() && !dom.is_empty(), "chromium: {log}");
+    let (stdout, log) = text(&out);
+    assert!(out.status.success(), "chromium: {log}");
     let console = log
         .lines()
         .filter(|l| l.contains(":CONSOLE"))
         .map(String::from)
         .collect();
+    (stdout, console)
+}
+
+/// Chromium's console messages while it renders `page` into `shot` (a PNG).
+#[allow(dead_code)]
+pub fn chromium_console(page: &Path, shot: &Path) -> Vec<String> {
+    let extra = [
+        "--hide-scrollbars".to_string(),
+        "--window-size=1100,1600".to_string(),
+        format!("--screenshot={}", shot.display()),
+    ];
+    chromium(&extra, format!("file://{}", page.display())).1
+}
+
+/// The DOM of `file` after Chromium ran its scripts, opened with `query` (e.g. `?s=term`,
+/// which an inferno flame graph searches for on load), and the console messages.
+#[allow(dead_code)]
+pub fn chromium_dom(file: &Path, query: &str) -> (String, Vec<String>) {
+    let (dom, console) = chromium(
+        &["--dump-dom".to_string()],
+        format!("file://{}{query}", file.display()),
+    );
+    assert!(
+        !dom.is_empty(),
+        "chromium dumped no DOM of {}",
+        file.display()
+    );
     (dom, console)
 }

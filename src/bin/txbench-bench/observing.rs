@@ -5,8 +5,9 @@
 //! Beside the ratios, what each run says it cost directly: the monitor thread's own CPU in
 //! the measured phase and perf's.
 
+use super::sampling::paired;
 use super::*;
-use txbench::analysis::stats::{mean, std_dev, t95};
+use txbench::analysis::stats::mean;
 
 /// One configuration of a round.
 #[derive(Clone, Copy, PartialEq)]
@@ -84,22 +85,6 @@ fn one_run(bin: &Path, url: &str, args: &[&str], threads: u32, config: Config) -
             .as_f64()
             .unwrap_or(0.0),
     })
-}
-
-/// The mean of the per-round ratios a/b − 1, in %, with its 95 % confidence half-width.
-fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
-    let d: Vec<f64> = a
-        .iter()
-        .zip(b)
-        .map(|(x, y)| (x / y - 1.0) * 100.0)
-        .collect();
-    let n = d.len() as f64;
-    let half = if d.len() > 1 {
-        t95(n - 1.0) * std_dev(&d) / n.sqrt()
-    } else {
-        f64::NAN
-    };
-    (mean(&d), half)
 }
 
 /// The rounds of one workload at one thread count; prints its lines.

@@ -82,7 +82,7 @@ use txbench::analysis::stats::{mean, std_dev, t95};
 
 /// The mean of the per-round ratios a/b − 1, in %, with its 95 % confidence half-width (the
 /// rounds are the samples: each round ran every configuration once, side by side).
-fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
+pub(super) fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
     let d: Vec<f64> = a
         .iter()
         .zip(b)
