@@ -110,6 +110,17 @@ pub enum Command {
     /// means, permutation test): exit 4 when the newest point starts a regression larger
     /// than --threshold.
     History(HistoryCmd),
+    /// Browse the results store in a web browser: a local, read-only web server (runs with
+    /// filters, each benchmark's history with its change points, every run's report).
+    Serve {
+        /// The port on 127.0.0.1 (0: any free one, printed).
+        #[arg(long, default_value_t = 8340)]
+        port: u16,
+        /// Listen on this address instead of 127.0.0.1 (ADDRESS or ADDRESS:PORT): anyone
+        /// who can reach it can read the store.
+        #[arg(long, value_name = "ADDRESS")]
+        listen: Option<String>,
+    },
     /// Compare stored runs or sweeps against a base: per thread count, throughput, p95/p99,
     /// deviation % and a verdict from a confidence interval.
     Compare {

@@ -122,6 +122,14 @@ pub struct RunConfig {
     /// The user's labels (`--label commit=3f2a1c`), for the results store.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub labels: std::collections::BTreeMap<String, String>,
+    /// The `run` command line (its workload and options; no URL, output or password), so
+    /// the run can be repeated (`history --confirm`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// The `prepare` command line that made the data (txbench_meta's `prepare_args`), if
+    /// txbench prepared it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prepare_args: Vec<String>,
 }
 
 /// `--label KEY=VALUE` lines read into labels: a key of letters, digits, `_`, `-` and `.`

@@ -96,6 +96,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Store { command } => commands::store::store(&out, command),
         Command::Runs(r) => commands::store::runs(&out, &r),
         Command::History(h) => commands::store::history(&out, &h),
+        Command::Serve { port, listen } => commands::serve::serve(&out, port, listen.as_deref()),
         Command::Compare {
             base,
             new,

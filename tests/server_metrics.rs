@@ -4,20 +4,11 @@
 
 mod common;
 
-use common::{Home, Server, assert_schema_valid, result_json, summary_of, text};
+use common::{Home, Server, assert_schema_valid, result_json, serial, summary_of, text};
 use mysql::prelude::Queryable;
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// Runs that read CPU figures or count statements must not share the machine with another
-/// test's run.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 fn prepare(home: &Home, s: &Server, args: &[&str]) {
     let out = home

@@ -72,6 +72,7 @@ fn run(home: &Home, s: &Server, dir: &Path, commit: &str) {
 
 #[test]
 fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
+    let _serial = serial();
     let home = Home::new();
     let s = point_select_server(&home, "store");
     let dirs: Vec<PathBuf> = (0..12)
@@ -207,6 +208,7 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("no change point"), "{stdout}");
+    browse_the_store(&home, &dirs);
     // A store that is not there: said, with how to make one.
     let out = home
         .cmd()
@@ -228,4 +230,211 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
         .output()
         .unwrap();
     assert!(assert_one_line_error(&out, 2).contains("--label a b=c: the key must be"));
+}
+
+/// `txbench serve` until dropped.
+struct Served {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(home: &Home) -> Served {
+    use std::io::BufRead;
+    let mut child = home
+        .std_cmd()
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("serve said: {line}"))
+        .trim_end_matches('/')
+        .to_string();
+    Served { child, base }
+}
+
+/// The store's pages in headless Chromium: no console message, the filters select, the
+/// history draws the planted step, and a point's link opens its run's report.
+fn browse_the_store(home: &Home, dirs: &[PathBuf]) {
+    let s = serve(home);
+    let shot = home.path().join("history.png");
+    let (dom, console) = chromium_dom_of(&format!("{}/", s.base));
+    assert!(console.is_empty(), "{console:?}");
+    assert_eq!(dom.matches("class=\"run\"").count(), 12, "{dom}");
+    let id = dom
+        .split("/history?identity=")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .unwrap()
+        .to_string();
+    // Filters: a label, then a workload no run has.
+    let (dom, _) = chromium_dom_of(&format!(
+        "{}/?workload=oltp_point_select&label=commit%3Dc03",
+        s.base
+    ));
+    assert_eq!(dom.matches("class=\"run\"").count(), 1, "{dom}");
+    assert!(dom.contains("commit=c03"), "{dom}");
+    let (dom, _) = chromium_dom_of(&format!("{}/?workload=tpcc", s.base));
+    assert_eq!(dom.matches("class=\"run\"").count(), 0, "{dom}");
+    // The history: twelve points, the change at c06 drawn, each point a link to its run.
+    let url = format!("{}/history?identity={id}&by=commit", s.base);
+    let console = chromium_shot(&url, &shot);
+    assert!(console.is_empty(), "{console:?}");
+    assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
+    let (dom, _) = chromium_dom_of(&url);
+    assert_eq!(dom.matches("class=\"point\"").count(), 12, "{dom}");
+    assert!(dom.contains("at c06</text>"), "{dom}");
+    let href = dom
+        .split("<a class=\"point\" href=\"")
+        .nth(7)
+        .and_then(|t| t.split('"').next())
+        .unwrap()
+        .replace("&amp;", "&");
+    // What a click on the seventh point opens: the report of c06's run.
+    let (report, console) = chromium_dom_of(&format!("{}{href}", s.base));
+    assert!(console.is_empty(), "{console:?}");
+    assert!(report.contains("<h1>txbench report</h1>"), "{report}");
+    assert!(report.contains(&dirs[6].display().to_string()), "{href}");
+    // Read-only, and only the store's own runs.
+    let (dom, _) = chromium_dom_of(&format!("{}/run?dir=/etc", s.base));
+    assert!(dom.contains("/etc: not a run in the store"), "{dom}");
+}
+
+/// A build of the server that is a wrapper script: the server itself with another
+/// innodb_flush_log_at_trx_commit (a build's behaviour, as the sandbox sees it), in a
+/// directory the sandboxes' account can read.
+fn build(dir: &Path, name: &str, flush: u32) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let server = [
+        "/usr/sbin/mariadbd",
+        "/usr/bin/mariadbd",
+        "/usr/sbin/mysqld",
+    ]
+    .into_iter()
+    .find(|p| Path::new(p).exists())
+    .expect("a server binary");
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!("#!/bin/sh\nexec {server} \"$@\" --innodb-flush-log-at-trx-commit={flush}\n"),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Seed 002's harness with statistics: runs of one build, then of another that fsyncs at
+/// every commit; history finds the step and --confirm measures the two builds again, in an
+/// interleaved experiment on identical data, and confirms it with the right sign (exit 4).
+#[test]
+fn a_step_between_two_builds_is_confirmed_by_an_interleaved_experiment() {
+    use std::os::unix::fs::PermissionsExt;
+    let _serial = serial();
+    let home = Home::new();
+    let builds = tempfile::Builder::new()
+        .prefix("txb-builds-")
+        .tempdir()
+        .unwrap();
+    std::fs::set_permissions(builds.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let fast = build(builds.path(), "mariadbd-fast", 2);
+    let slow = build(builds.path(), "mariadbd-slow", 1);
+    let mut n = 0;
+    for (name, binary) in [("b1", &fast), ("b2", &slow)] {
+        let s = home.start(name, &["--binary", binary.to_str().unwrap()]);
+        let out = home
+            .cmd()
+            .args(["--url", &s.url, "-q", "prepare", "oltp_write_only"])
+            .args(["--table-size", "1000"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{:?}", text(&out));
+        for _ in 0..5 {
+            let out = home
+                .cmd()
+                .args(["--url", &s.url, "run", "oltp_write_only"])
+                .args(["--table-size", "1000", "--threads", "4"])
+                .args(["--time", "2", "--warmup", "0.5", "-q"])
+                .args(["--label", &format!("commit={name}-{n}")])
+                .arg("--out")
+                .arg(home.path().join(format!("w{n}")))
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{:?}", text(&out));
+            n += 1;
+        }
+    }
+    // The run records its build (the wrapper, not the program it execs) and its command lines.
+    let r = result_json(&home.path().join("w6"));
+    let host = &r["server"]["host"];
+    assert_eq!(host["server_binary"], slow.display().to_string(), "{host}");
+    assert_eq!(host["server_sandbox"], "b2", "{host}");
+    assert!(
+        host["server_exe"].as_str().unwrap().ends_with("d"),
+        "{host}"
+    );
+    assert_eq!(r["config"]["prepare_args"][0], "oltp_write_only", "{r}");
+    assert!(!r["config"]["args"].to_string().contains("--url"), "{r}");
+
+    let history = |extra: &[&str]| {
+        home.cmd()
+            .args(["--json", "history", "--workload", "oltp_write_only"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // Bad requests are one line each, before anything runs.
+    let out = history(&["--confirm=10"]);
+    assert!(
+        assert_one_line_error(&out, 2)
+            .contains("--confirm 10: the index of the first point after a step, 1 to 9"),
+        "{:?}",
+        text(&out)
+    );
+    let out = history(&["--confirm", "--figure", "p99_ms"]);
+    assert!(
+        assert_one_line_error(&out, 2).contains("--figure p99_ms is neither"),
+        "{:?}",
+        text(&out)
+    );
+    // The step, confirmed: the slow build against the fast one, fewer transactions per
+    // second with an interval below zero; a regression, so exit 4.
+    let out = history(&[
+        "--confirm",
+        "--confirm-repetitions",
+        "3",
+        "--confirm-out",
+        "confirm",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(4), "{stdout}\n{stderr}");
+    let h: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(h["steps"][0]["index"], 5, "{h}");
+    let c = &h["confirm"];
+    assert_eq!(c["before_index"], 4, "{c}");
+    assert_eq!(c["after_binary"], slow.display().to_string(), "{c}");
+    assert_eq!(c["same_build"], false);
+    assert_eq!(c["outcome"], "throughput");
+    assert_eq!(c["confirmed"], true, "{c}");
+    assert_eq!(c["regression"], true, "{c}");
+    let d = &c["deviation"];
+    assert!(d["ci_pct"][1].as_f64().unwrap() < 0.0, "{d}");
+    assert_eq!(d["n"], 3, "{d}");
+    // The experiment is an ordinary one: its plan names both builds.
+    let plan = std::fs::read_to_string(home.path().join("confirm/confirm.toml")).unwrap();
+    assert!(plan.contains(&fast.display().to_string()), "{plan}");
+    assert!(plan.contains("table-size"), "{plan}");
 }

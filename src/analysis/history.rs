@@ -56,6 +56,19 @@ pub struct History {
 }
 
 impl History {
+    /// ", N left out (…)" when runs were left out, else nothing: for the first line of a
+    /// history's text and page.
+    pub fn left_out_text(&self) -> String {
+        if self.left_out.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", {} left out (INVALID, unfinished, or without the figure or the label)",
+                self.left_out.len()
+            )
+        }
+    }
+
     /// The last change when it is a regression worse than `threshold_pct`: the current level
     /// (every point since it) is that much worse than the level before.
     pub fn current_regression(&self, threshold_pct: f64) -> Option<&Step> {
@@ -63,6 +76,14 @@ impl History {
             .last()
             .filter(|s| s.regression && s.change.step_pct.abs() > threshold_pct)
     }
+}
+
+/// Whether a stored run belongs in a benchmark's series: not a shard (its merge is the run)
+/// unless `shards`, and not an experiment's cell (it measures a variant, not the series of
+/// builds: a confirming experiment's cells would join the series they confirm) unless
+/// `experiments`.
+pub fn in_series(e: &Entry, shards: bool, experiments: bool) -> bool {
+    (shards || e.kind != "shard") && (experiments || !e.labels.contains_key("experiment"))
 }
 
 /// Whether more of `figure` is better.

@@ -75,4 +75,15 @@ pub struct HistoryCmd {
     /// CSV, one line per point.
     #[arg(long)]
     pub csv: bool,
+    /// Measure the newest change point again (or the step into point INDEX): the build of
+    /// the run before it against the build of the first run after it, on identical data, as
+    /// an interleaved experiment; its deviation and interval decide (and the exit code).
+    #[arg(long, value_name = "INDEX", num_args = 0..=1, default_missing_value = "newest", require_equals = true)]
+    pub confirm: Option<String>,
+    /// Blocks of the confirming experiment (each: one run of each build, in random order).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub confirm_repetitions: u32,
+    /// The confirming experiment's directory (default: experiments/confirm-TIME).
+    #[arg(long, value_name = "DIR")]
+    pub confirm_out: Option<std::path::PathBuf>,
 }

@@ -101,6 +101,42 @@ pub fn run(
     sequential: &plan::SequentialArgs,
 ) -> Result<i32> {
     let src = read_plan(plan_arg)?;
+    let (dir, mut e, plan) = begin(out, src, dir, scale, seed, sequential)?;
+    execute(out, &dir, &mut e, &plan)
+}
+
+/// A plan written by txbench itself (`history --confirm`) run in `dir` without printing its
+/// tables: the experiment when it finished, None when it was interrupted. INVALID cells are
+/// kept in it for the caller to judge.
+pub fn run_generated(
+    out: &Output,
+    name: &str,
+    text: &str,
+    dir: &Path,
+) -> Result<Option<Experiment>> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("--out {}: cannot create it", dir.display()))?;
+    let file = dir.join(format!("{name}.toml"));
+    std::fs::write(&file, text).with_context(|| format!("{}: cannot write it", file.display()))?;
+    let src = read_plan(&file.display().to_string())?;
+    let (dir, mut e, plan) = begin(out, src, Some(dir), None, None, &Default::default())?;
+    let note = |line: &str| out.note(line);
+    if experiment::execute(&note, &dir, &mut e, &plan)? == experiment::Outcome::Interrupted {
+        return Ok(None);
+    }
+    Ok(Some(e))
+}
+
+/// The experiment of a plan, checked, created and written in its directory (`dir`, or one
+/// named after the plan and the time), ready to execute.
+fn begin(
+    out: &Output,
+    src: Source,
+    dir: Option<&Path>,
+    scale: Option<&str>,
+    seed: Option<u64>,
+    sequential: &plan::SequentialArgs,
+) -> Result<(PathBuf, Experiment, Plan)> {
     let label = plan_label(&src);
     let plan = plan::parse(&label, &src.text)?;
     let expanded = plan.expand_with(&label, scale, sequential)?;
@@ -130,7 +166,7 @@ pub fn run(
     // Stored with every URL's password redacted; the children get the URLs through their
     // environment.
     let text = crate::engine::redact_urls_in(&src.text);
-    let mut e = Experiment::new(src.name, src.file, text, expanded, seed, now());
+    let e = Experiment::new(src.name, src.file, text, expanded, seed, now());
     e.write(&dir)?;
     out.note(&format!(
         "experiment {}: {} variant(s) × {} workload(s) × {} level(s) × {} = {}{} cells of {} s (+{} s warm-up), reset {:?}, seed {seed}; in {}",
@@ -160,7 +196,7 @@ pub fn run(
         e.plan.reset,
         dir.display()
     ));
-    execute(out, &dir, &mut e, &plan)
+    Ok((dir, e, plan))
 }
 
 /// `txbench experiment resume DIR`: the cells not finished run; finished ones are kept as
@@ -286,11 +322,7 @@ fn execute(out: &Output, dir: &Path, e: &mut Experiment, plan: &Plan) -> Result<
     }
     print_results(out, e, dir, Format::Text)?;
     let total = e.cells.len();
-    let invalid = e
-        .cells
-        .iter()
-        .filter(|c| c.status == CellStatus::Invalid)
-        .count();
+    let invalid = e.invalid_cells();
     if invalid > 0 {
         return Err(Failure::Invalid(format!(
             "{invalid} of {total} cells INVALID (kept in {}, left out of the deviations)",
@@ -313,7 +345,7 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
             "sequential": e.plan.sequential, "stopped": e.stopped, "confidence": e.confidence(),
             "overhead": experiment::overhead(e),
             "tables": tables, "why": why, "profiles": profiles, "cells": e.cells.len(),
-            "invalid_cells": e.cells.iter().filter(|c| c.status == CellStatus::Invalid).count(),
+            "invalid_cells": e.invalid_cells(),
         }));
         return Ok(());
     }
@@ -331,10 +363,7 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
             "experiment: {} ({} cells, {} INVALID; {:.0} s of prepare, snapshots and cells)",
             dir.display(),
             e.cells.len(),
-            e.cells
-                .iter()
-                .filter(|c| c.status == CellStatus::Invalid)
-                .count(),
+            e.invalid_cells(),
             secs
         );
         if let Some(o) = experiment::overhead(e) {

@@ -1,7 +1,9 @@
 //! The commands' output: text for people, `--json` for programs, `--quiet` for scripts.
 
 pub mod compare;
+pub mod confirm;
 pub mod experiment;
+pub mod serve;
 pub mod shards;
 pub mod store;
 pub mod workload;

@@ -189,10 +189,15 @@ pub fn history(out: &Output, cmd: &HistoryCmd) -> Result<i32> {
         return Err(Failure::Usage(format!("--threshold {t}: a percentage, 0 or more")).into());
     }
     let mut entries = select(out, &filter(&cmd.select, &extra)?)?;
-    // A shard holds part of a run: its merge is the run (unless shards are asked for).
-    if !cmd.select.fields.iter().any(|f| f.starts_with("kind=")) {
-        entries.retain(|e| e.kind != "shard");
-    }
+    // A shard holds part of a run: its merge is the run (unless shards are asked for); an
+    // experiment's cells are left out unless a label asks for them.
+    let shards = cmd.select.fields.iter().any(|f| f.starts_with("kind="));
+    let experiments = cmd
+        .select
+        .labels
+        .iter()
+        .any(|l| l.starts_with("experiment="));
+    entries.retain(|e| history::in_series(e, shards, experiments));
     let figure = match &cmd.figure {
         Some(f) => f.clone(),
         None => history::default_figure(entries.first().map_or("", |e| &e.workload)).into(),
@@ -212,17 +217,39 @@ pub fn history(out: &Output, cmd: &HistoryCmd) -> Result<i32> {
         .into());
     }
     let h = history::history(&entries, &figure, cmd.by.as_deref())?;
-    if out.json {
-        println!("{}", serde_json::to_string(&h)?);
-    } else if cmd.csv {
+    if cmd.csv {
         print!("{}", csv(&h));
-    } else {
+    } else if !out.json {
         print!("{}", text(&h, cmd.threshold));
     }
-    Ok(match cmd.threshold.and_then(|t| h.current_regression(t)) {
-        Some(_) => EXIT_REGRESSION,
-        None => EXIT_OK,
-    })
+    use std::io::Write as _;
+    let _ = std::io::stdout().flush();
+    let confirmed = super::confirm::confirm(out, cmd, &h)?;
+    if out.json {
+        let mut v = serde_json::to_value(&h)?;
+        if let Some(c) = &confirmed {
+            v["confirm"] = serde_json::to_value(c)?;
+        }
+        println!("{v}");
+    } else if let Some(c) = &confirmed {
+        print!("{}", super::confirm::text(c));
+    }
+    // With --confirm, the experiment decides: a confirmed regression beyond the threshold.
+    let regression = match &confirmed {
+        Some(c) => {
+            c.confirmed
+                && c.regression
+                && c.deviation
+                    .as_ref()
+                    .is_some_and(|d| d.pct.abs() > cmd.threshold.unwrap_or(0.0))
+        }
+        None if cmd.confirm.is_some() => false,
+        None => cmd
+            .threshold
+            .and_then(|t| h.current_regression(t))
+            .is_some(),
+    };
+    Ok(if regression { EXIT_REGRESSION } else { EXIT_OK })
 }
 
 fn csv(h: &History) -> String {
@@ -255,14 +282,7 @@ fn text(h: &History, threshold: Option<f64>) -> String {
         h.threads,
         h.identity,
         h.points.len(),
-        if h.left_out.is_empty() {
-            String::new()
-        } else {
-            format!(
-                ", {} left out (INVALID, unfinished, or without the figure or the label)",
-                h.left_out.len()
-            )
-        },
+        h.left_out_text(),
         if h.higher_is_better { "more" } else { "less" }
     );
     for (i, p) in h.points.iter().enumerate() {

@@ -5,6 +5,7 @@
 
 pub mod builtin;
 mod cells;
+pub mod confirm;
 pub mod plan;
 mod sandboxes;
 pub mod sequential;
@@ -230,6 +231,14 @@ impl Experiment {
             .sequential
             .as_ref()
             .map_or(0.95, |s| s.confidence(self.complete_blocks()))
+    }
+
+    /// Cells that ran and are INVALID (left out of the deviations).
+    pub fn invalid_cells(&self) -> usize {
+        self.cells
+            .iter()
+            .filter(|c| c.status == CellStatus::Invalid)
+            .count()
     }
 
     /// Cells left to run.

@@ -2,7 +2,7 @@
 //! network) built only from stored run and sweep directories.
 
 use super::charts::{Chart, Series, Style};
-use super::page::{RunRef, esc, name_of, push_chart, slug};
+use super::page::{CSS, RunRef, esc, name_of, push_chart, slug};
 use crate::results::Stability;
 use crate::results::{Phase, RunResult, Stored};
 use anyhow::Result;
@@ -44,16 +44,6 @@ fn runs(inputs: &[Input]) -> Vec<RunRef<'_>> {
     }
     out
 }
-
-const CSS: &str = "body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}\
-h1{font-size:24px}h2{font-size:20px;border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:36px}\
-h3{font-size:16px;margin-top:24px}table{border-collapse:collapse;margin:8px 0;font-size:13px}\
-td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f4f4f4}\
-td.n{text-align:right;font-variant-numeric:tabular-nums}.valid{color:#17612b;font-weight:bold}\
-.invalid{color:#fff;background:#b3261e;font-weight:bold;padding:1px 6px}tr.diff td{background:#fff3bf}\
-.chart{margin:8px 0}.multiples{display:flex;flex-wrap:wrap;gap:4px 12px}.chart.small{margin:0}.note{color:#555;font-size:13px}.declining{color:#b3261e;font-weight:bold}\
-.row{display:flex;flex-wrap:wrap;gap:4px 16px}.finding{background:#fff3bf;padding:4px 8px;font-size:13px}\
-object.flame{width:100%;min-height:420px;border:1px solid #ddd}";
 
 /// Builds the report of `inputs` and `experiments` (whose cells are among the inputs).
 pub fn build(

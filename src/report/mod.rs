@@ -1,5 +1,6 @@
 //! Reports: pure functions of stored results (never of a live database).
 
+pub mod browse;
 pub mod charts;
 mod experiment;
 pub mod export;

@@ -126,6 +126,36 @@ impl Store {
         })
     }
 
+    /// Opens the store at `path` for reading only (`txbench serve`): nothing is created or
+    /// migrated, and a store of another schema version is refused.
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        use rusqlite::OpenFlags;
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .with_context(|| format!("opening the store {} to read it", path.display()))?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        let version: i32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .with_context(|| format!("the store {} is not an SQLite database", path.display()))?;
+        if version != SCHEMA_VERSION {
+            bail!(
+                "the store {} has schema version {version}, this txbench reads {SCHEMA_VERSION}: {}",
+                path.display(),
+                if version < SCHEMA_VERSION {
+                    "`txbench store import` (or any run recorded) migrates it"
+                } else {
+                    "use a newer txbench"
+                }
+            );
+        }
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
     /// Where it is.
     pub fn path(&self) -> &Path {
         &self.path

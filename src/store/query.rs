@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 
 /// The run fields `--where` may name.
 pub const FIELDS: &[&str] = &[
+    "dir",
     "kind",
     "workload",
     "options",

@@ -141,6 +141,10 @@ pub fn level(
     } else {
         None
     };
+    // How the data was made, so the run can be repeated on a copy (`history --confirm`).
+    let prepare_args = crate::workload::meta::get(&mut conn, crate::workload::meta::PREPARE_ARGS)?
+        .and_then(|v| serde_json::from_str(&v).ok())
+        .unwrap_or_default();
     drop(conn);
     let part = part::shard_part(&*workload, plan, threads, shard, start_at, clock)?;
     let run_targets = part::other_targets_ready(&plan.choice, targets)?;
@@ -167,6 +171,8 @@ pub fn level(
         seed,
         workload_options,
         start_at: start_at.map(crate::shard::rfc3339),
+        args: plan.args.clone(),
+        prepare_args,
         ..plan.driver.clone()
     };
     let mut run_dir = RunDir::create(dir, SystemTime::now())?;

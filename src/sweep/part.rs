@@ -192,4 +192,26 @@ pub(super) fn placement_facts(
         p.host
             .insert("server_binary".into(), exe.display().to_string());
     }
+    // A sandbox's build is the program its `server start --binary` named (a wrapper script
+    // that execs the server with other options is a build of its own): that is what
+    // `history --confirm` starts again.
+    let sandbox = crate::server::StateDir::from_env()
+        .and_then(|home| crate::server::list(&home))
+        .ok()
+        .and_then(|all| all.into_iter().find(|s| s.record.pid == Some(pid)));
+    if let Some(s) = sandbox {
+        p.host
+            .insert("server_sandbox".into(), s.record.name.clone());
+        let given = s.record.binary.display().to_string();
+        if p.host.get("server_binary") != Some(&given) {
+            if let Some(exe) = p.host.remove("server_binary") {
+                p.host.insert("server_exe".into(), exe);
+            }
+            p.host.remove("server_binary_sha256");
+            if let Ok(sha) = binary::sha256(&s.record.binary) {
+                p.host.insert("server_binary_sha256".into(), sha);
+            }
+            p.host.insert("server_binary".into(), given);
+        }
+    }
 }

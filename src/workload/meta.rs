@@ -8,6 +8,10 @@ use anyhow::{Context, Result, bail};
 /// The table name.
 pub const TABLE: &str = "txbench_meta";
 
+/// The name of the `prepare` command line that made the data (a JSON array), which runs
+/// record so they can be repeated on a copy.
+pub const PREPARE_ARGS: &str = "prepare_args";
+
 /// Creates the table if it is missing.
 pub fn ensure(conn: &mut Conn) -> Result<()> {
     let sql = match conn.engine() {

@@ -378,26 +378,39 @@ fn chromium(extra: &[String], url: String) -> (String, Vec<String>) {
 /// Chromium's console messages while it renders `page` into `shot` (a PNG).
 #[allow(dead_code)]
 pub fn chromium_console(page: &Path, shot: &Path) -> Vec<String> {
+    chromium_shot(&format!("file://{}", page.display()), shot)
+}
+
+/// Chromium's console messages while it renders `url` into `shot` (a PNG).
+#[allow(dead_code)]
+pub fn chromium_shot(url: &str, shot: &Path) -> Vec<String> {
     let extra = [
         "--hide-scrollbars".to_string(),
         "--window-size=1100,1600".to_string(),
         format!("--screenshot={}", shot.display()),
     ];
-    chromium(&extra, format!("file://{}", page.display())).1
+    chromium(&extra, url.to_string()).1
 }
 
 /// The DOM of `file` after Chromium ran its scripts, opened with `query` (e.g. `?s=term`,
 /// which an inferno flame graph searches for on load), and the console messages.
 #[allow(dead_code)]
 pub fn chromium_dom(file: &Path, query: &str) -> (String, Vec<String>) {
-    let (dom, console) = chromium(
-        &["--dump-dom".to_string()],
-        format!("file://{}{query}", file.display()),
-    );
-    assert!(
-        !dom.is_empty(),
-        "chromium dumped no DOM of {}",
-        file.display()
-    );
+    chromium_dom_of(&format!("file://{}{query}", file.display()))
+}
+
+/// The DOM of `url` after Chromium loaded it, and the console messages.
+#[allow(dead_code)]
+pub fn chromium_dom_of(url: &str) -> (String, Vec<String>) {
+    let (dom, console) = chromium(&["--dump-dom".to_string()], url.to_string());
+    assert!(!dom.is_empty(), "chromium dumped no DOM of {url}");
     (dom, console)
+}
+
+/// Runs that read CPU figures, count statements or plant a slowdown must not share the machine
+/// with another test's run in the same test binary: each such test holds this.
+#[allow(dead_code)]
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
 }

@@ -116,6 +116,42 @@ fn select(w: &WorkloadChoice) -> Result<Selected> {
     Ok(Selected::Oltp(kind, oltp_options(args)?))
 }
 
+/// This process's command line after `verb` (`run`, `prepare`): the workload and its
+/// options, without the target URL (it may hold a password), the output directory, a
+/// sweep's --resume or the output format, as result.json and txbench_meta record it so the
+/// command can be repeated on a copy of the data.
+fn command_args(verb: &str) -> Vec<String> {
+    let argv: Vec<String> = std::env::args().collect();
+    let Some(start) = argv.iter().position(|a| a == verb) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut it = argv[start + 1..].iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--url" | "--out" | "--resume" | "--store" => {
+                it.next();
+            }
+            "-q" | "--quiet" | "--json" => {}
+            _ if ["--url=", "--out=", "--resume=", "--store="]
+                .iter()
+                .any(|p| a.starts_with(p)) => {}
+            _ => out.push(a.clone()),
+        }
+    }
+    out
+}
+
+/// Records how the data was made in txbench_meta (see [`command_args`]).
+fn record_prepare_args(target: &crate::engine::TargetUrl) -> Result<()> {
+    let mut conn = crate::engine::connect(target)?;
+    crate::workload::meta::set(
+        &mut conn,
+        crate::workload::meta::PREPARE_ARGS,
+        &serde_json::to_string(&command_args("prepare"))?,
+    )
+}
+
 fn cpus() -> u32 {
     std::thread::available_parallelism()
         .map(|n| n.get() as u32)

@@ -47,6 +47,7 @@ pub fn prepare(out: &Output, url: Option<&str>, cmd: &PrepareCmd) -> Result<i32>
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
+    record_prepare_args(&target)?;
     let secs = t.elapsed().as_secs_f64();
     if out.json {
         println!(
@@ -131,6 +132,7 @@ fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> 
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
+    record_prepare_args(&target)?;
     print_prepared(
         out,
         "tpcc",
@@ -237,6 +239,7 @@ fn prepare_tpcb(out: &Output, url: Option<&str>, a: &TpcbArgs, threads: u32) -> 
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
+    record_prepare_args(&target)?;
     print_prepared(
         out,
         "tpcb",

@@ -167,13 +167,15 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
         shard,
         start_at: None,
         labels: crate::config::labels(&d.labels).map_err(Failure::Usage)?,
+        args: Vec::new(),
+        prepare_args: Vec::new(),
     };
     Ok(Plan {
         choice,
         driver,
         seed: d.seed,
         start_at: d.start_at,
-        args: run_args(),
+        args: command_args("run"),
     })
 }
 
@@ -253,30 +255,6 @@ pub fn run(out: &Output, urls: &[String], cmd: &RunCmd) -> Result<i32> {
     Ok(EXIT_OK)
 }
 
-/// The `run` arguments of this process after `run`, without the target, the output
-/// directory, `--resume` and the output flags: what a sweep needs to run again.
-fn run_args() -> Vec<String> {
-    let argv: Vec<String> = std::env::args().collect();
-    let Some(start) = argv.iter().position(|a| a == "run") else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    let mut it = argv[start + 1..].iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--url" | "--out" | "--resume" => {
-                it.next();
-            }
-            "-q" | "--quiet" | "--json" => {}
-            _ if a.starts_with("--url=")
-                || a.starts_with("--out=")
-                || a.starts_with("--resume=") => {}
-            _ => out.push(a.clone()),
-        }
-    }
-    out
-}
-
 /// `run WORKLOAD --resume DIR`: the sweep's remaining levels, with the options it began with.
 fn resume(
     out: &Output,
@@ -304,7 +282,7 @@ fn resume(
             name
         );
     }
-    let given = run_args();
+    let given = command_args("run");
     if given.len() > 1 {
         anyhow::bail!(
             "--resume takes no other run options: the sweep goes on with its own ({})",

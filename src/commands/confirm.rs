@@ -1,0 +1,238 @@
+//! `txbench history --confirm`: the suspected step measured again between its two builds, as
+//! an interleaved, repeated experiment on identical data (`experiment::confirm` writes the
+//! plan; `experiment run_generated` runs it), and judged by the deviation's interval.
+
+use super::Output;
+use crate::analysis::history::History;
+use crate::analysis::stats::Verdict;
+use crate::cli::HistoryCmd;
+use crate::error::Failure;
+use crate::experiment::{self, Deviation, confirm};
+use crate::results::RunResult;
+use anyhow::Result;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// What the confirming experiment found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Confirmation {
+    /// The point before the step and the first after it (indices of the history).
+    pub before_index: usize,
+    /// See `before_index`.
+    pub after_index: usize,
+    /// Their run directories.
+    pub before_dir: String,
+    /// See `before_dir`.
+    pub after_dir: String,
+    /// Their builds.
+    pub before_binary: String,
+    /// See `before_binary`.
+    pub after_binary: String,
+    /// True when both runs measured the same file (the same SHA-256).
+    pub same_build: bool,
+    /// The step the history found there, % (the after level against the before level).
+    pub history_step_pct: Option<f64>,
+    /// The figure the verdict is on: "throughput" (NOPM or tps) or a cost per transaction.
+    pub outcome: String,
+    /// The after build against the before build, with its interval.
+    pub deviation: Option<Deviation>,
+    /// True when the interval excludes no change in the direction that makes the figure
+    /// worse.
+    pub regression: bool,
+    /// True when the deviation is significant and in the direction of the history's step
+    /// (or, without a step, significant at all).
+    pub confirmed: bool,
+    /// The experiment's directory.
+    pub experiment: String,
+}
+
+/// The outcome the experiment compares for a history figure, or an error naming the flag.
+fn outcome(figure: &str) -> Result<(String, bool)> {
+    match figure {
+        "tps" | "nopm" | "tpm" => Ok(("throughput".into(), true)),
+        _ => {
+            let cost = figure.strip_prefix("per_txn.").unwrap_or(figure);
+            if experiment::COSTS.contains(&cost) {
+                Ok((cost.to_string(), false))
+            } else {
+                Err(Failure::Usage(format!(
+                    "--confirm: the experiment measures throughput (tps, nopm) and the server's costs per transaction (server_cpu_ms, per_txn.{}); --figure {figure} is neither",
+                    experiment::COSTS[1..].join(", per_txn.")
+                ))
+                .into())
+            }
+        }
+    }
+}
+
+/// The index of the first point after the step to confirm: `at` given (`newest`: the
+/// newest change point), None when there is no change point to confirm.
+fn step_index(h: &History, at: &str) -> Result<Option<usize>> {
+    if at == "newest" {
+        return Ok(h.steps.last().map(|s| s.change.index));
+    }
+    match at.parse::<usize>() {
+        Ok(i) if i >= 1 && i < h.points.len() => Ok(Some(i)),
+        _ => Err(Failure::Usage(format!(
+            "--confirm {at}: the index of the first point after a step, 1 to {} (the history's first column)",
+            h.points.len().saturating_sub(1)
+        ))
+        .into()),
+    }
+}
+
+/// Runs the confirming experiment of `cmd.confirm` on `h`: None when there is no step.
+pub fn confirm(out: &Output, cmd: &HistoryCmd, h: &History) -> Result<Option<Confirmation>> {
+    let Some(at) = &cmd.confirm else {
+        return Ok(None);
+    };
+    let (outcome, throughput) = outcome(&h.figure)?;
+    let Some(index) = step_index(h, at)? else {
+        out.note("--confirm: no change point to confirm");
+        return Ok(None);
+    };
+    if cmd.confirm_repetitions < 2 {
+        return Err(Failure::Usage(format!(
+            "--confirm-repetitions {}: 2 or more (an interval needs two blocks)",
+            cmd.confirm_repetitions
+        ))
+        .into());
+    }
+    let load = |i: usize| -> Result<(PathBuf, RunResult)> {
+        let dir = PathBuf::from(&h.points[i].dir);
+        let r = RunResult::load(&dir)?;
+        Ok((dir, r))
+    };
+    let (bdir, b) = load(index - 1)?;
+    let (adir, a) = load(index)?;
+    let (bs, as_) = (confirm::side(&bdir, &b)?, confirm::side(&adir, &a)?);
+    let step = h
+        .steps
+        .iter()
+        .find(|s| s.change.index == index)
+        .map(|s| s.change.step_pct);
+    let label = |i: usize| {
+        let p = &h.points[i];
+        p.label.clone().unwrap_or_else(|| p.started_at.clone())
+    };
+    let description = format!(
+        "history --confirm: {} of {} at {} threads, the build of point {} ({}) against that of point {index} ({})",
+        h.figure,
+        h.workload,
+        h.threads,
+        index - 1,
+        label(index - 1),
+        label(index)
+    );
+    let mut plan = confirm::plan((&bs, &b), (&as_, &a), cmd.confirm_repetitions, &description)?;
+    if !throughput {
+        plan.primary = Some(outcome.clone());
+    }
+    let text = toml::to_string(&plan)?;
+    let dir = cmd.confirm_out.clone().unwrap_or_else(|| {
+        let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
+            .to_string()
+            .replace([':', '-'], "");
+        Path::new("experiments").join(format!("confirm-{}", stamp.trim_end_matches('Z')))
+    });
+    if bs.sha256 == as_.sha256 {
+        out.note(&format!(
+            "--confirm: points {} and {index} ran the same build ({}): the experiment measures the noise between two runs of it",
+            index - 1,
+            &bs.sha256[..12]
+        ));
+    }
+    let Some(e) = crate::commands::experiment::run_generated(out, "confirm", &text, &dir)? else {
+        out.note(&format!(
+            "--confirm: interrupted; continue with `txbench experiment resume {}`",
+            dir.display()
+        ));
+        return Err(Failure::Interrupted.into());
+    };
+    let invalid = e.invalid_cells();
+    if invalid > 0 {
+        return Err(Failure::Invalid(format!(
+            "--confirm: {invalid} of {} cells INVALID (kept in {}): no verdict",
+            e.cells.len(),
+            dir.display()
+        ))
+        .into());
+    }
+    let tables = experiment::tables(&e);
+    let row = tables.first().and_then(|t| t.rows.first());
+    let deviation = row.and_then(|r| {
+        if throughput {
+            r.deviations.first().and_then(|(_, d)| d.clone())
+        } else {
+            r.costs
+                .first()
+                .and_then(|(_, c)| c.iter().find(|c| c.figure == outcome))
+                .and_then(|c| c.deviation.clone())
+        }
+    });
+    // Throughput: lower is worse; a cost: higher is worse.
+    let worse = |d: &Deviation| match d.verdict {
+        Verdict::Slower => throughput,
+        Verdict::Faster => !throughput,
+        Verdict::NoSignificantDifference => false,
+    };
+    let significant = |d: &Deviation| d.verdict != Verdict::NoSignificantDifference;
+    let regression = deviation.as_ref().is_some_and(worse);
+    let confirmed = deviation
+        .as_ref()
+        .is_some_and(|d| significant(d) && step.is_none_or(|s| (s < 0.0) == (d.pct < 0.0)));
+    Ok(Some(Confirmation {
+        before_index: index - 1,
+        after_index: index,
+        before_dir: bdir.display().to_string(),
+        after_dir: adir.display().to_string(),
+        before_binary: bs.binary.display().to_string(),
+        after_binary: as_.binary.display().to_string(),
+        same_build: bs.sha256 == as_.sha256,
+        history_step_pct: step,
+        outcome,
+        deviation,
+        regression,
+        confirmed,
+        experiment: dir.display().to_string(),
+    }))
+}
+
+/// The confirmation in words: the builds, the deviation with its interval, the verdict.
+pub fn text(c: &Confirmation) -> String {
+    let dev = match &c.deviation {
+        Some(d) => format!(
+            "{:+.1} % [{:+.1}, {:+.1}] ({} blocks, {}, {:.0} % interval)",
+            d.pct,
+            d.ci_pct.0,
+            d.ci_pct.1,
+            d.n,
+            d.method,
+            d.confidence * 100.0
+        ),
+        None => "no deviation (fewer than two valid cells of a build)".into(),
+    };
+    let verdict = if c.confirmed {
+        if c.regression {
+            "CONFIRMED: a regression"
+        } else {
+            "CONFIRMED"
+        }
+    } else {
+        "not confirmed: the interval holds no change, or the change is the other way"
+    };
+    format!(
+        "confirm: the build of point {} ({}) against that of point {} ({}){}\n  {}: {dev}\n  {verdict}{}; experiment in {}\n",
+        c.after_index,
+        c.after_binary,
+        c.before_index,
+        c.before_binary,
+        if c.same_build { ", the same build" } else { "" },
+        c.outcome,
+        c.history_step_pct.map_or(String::new(), |s| format!(
+            " (the history's step: {s:+.1} %)"
+        )),
+        c.experiment
+    )
+}
