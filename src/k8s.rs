@@ -6,6 +6,9 @@ use serde_json::json;
 
 /// Where the results volume is mounted in each pod.
 pub const RESULTS_MOUNT: &str = "/results";
+/// The user (and group) the image runs as (the Dockerfile's USER): the pod runs as it, and
+/// the results volume is made writable to its group (fsGroup).
+pub const IMAGE_UID: u32 = 10001;
 /// The env var the manifest sets from the completion index, for the shard's --out path
 /// (txbench itself reads JOB_COMPLETION_INDEX, which the Job controller sets).
 pub const INDEX_VAR: &str = "TXBENCH_SHARD_INDEX";
@@ -98,6 +101,8 @@ impl JobSpec {
                     "metadata": {"labels": labels},
                     "spec": {
                         "restartPolicy": "Never",
+                        "securityContext": {"runAsNonRoot": true, "runAsUser": IMAGE_UID,
+                            "runAsGroup": IMAGE_UID, "fsGroup": IMAGE_UID},
                         // One client machine per shard where the cluster has them.
                         "affinity": {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{
                             "weight": 100,

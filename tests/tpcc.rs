@@ -322,9 +322,9 @@ fn runs_keep_the_data_consistent(db: Db, nd: &str) {
                 "--threads",
                 "4",
                 "--time",
-                "20",
+                "8",
             ])
-            .args(["--report-interval", "5", "--check", "--json", "--out"])
+            .args(["--report-interval", "2", "--check", "--json", "--out"])
             .arg(&dir)
             .args(mode)
             .output()
