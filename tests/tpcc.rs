@@ -370,6 +370,32 @@ fn runs_keep_the_data_consistent(db: Db, nd: &str) {
         assert!(notes.contains(want), "{notes}");
         let r = result_json(&dir);
         assert_schema_valid(&r);
+        // How the database grew: the four tables, orders counted exactly (one per New-Order
+        // committed, so more at the end), the others as the server estimates them.
+        let growth = r["database_growth"].as_array().unwrap();
+        let mut tables: Vec<&str> = growth
+            .iter()
+            .map(|g| g["table"].as_str().unwrap())
+            .collect();
+        tables.sort();
+        assert_eq!(
+            tables,
+            ["history", "new_order", "order_line", "orders"],
+            "{growth:?}"
+        );
+        let orders = growth.iter().find(|g| g["table"] == "orders").unwrap();
+        assert_eq!(orders["rows_exact"], true);
+        let (o0, o1) = (
+            orders["start"]["rows"].as_u64().unwrap(),
+            orders["end"]["rows"].as_u64().unwrap(),
+        );
+        assert!(o0 >= 30_000 && o1 > o0, "{orders}");
+        assert!(
+            growth
+                .iter()
+                .all(|g| g["end"]["bytes"].as_u64().unwrap() > 0),
+            "{growth:?}"
+        );
         let head = &r["workload_report"]["headline"];
         assert_eq!(head[0][0], "NOPM");
         let nopm = head[0][1].as_str().unwrap().parse::<f64>().unwrap();

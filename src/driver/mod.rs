@@ -241,6 +241,7 @@ pub fn run(
             s
         }),
         merged: None,
+        database_growth: Vec::new(),
         validity: Validity {
             valid: true,
             reasons: vec![],

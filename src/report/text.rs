@@ -219,6 +219,13 @@ pub fn summary(r: &RunResult) -> String {
             );
         }
     }
+    if !r.database_growth.is_empty() {
+        let _ = writeln!(
+            out,
+            "  database, start → end (≈: the server's estimate after ANALYZE): {}",
+            crate::results::growth::summary_line(&r.database_growth)
+        );
+    }
     if let Some(sum) = r.summary.as_ref()
         && let Some(srv) = sum.server.as_ref()
     {

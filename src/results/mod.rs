@@ -4,6 +4,7 @@
 
 mod files;
 mod finding;
+pub mod growth;
 mod interval;
 mod profile;
 mod stability;
@@ -174,6 +175,9 @@ pub struct RunResult {
     /// A run merged from shards by `txbench merge`: where each came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged: Option<MergeRecord>,
+    /// How the tables the workload adds to grew over the run (TPC-C, TPC-B), from the server.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub database_growth: Vec<growth::TableGrowth>,
     /// The verdict.
     pub validity: Validity,
 }

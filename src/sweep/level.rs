@@ -145,6 +145,14 @@ pub fn level(
     let prepare_args = crate::workload::meta::get(&mut conn, crate::workload::meta::PREPARE_ARGS)?
         .and_then(|v| serde_json::from_str(&v).ok())
         .unwrap_or_default();
+    // How the tables the workload adds to grow over the run (seed 001: growth is one reason
+    // long TPC-C runs decline). ANALYZE needs more than SELECT: a refusal is a note.
+    let growth_tables: &[&str] = match &plan.choice {
+        Choice::Tpcc { .. } => &["orders", "order_line", "history", "new_order"],
+        Choice::Tpcb { .. } => &["pgbench_history"],
+        Choice::Oltp(..) => &[],
+    };
+    let growth_start = measure_growth(&mut conn, growth_tables);
     drop(conn);
     let part = part::shard_part(&*workload, plan, threads, shard, start_at, clock)?;
     let run_targets = part::other_targets_ready(&plan.choice, targets)?;
@@ -246,8 +254,12 @@ pub fn level(
             && !frozen
             && result.status != RunStatus::Interrupted;
         if check {
-            let mut conn = engine::connect(&target)?;
-            let conditions = tpcc::check::run(&mut conn, t.null_dates, false)?;
+            let conditions = tpcc::check::run(
+                &|| engine::connect(&target),
+                t.null_dates,
+                false,
+                tpcc::check::parallelism(),
+            )?;
             check_after_run(
                 &mut result,
                 &conditions,
@@ -284,7 +296,78 @@ pub fn level(
         }
         run_dir.write_result(&result)?;
     }
+    match growth_start {
+        Ok(start) if !start.is_empty() && !frozen => {
+            match engine::connect(&target).and_then(|mut c| measure_growth(&mut c, growth_tables)) {
+                Ok(end) => result.database_growth = growth(&start, &end),
+                Err(e) => result.notes.push(format!(
+                    "the tables' growth was not measured at the end: {}",
+                    crate::error::one_line(&e)
+                )),
+            }
+            run_dir.write_result(&result)?;
+        }
+        Err(e) => {
+            result.notes.push(format!(
+                "the tables' growth was not measured: {}",
+                crate::error::one_line(&e)
+            ));
+            run_dir.write_result(&result)?;
+        }
+        _ => {}
+    }
     display.finish();
     show.level_done(&result, dir, level.map(|l| l.0));
     Ok(result)
+}
+
+/// Rows and bytes of `tables` (the server's estimates after ANALYZE); TPC-C's orders are
+/// counted exactly from the districts' next order numbers, which costs one row per district
+/// (InnoDB's sampled estimate moves both ways while the table only grows).
+fn measure_growth(
+    conn: &mut engine::Conn,
+    tables: &[&str],
+) -> Result<Vec<(String, u64, u64, bool)>> {
+    let mut sizes: Vec<(String, u64, u64, bool)> = engine::table_sizes(conn, tables)?
+        .into_iter()
+        .map(|(t, r, b)| (t, r, b, false))
+        .collect();
+    if let Some(o) = sizes.iter_mut().find(|s| s.0 == "orders") {
+        let int = match conn.engine() {
+            engine::Engine::Mysql => "SIGNED",
+            engine::Engine::Postgres => "BIGINT",
+        };
+        let exact: Option<i64> = conn.query_first(format!(
+            "SELECT CAST(SUM(d_next_o_id - 1) AS {int}) FROM district"
+        ))?;
+        if let Some(n) = exact {
+            o.1 = n.max(0) as u64;
+            o.3 = true;
+        }
+    }
+    Ok(sizes)
+}
+
+/// Each table measured at both ends, start → end.
+fn growth(
+    start: &[(String, u64, u64, bool)],
+    end: &[(String, u64, u64, bool)],
+) -> Vec<crate::results::growth::TableGrowth> {
+    use crate::results::growth::{TableGrowth, TableSize};
+    let size = |r: &(String, u64, u64, bool)| TableSize {
+        rows: r.1,
+        bytes: r.2,
+    };
+    start
+        .iter()
+        .filter_map(|s| {
+            let e = end.iter().find(|e| e.0 == s.0)?;
+            Some(TableGrowth {
+                table: s.0.clone(),
+                rows_exact: s.3 && e.3,
+                start: size(s),
+                end: size(e),
+            })
+        })
+        .collect()
 }

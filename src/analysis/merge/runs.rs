@@ -231,6 +231,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
         findings: Vec::new(),
         shard: None,
         merged: None,
+        database_growth: Vec::new(),
         validity: Validity {
             valid: true,
             reasons: Vec::new(),

@@ -19,7 +19,7 @@ pub fn check(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> 
     let sel = select(&cmd.workload)?;
     let target = resolve_target(out, url)?;
     let mut conn = engine::connect(&target)?;
-    let code = check_workload(out, &mut conn, &sel)?;
+    let code = check_workload(out, &mut conn, &target, &sel)?;
     check_replicas(out, &mut conn, &target)?;
     Ok(code)
 }
@@ -68,9 +68,14 @@ fn check_replicas(
     Ok(())
 }
 
-fn check_workload(out: &Output, conn: &mut crate::engine::Conn, sel: &Selected) -> Result<i32> {
+fn check_workload(
+    out: &Output,
+    conn: &mut crate::engine::Conn,
+    target: &engine::TargetUrl,
+    sel: &Selected,
+) -> Result<i32> {
     match sel {
-        Selected::Tpcc(a) => check_tpcc(out, conn, a),
+        Selected::Tpcc(a) => check_tpcc(out, conn, target, a),
         Selected::Tpcb(a) => {
             let state = tpcb::ready(conn, a.scale)?;
             let t = Instant::now();
@@ -111,10 +116,20 @@ fn check_workload(out: &Output, conn: &mut crate::engine::Conn, sel: &Selected) 
     }
 }
 
-fn check_tpcc(out: &Output, conn: &mut crate::engine::Conn, a: &TpccArgs) -> Result<i32> {
+fn check_tpcc(
+    out: &Output,
+    conn: &mut crate::engine::Conn,
+    target: &engine::TargetUrl,
+    a: &TpccArgs,
+) -> Result<i32> {
     let state = tpcc::ready(conn, a.warehouses)?;
     let t = Instant::now();
-    let results = tpcc::check::run(conn, state.null_dates, state.initial)?;
+    let results = tpcc::check::run(
+        &|| engine::connect(target),
+        state.null_dates,
+        state.initial,
+        tpcc::check::parallelism(),
+    )?;
     print_conditions(
         out,
         "tpcc",
