@@ -25,7 +25,9 @@ pub(super) fn ms_key(s: f64) -> i64 {
 fn comparable(r: &RunResult) -> serde_json::Value {
     let mut c = serde_json::to_value(&r.config).unwrap_or_default();
     if let Some(o) = c.as_object_mut() {
-        for k in ["shard", "seed"] {
+        // The command lines differ by --shard and by how options are spelled; the options
+        // themselves are compared.
+        for k in ["shard", "seed", "args"] {
             o.remove(k);
         }
     }
