@@ -84,10 +84,29 @@ impl Store {
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         // WAL with synchronous=NORMAL: a power cut may lose the last runs recorded, never
         // the database; the run directories hold them anyway (`store import`).
-        conn.execute_batch(
-            "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;",
-        )
-        .with_context(|| format!("the store {}", path.display()))?;
+        // Switching a new store to WAL takes an exclusive lock that SQLite's busy timeout
+        // does not wait for: a second process creating it at the same moment gets "database
+        // is locked" at once (seen in the two-thread unit test), so it tries again for a while.
+        let pragmas =
+            "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;";
+        let mut tries = 0;
+        loop {
+            match conn.execute_batch(pragmas) {
+                Ok(()) => break,
+                Err(rusqlite::Error::SqliteFailure(e, _))
+                    if matches!(
+                        e.code,
+                        rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                    ) && tries < 200 =>
+                {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(e) => {
+                    return Err(e).with_context(|| format!("the store {}", path.display()));
+                }
+            }
+        }
         // Read and migrated inside one write transaction: two processes creating the store at
         // once (shards on one host) take turns, and the second finds it made.
         let in_store = |e: rusqlite::Error| anyhow::anyhow!("the store {}: {e}", path.display());
