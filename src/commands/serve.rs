@@ -40,14 +40,7 @@ pub fn bind_address(port: u16, listen: Option<&str>) -> Result<SocketAddr> {
 
 /// `txbench serve`.
 pub fn serve(out: &Output, port: u16, listen: Option<&str>) -> Result<i32> {
-    let path = store::path(out.store.as_deref())?;
-    if !path.exists() {
-        return Err(Failure::Usage(format!(
-            "no store at {}: runs are recorded there as they complete, or `txbench store import DIR…` builds it",
-            path.display()
-        ))
-        .into());
-    }
+    let path = super::store::existing_store(out)?;
     Store::open_read_only(&path)?;
     let addr = bind_address(port, listen)?;
     let server = tiny_http::Server::http(addr)
@@ -112,8 +105,12 @@ fn respond(store: &Path, method: &tiny_http::Method, url: &str) -> (u16, String)
 
 type Page = std::result::Result<String, (u16, String)>;
 
-fn open(store: &Path) -> std::result::Result<Store, (u16, String)> {
-    Store::open_read_only(store).map_err(|e| (500, crate::error::one_line(&e)))
+/// The runs `f` selects, the store opened read-only for this request (runs recorded since
+/// the last one appear).
+fn query(store: &Path, f: &Filter) -> std::result::Result<Vec<store::Entry>, (u16, String)> {
+    Store::open_read_only(store)
+        .and_then(|s| s.query(f))
+        .map_err(|e| (500, crate::error::one_line(&e)))
 }
 
 /// `/`: the runs the form's filters select.
@@ -147,9 +144,7 @@ fn runs(store: &Path, q: &HashMap<String, String>) -> Page {
     if !form.since.is_empty() {
         f.since = Some(form.since.clone());
     }
-    let entries = open(store)?
-        .query(&f)
-        .map_err(|e| (500, crate::error::one_line(&e)))?;
+    let entries = query(store, &f)?;
     Ok(browse::runs_page(
         &entries,
         &form,
@@ -166,9 +161,7 @@ fn history_of(store: &Path, q: &HashMap<String, String>) -> Page {
     let mut f = Filter::default();
     f.field(&format!("identity={id}"))
         .map_err(|e| (400, e.to_string()))?;
-    let mut entries = open(store)?
-        .query(&f)
-        .map_err(|e| (500, crate::error::one_line(&e)))?;
+    let mut entries = query(store, &f)?;
     entries.retain(|e| history::in_series(e, false, false));
     let Some(first) = entries.first() else {
         return Err((404, format!("no stored run has the identity {id}")));
@@ -208,9 +201,7 @@ fn run(store: &Path, q: &HashMap<String, String>) -> Page {
     f.field(&format!("dir={dir}"))
         .map_err(|e| (400, e.to_string()))?;
     // Only a directory the store holds: the page never reads a path a visitor makes up.
-    let known = open(store)?
-        .query(&f)
-        .map_err(|e| (500, crate::error::one_line(&e)))?;
+    let known = query(store, &f)?;
     if known.is_empty() {
         return Err((404, format!("{dir}: not a run in the store")));
     }

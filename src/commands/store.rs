@@ -75,8 +75,8 @@ fn filter(select: &Select, extra: &[String]) -> Result<Filter> {
     Ok(f)
 }
 
-/// The stored runs `f` selects.
-fn select(out: &Output, f: &Filter) -> Result<Vec<Entry>> {
+/// Where the store is, when it exists (the commands that only read it refuse to make one).
+pub(super) fn existing_store(out: &Output) -> Result<std::path::PathBuf> {
     let path = store::path(out.store.as_deref())?;
     if !path.exists() {
         return Err(Failure::Usage(format!(
@@ -85,7 +85,12 @@ fn select(out: &Output, f: &Filter) -> Result<Vec<Entry>> {
         ))
         .into());
     }
-    Store::open(&path)?.query(f)
+    Ok(path)
+}
+
+/// The stored runs `f` selects.
+fn select(out: &Output, f: &Filter) -> Result<Vec<Entry>> {
+    Store::open(&existing_store(out)?)?.query(f)
 }
 
 /// `txbench runs`.
