@@ -67,7 +67,7 @@ pub fn side(dir: &Path, r: &RunResult) -> Result<Side> {
             binary.display(),
             dir.display(),
             &now[..12],
-            &sha[..sha.len().min(12)]
+            sha.get(..12).unwrap_or(sha)
         );
     }
     Ok(Side {
