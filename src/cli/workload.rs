@@ -70,6 +70,12 @@ pub struct TpccArgs {
     /// Warehouses (prepare: to load, default 1; check and run: default all prepared).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..))]
     pub warehouses: Option<u32>,
+    /// Table sets: independent copies of the nine tables, each in a schema of its own (set 1
+    /// in the URL's, set k in `<schema>_set<k>`), terminals spread evenly over them, as
+    /// sysbench-tpcc's --tables (prepare: default 1; check, run and cleanup: default all
+    /// prepared).
+    #[arg(long, alias = "schemas", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub table_sets: Option<u32>,
     /// Undelivered orders: null (the specification) or default (a sentinel value, so the
     /// delivery UPDATE does not grow the row; see the page-split write-up).
     #[arg(long, value_enum, default_value_t = crate::workload::tpcc::NullDates::Null)]

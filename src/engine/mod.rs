@@ -17,6 +17,7 @@ mod clock;
 mod error;
 #[cfg(feature = "mysql")]
 pub mod mysql;
+pub mod namespace;
 pub mod postgres;
 pub mod sandbox;
 mod value;

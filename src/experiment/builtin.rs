@@ -4,6 +4,7 @@
 /// Name and text of every built-in plan.
 pub const PLANS: &[(&str, &str)] = &[
     ("null-dates", include_str!("../../plans/null-dates.toml")),
+    ("schemas", include_str!("../../plans/schemas.toml")),
     ("isolation", include_str!("../../plans/isolation.toml")),
     ("thread-pool", include_str!("../../plans/thread-pool.toml")),
     ("autoinc", include_str!("../../plans/autoinc.toml")),

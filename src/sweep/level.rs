@@ -2,7 +2,7 @@
 //! from the plan, the driver's run, and the checks and deferred work after it.
 
 use super::after::{check_after_run, replicas_after_run};
-use super::{Choice, LEVEL_GAP, Plan, Show, clock_seed, part};
+use super::{Choice, LEVEL_GAP, Plan, Show, clock_seed, growth, part};
 use crate::config::RunConfig;
 use crate::driver;
 use crate::engine::{self, TargetUrl};
@@ -64,48 +64,52 @@ pub fn level(
     let (topology, replicas_at_start) = crate::topology::at_start(&mut conn, &target);
     preflight.topology = topology;
     let mut tpcc_run: Option<Arc<tpcc::run::Tpcc>> = None;
+    let mut sets = None;
     let mut tpcb_run: Option<Arc<tpcb::Tpcb>> = None;
     let mut workload_options = serde_json::Value::Null;
     let workload: Arc<dyn crate::workload::Workload> = match &plan.choice {
         Choice::Tpcc {
             warehouses,
             check,
+            table_sets,
             options: a,
         } => {
-            let state = tpcc::ready(&mut conn, *warehouses)?;
+            let s = tpcc::sets::resolve(&mut conn, *table_sets)?;
+            let state = tpcc::sets::ready_all(&target, &s, *warehouses)?.remove(0);
+            if threads < s.count {
+                return Err(Failure::Usage(format!(
+                    "--threads {threads} for {} table sets: every set needs a terminal (--table-sets {threads} runs on fewer)",
+                    s.count
+                ))
+                .into());
+            }
             workload_options = json!({
                 "warehouses": warehouses, "prepared_warehouses": state.warehouses,
                 "null_dates": state.null_dates, "terminal_warehouse": a.terminals,
                 "think_time": format!("{:?}", a.think), "mix": a.mix, "check": check,
                 "procedures": a.procedures, "delivery": a.delivery,
             });
-            // Any run changes the data: condition 11 no longer applies.
-            crate::workload::meta::remove_prefix(&mut conn, "tpcc.initial")?;
-            if a.procedures {
-                let missing = tpcc::procedures::missing(&mut conn)?;
-                if !missing.is_empty() {
-                    anyhow::bail!(
-                        "--procedures: {} not in the database: run `txbench prepare tpcc --warehouses {} --procedures` first",
-                        missing.join(", "),
-                        state.warehouses
-                    );
-                }
-                // The bodies of this txbench version (an older prepare's may lack checks).
-                tpcc::procedures::create(&mut conn, state.null_dates)
-                    .context("--procedures: recreating the procedures of this txbench version")?;
+            if s.count > 1 {
+                workload_options["table_sets"] = json!(s.count);
+            }
+            for k in 1..=s.count {
+                let mut conn = s.connect(&target, k)?;
+                tpcc::run::ready_to_run(&mut conn, a, state.warehouses)
+                    .with_context(|| format!("table {}", s.name(k)))?;
             }
             let mut t = tpcc::run::Tpcc::new(
                 warehouses.unwrap_or(state.warehouses),
                 state.null_dates,
                 state.c_last_load,
                 a,
-                threads,
+                (threads, &s),
                 seed ^ 0x7cc,
             );
             if a.delivery == tpcc::run::DeliveryMode::Deferred {
-                let url = target.clone();
-                t.start_deferred(Arc::new(move || engine::connect(&url)))?;
+                let (url, s) = (target.clone(), s.clone());
+                t.start_deferred(Arc::new(move |k| s.connect(&url, k)))?;
             }
+            sets = Some(s);
             let t = Arc::new(t);
             tpcc_run = Some(t.clone());
             t
@@ -152,7 +156,7 @@ pub fn level(
         Choice::Tpcb { .. } => &["pgbench_history"],
         Choice::Oltp(..) => &[],
     };
-    let growth_start = measure_growth(&mut conn, growth_tables);
+    let growth_start = growth::measure(&target, sets.as_ref(), growth_tables);
     drop(conn);
     let part = part::shard_part(&*workload, plan, threads, shard, start_at, clock)?;
     let run_targets = part::other_targets_ready(&plan.choice, targets)?;
@@ -254,17 +258,21 @@ pub fn level(
             && !frozen
             && result.status != RunStatus::Interrupted;
         if check {
-            let conditions = tpcc::check::run(
-                &|| engine::connect(&target),
-                t.null_dates,
-                false,
-                tpcc::check::parallelism(),
-            )?;
+            let per_set = tpcc::sets::check_all(&target, &t.sets, t.null_dates, &[])?;
+            let conditions = tpcc::sets::name_conditions(&t.sets, per_set);
+            let several = t.sets.count > 1;
             check_after_run(
                 &mut result,
                 &conditions,
-                "conditions 1-10 and 12 pass",
-                |c| format!("{} ({} violating)", c.number, c.violations),
+                if several {
+                    "conditions 1-10 and 12 pass in every table set"
+                } else {
+                    "conditions 1-10 and 12 pass"
+                },
+                |c| match c.description.split_once(": ").filter(|_| several) {
+                    Some((set, _)) => format!("{} of {set} ({} violating)", c.number, c.violations),
+                    None => format!("{} ({} violating)", c.number, c.violations),
+                },
                 ", ",
             );
         }
@@ -298,8 +306,8 @@ pub fn level(
     }
     match growth_start {
         Ok(start) if !start.is_empty() && !frozen => {
-            match engine::connect(&target).and_then(|mut c| measure_growth(&mut c, growth_tables)) {
-                Ok(end) => result.database_growth = growth(&start, &end),
+            match growth::measure(&target, sets.as_ref(), growth_tables) {
+                Ok(end) => result.database_growth = growth::between(&start, &end),
                 Err(e) => result.notes.push(format!(
                     "the tables' growth was not measured at the end: {}",
                     crate::error::one_line(&e)
@@ -319,55 +327,4 @@ pub fn level(
     display.finish();
     show.level_done(&result, dir, level.map(|l| l.0));
     Ok(result)
-}
-
-/// Rows and bytes of `tables` (the server's estimates after ANALYZE); TPC-C's orders are
-/// counted exactly from the districts' next order numbers, which costs one row per district
-/// (InnoDB's sampled estimate moves both ways while the table only grows).
-fn measure_growth(
-    conn: &mut engine::Conn,
-    tables: &[&str],
-) -> Result<Vec<(String, u64, u64, bool)>> {
-    let mut sizes: Vec<(String, u64, u64, bool)> = engine::table_sizes(conn, tables)?
-        .into_iter()
-        .map(|(t, r, b)| (t, r, b, false))
-        .collect();
-    if let Some(o) = sizes.iter_mut().find(|s| s.0 == "orders") {
-        let int = match conn.engine() {
-            engine::Engine::Mysql => "SIGNED",
-            engine::Engine::Postgres => "BIGINT",
-        };
-        let exact: Option<i64> = conn.query_first(format!(
-            "SELECT CAST(SUM(d_next_o_id - 1) AS {int}) FROM district"
-        ))?;
-        if let Some(n) = exact {
-            o.1 = n.max(0) as u64;
-            o.3 = true;
-        }
-    }
-    Ok(sizes)
-}
-
-/// Each table measured at both ends, start → end.
-fn growth(
-    start: &[(String, u64, u64, bool)],
-    end: &[(String, u64, u64, bool)],
-) -> Vec<crate::results::growth::TableGrowth> {
-    use crate::results::growth::{TableGrowth, TableSize};
-    let size = |r: &(String, u64, u64, bool)| TableSize {
-        rows: r.1,
-        bytes: r.2,
-    };
-    start
-        .iter()
-        .filter_map(|s| {
-            let e = end.iter().find(|e| e.0 == s.0)?;
-            Some(TableGrowth {
-                table: s.0.clone(),
-                rows_exact: s.3 && e.3,
-                start: size(s),
-                end: size(e),
-            })
-        })
-        .collect()
 }

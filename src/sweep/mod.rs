@@ -5,6 +5,7 @@
 //! `commands` implements (nothing here prints or sees clap).
 
 mod after;
+mod growth;
 mod level;
 mod part;
 
@@ -30,6 +31,8 @@ pub enum Choice {
         warehouses: Option<u32>,
         /// --check.
         check: bool,
+        /// --table-sets (None: every prepared one).
+        table_sets: Option<u32>,
         /// The rest of its options.
         options: tpcc::run::RunOptions,
     },

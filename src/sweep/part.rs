@@ -110,9 +110,10 @@ pub(super) fn other_targets_ready(
                     tpcc::procedures::create(conn, st.null_dates)?;
                 }
                 format!(
-                    "{} warehouse(s), --null-dates {}",
+                    "{} warehouse(s), --null-dates {}, {} table set(s)",
                     st.warehouses,
-                    st.null_dates.name()
+                    st.null_dates.name(),
+                    tpcc::sets::recorded(conn)?
                 )
             }
             Choice::Tpcb { scale, .. } => {

@@ -188,6 +188,31 @@ pub enum Prepared {
     AlreadyComplete,
 }
 
+impl Prepared {
+    /// Two loads (TPC-C's table sets) as one: what either loaded.
+    pub fn and(self, other: Prepared) -> Prepared {
+        match (self, other) {
+            (Prepared::AlreadyComplete, p) | (p, Prepared::AlreadyComplete) => p,
+            (
+                Prepared::Loaded {
+                    units,
+                    rows,
+                    resumed,
+                },
+                Prepared::Loaded {
+                    units: u2,
+                    rows: r2,
+                    resumed: s2,
+                },
+            ) => Prepared::Loaded {
+                units: units + u2,
+                rows: rows + r2,
+                resumed: resumed || s2,
+            },
+        }
+    }
+}
+
 /// How a load reports progress: rows as they go in, and each unit (TPC-C's items or a
 /// warehouse, a TPC-B branch) when it is complete.
 pub struct Progress<'a> {

@@ -166,6 +166,15 @@ pub fn forget(conn: &mut Conn, workload: &str) -> Result<()> {
     Ok(())
 }
 
+/// Drops txbench_meta when it records no workload any more (a TPC-C table set's schema
+/// after its cleanup, so the schema txbench made can go too).
+pub fn drop_if_unused(conn: &mut Conn) -> Result<()> {
+    if exists(conn)? && workload(conn)?.is_none() {
+        conn.query_drop(format!("DROP TABLE {TABLE}"))?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -80,7 +80,7 @@ fn check_workload(
             let state = tpcb::ready(conn, a.scale)?;
             let t = Instant::now();
             let results = tpcb::check(conn, &state)?;
-            print_conditions(
+            let failed = print_conditions(
                 out,
                 "tpcb",
                 &format!(
@@ -91,7 +91,14 @@ fn check_workload(
                 json!({"scale": state.scale, "history_key": state.history_key}),
                 &results,
                 t.elapsed().as_secs_f64(),
-            )
+            );
+            if !failed.is_empty() {
+                anyhow::bail!(
+                    "TPC-B consistency check failed: condition(s) {}",
+                    failed.join(", ")
+                );
+            }
+            Ok(EXIT_OK)
         }
         Selected::Oltp(_, o) => {
             oltp::ready(conn, o, sel.name())?;
@@ -122,30 +129,53 @@ fn check_tpcc(
     target: &engine::TargetUrl,
     a: &TpccArgs,
 ) -> Result<i32> {
-    let state = tpcc::ready(conn, a.warehouses)?;
-    let t = Instant::now();
-    let results = tpcc::check::run(
-        &|| engine::connect(target),
-        state.null_dates,
-        state.initial,
-        tpcc::check::parallelism(),
-    )?;
-    print_conditions(
-        out,
-        "tpcc",
-        &format!(
+    let sets = tpcc::sets::resolve(conn, a.table_sets)?;
+    let states = tpcc::sets::ready_all(target, &sets, a.warehouses)?;
+    let state = &states[0];
+    let mut failed = Vec::new();
+    for k in 1..=sets.count {
+        let t = Instant::now();
+        let results = tpcc::check::run(
+            &|| sets.connect(target, k),
+            state.null_dates,
+            states[k as usize - 1].initial,
+            tpcc::check::parallelism(),
+        )?;
+        let mut title = format!(
             "TPC-C consistency (clause 3.3.2), {} warehouse(s), --null-dates {}",
             state.warehouses,
             state.null_dates.name()
-        ),
-        json!({"warehouses": state.warehouses, "null_dates": state.null_dates}),
-        &results,
-        t.elapsed().as_secs_f64(),
-    )
+        );
+        let mut fields = json!({"warehouses": state.warehouses, "null_dates": state.null_dates});
+        if sets.count > 1 {
+            title = format!("{title}, table {}", sets.name(k));
+            fields["table_set"] = json!(k);
+            fields["schema"] = json!(sets.schema(k));
+        }
+        let bad = print_conditions(
+            out,
+            "tpcc",
+            &title,
+            fields,
+            &results,
+            t.elapsed().as_secs_f64(),
+        );
+        if !bad.is_empty() {
+            failed.push(if sets.count > 1 {
+                format!("{}: condition(s) {}", sets.name(k), bad.join(", "))
+            } else {
+                format!("condition(s) {}", bad.join(", "))
+            });
+        }
+    }
+    if !failed.is_empty() {
+        anyhow::bail!("TPC-C consistency check failed: {}", failed.join("; "));
+    }
+    Ok(EXIT_OK)
 }
 
-/// Prints consistency conditions (a table, or one JSON object with `fields` added); an
-/// error names the conditions that failed.
+/// Prints consistency conditions (a table, or one JSON object with `fields` added); returns
+/// the numbers of those that failed.
 fn print_conditions(
     out: &Output,
     workload: &str,
@@ -153,7 +183,7 @@ fn print_conditions(
     fields: serde_json::Value,
     results: &[Condition],
     secs: f64,
-) -> Result<i32> {
+) -> Vec<String> {
     let failed: Vec<String> = results
         .iter()
         .filter(|c| !c.passed())
@@ -188,14 +218,7 @@ fn print_conditions(
             }
         }
     }
-    if !failed.is_empty() {
-        anyhow::bail!(
-            "{} consistency check failed: condition(s) {}",
-            if workload == "tpcc" { "TPC-C" } else { "TPC-B" },
-            failed.join(", ")
-        );
-    }
-    Ok(EXIT_OK)
+    failed
 }
 
 /// Adds the fields of the JSON object `fields` to the object `v`.

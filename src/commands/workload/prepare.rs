@@ -11,7 +11,7 @@ use crate::workload::loader::Prepared;
 use crate::workload::oltp;
 use crate::workload::tpcb::{self, TpcbOptions};
 use crate::workload::tpcc;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde_json::json;
 use std::time::Instant;
 
@@ -105,13 +105,22 @@ fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> 
         return Ok(EXIT_OK);
     }
     let target = resolve_target(out, url)?;
+    let count = a.table_sets.unwrap_or(1);
+    let sets = tpcc::sets::TableSets::named_from(&mut engine::connect(&target)?, count)?;
+    if let Some(pb) = &pb {
+        pb.set_length(approx * u64::from(count));
+    }
     out.note(&format!(
-        "preparing tpcc: {} warehouse(s) on {target} with {threads} loader(s), --null-dates {}, --load-method {}",
+        "preparing tpcc: {} warehouse(s){} on {target} with {threads} loader(s), --null-dates {}, --load-method {}",
         o.warehouses,
+        if count > 1 {
+            format!(" in each of {count} table sets ({} .. {})", sets.schema(1), sets.schema(count))
+        } else {
+            String::new()
+        },
         o.null_dates.name(),
         a.load_method.name()
     ));
-    let connect = || engine::connect(&target);
     let units = |done: usize, all: usize| {
         if let Some(pb) = &pb {
             pb.set_message(format!("{done}/{all} units (items, warehouses) done"));
@@ -121,14 +130,37 @@ fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> 
         rows: &tick,
         units: &units,
     };
-    let done = tpcc::prepare(
-        &connect,
-        &o,
-        threads,
-        a.load_method,
-        a.procedures,
-        &progress,
-    )?;
+    let mut done = Prepared::AlreadyComplete;
+    let mut seed = None;
+    for k in 1..=count {
+        if let Some(schema) = sets.enters(k) {
+            crate::engine::namespace::create(&mut engine::connect(&target)?, &schema)?;
+        }
+        let connect = || sets.connect(&target, k);
+        let set = tpcc::prepare(
+            &connect,
+            &o,
+            threads,
+            a.load_method,
+            a.procedures,
+            &progress,
+            seed,
+        );
+        let set = if count > 1 {
+            set.with_context(|| format!("table {}", sets.name(k)))?
+        } else {
+            set?
+        };
+        done = done.and(set);
+        // Every set draws set 1's population: one run's C values suit them all.
+        seed = tpcc::state(&mut connect()?)?.map(|s| s.seed);
+    }
+    if count > 1 {
+        let mut conn = engine::connect(&target)?;
+        if tpcc::sets::recorded(&mut conn)? < count {
+            crate::workload::meta::set(&mut conn, tpcc::sets::META_KEY, &count.to_string())?;
+        }
+    }
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
@@ -136,8 +168,19 @@ fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> 
     print_prepared(
         out,
         "tpcc",
-        &format!("{} warehouse(s)", o.warehouses),
-        json!({"warehouses": o.warehouses}),
+        &if count > 1 {
+            format!(
+                "{} warehouse(s) in each of {count} table sets",
+                o.warehouses
+            )
+        } else {
+            format!("{} warehouse(s)", o.warehouses)
+        },
+        if count > 1 {
+            json!({"warehouses": o.warehouses, "table_sets": count})
+        } else {
+            json!({"warehouses": o.warehouses})
+        },
         &done,
         t.elapsed().as_secs_f64(),
         threads,
@@ -258,9 +301,22 @@ pub fn cleanup(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32
     let target = resolve_target(out, url)?;
     let mut conn = engine::connect(&target)?;
     let what = match &sel {
-        Selected::Tpcc(_) => {
-            tpcc::cleanup(&mut conn)?;
-            "the TPC-C tables".to_string()
+        Selected::Tpcc(a) => {
+            let sets = tpcc::sets::resolve(&mut conn, None)?;
+            if a.table_sets.is_some_and(|n| n != sets.count) {
+                anyhow::bail!(
+                    "--table-sets {}: {} table set(s) are prepared, and cleanup drops them all (set 1 records the others)",
+                    a.table_sets.unwrap_or(1),
+                    sets.count
+                );
+            }
+            drop(conn);
+            tpcc::sets::cleanup_all(&target, &sets)?;
+            if sets.count > 1 {
+                format!("the TPC-C tables of {} table sets", sets.count)
+            } else {
+                "the TPC-C tables".to_string()
+            }
         }
         Selected::Tpcb(_) => {
             tpcb::cleanup(&mut conn)?;

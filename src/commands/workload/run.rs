@@ -118,6 +118,7 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
         Selected::Tpcc(a) => Choice::Tpcc {
             warehouses: a.warehouses,
             check: a.check,
+            table_sets: a.table_sets,
             options: crate::workload::tpcc::run::RunOptions {
                 terminals: a.terminal_warehouse,
                 think: a.think_time,

@@ -11,6 +11,7 @@ pub mod procedures;
 pub mod run;
 pub mod schema;
 pub mod score;
+pub mod sets;
 pub mod stock_level;
 pub mod txn;
 
@@ -195,7 +196,9 @@ pub fn state(conn: &mut Conn) -> Result<Option<State>> {
 
 pub use crate::workload::loader::{Prepared, Progress};
 
-/// Creates, loads (resuming an interrupted load) and indexes a TPC-C database.
+/// Creates, loads (resuming an interrupted load) and indexes a TPC-C database. `seed`: the
+/// population's (another table set's, so every set draws the same load-time C values and
+/// one run's C values suit them all); None draws one.
 pub fn prepare(
     connect: &(dyn Fn() -> Result<Conn> + Sync),
     o: &TpccOptions,
@@ -203,6 +206,7 @@ pub fn prepare(
     method: LoadMethod,
     procedures: bool,
     progress: &Progress<'_>,
+    seed: Option<u64>,
 ) -> Result<Prepared> {
     o.validate()?;
     let mut conn = connect()?;
@@ -244,10 +248,12 @@ pub fn prepare(
                     "table '{t}' exists but was not prepared by txbench: drop it or use another database"
                 );
             }
-            let seed = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(1);
+            let seed = seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos() as u64)
+                    .unwrap_or(1)
+            });
             let mut rng = worker_rng(seed, 0xc);
             let pop = Population {
                 seed,

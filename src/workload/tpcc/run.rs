@@ -52,18 +52,43 @@ pub struct RunOptions {
     pub delivery: DeliveryMode,
 }
 
+/// Makes one table set ready for a run with options `a` (of `warehouses` prepared): any run
+/// changes the data, so condition 11 no longer applies; `--procedures` recreates this
+/// version's procedures (an older prepare's may lack checks), and needs them prepared.
+pub fn ready_to_run(conn: &mut Conn, a: &RunOptions, warehouses: u32) -> anyhow::Result<()> {
+    crate::workload::meta::remove_prefix(conn, "tpcc.initial")?;
+    if a.procedures {
+        let missing = super::procedures::missing(conn)?;
+        if !missing.is_empty() {
+            anyhow::bail!(
+                "--procedures: {} not in the database: run `txbench prepare tpcc --warehouses {warehouses} --procedures` first",
+                missing.join(", "),
+            );
+        }
+        let nd = super::state(conn)?.map_or(NullDates::Null, |s| s.null_dates);
+        anyhow::Context::context(
+            super::procedures::create(conn, nd),
+            "--procedures: recreating the procedures of this txbench version",
+        )?;
+    }
+    Ok(())
+}
+
 /// Queued deliveries and what the deliverer measured.
 struct Deferred {
-    tx: crossbeam_channel::Sender<(Input, Instant)>,
-    rx: crossbeam_channel::Receiver<(Input, Instant)>,
+    tx: crossbeam_channel::Sender<Queued>,
+    rx: crossbeam_channel::Receiver<Queued>,
     completion: Mutex<SparseHistogram>,
     failed: AtomicU64,
     stop: AtomicBool,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
-/// Opens a connection for the deliverer.
-pub type Connect = Arc<dyn Fn() -> anyhow::Result<Conn> + Send + Sync>;
+/// A delivery queued by a terminal: its table set (0-based), inputs and when.
+pub(super) type Queued = (usize, Input, Instant);
+
+/// Opens a connection for the deliverer in table set k (1-based).
+pub type Connect = Arc<dyn Fn(u32) -> anyhow::Result<Conn> + Send + Sync>;
 
 /// Keying and think times.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -86,6 +111,51 @@ struct Counters {
     order_status_by_name: AtomicU64,
     delivery_districts: AtomicU64,
     skipped_districts: AtomicU64,
+    /// Transactions done per kind (committed or rolled back on purpose), and New-Orders
+    /// rolled back: a table set's share and mix.
+    done: [AtomicU64; 5],
+    rolled_back: AtomicU64,
+}
+
+impl Counters {
+    fn all(&self) -> [&AtomicU64; 15] {
+        [
+            &self.lines,
+            &self.remote_lines,
+            &self.payments,
+            &self.remote_payments,
+            &self.payments_by_name,
+            &self.order_status,
+            &self.order_status_by_name,
+            &self.delivery_districts,
+            &self.skipped_districts,
+            &self.done[0],
+            &self.done[1],
+            &self.done[2],
+            &self.done[3],
+            &self.done[4],
+            &self.rolled_back,
+        ]
+    }
+
+    /// What the scorecard counts, from these counters.
+    fn score(&self) -> super::score::SetScore {
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        super::score::SetScore {
+            schema: String::new(),
+            done: self.done.each_ref().map(get),
+            rolled_back: get(&self.rolled_back),
+            lines: get(&self.lines),
+            remote_lines: get(&self.remote_lines),
+            payments: get(&self.payments),
+            remote_payments: get(&self.remote_payments),
+            payments_by_name: get(&self.payments_by_name),
+            order_status: get(&self.order_status),
+            order_status_by_name: get(&self.order_status_by_name),
+            delivery_districts: get(&self.delivery_districts),
+            skipped_districts: get(&self.skipped_districts),
+        }
+    }
 }
 
 /// A ready-to-run TPC-C workload.
@@ -112,19 +182,22 @@ pub struct Tpcc {
     pub procedures: bool,
     /// Terminals (virtual users) of the run, for the 10-per-warehouse label (0: unknown).
     pub threads: u32,
-    counters: Arc<Counters>,
+    /// The table sets terminals are spread over.
+    pub sets: super::sets::TableSets,
+    /// One per table set.
+    counters: Arc<Vec<Counters>>,
     deferred: Option<Arc<Deferred>>,
 }
 
 impl Tpcc {
-    /// A run over `warehouses` of data prepared with `null_dates` and load-time C `c_last_load`,
-    /// by `threads` terminals as `o` says.
+    /// A run over `warehouses` of each of `sets`, of data prepared with `null_dates` and
+    /// load-time C `c_last_load`, by `threads` terminals as `o` says.
     pub fn new(
         warehouses: u32,
         null_dates: NullDates,
         c_last_load: u32,
         o: &RunOptions,
-        threads: u32,
+        (threads, sets): (u32, &super::sets::TableSets),
         seed: u64,
     ) -> Tpcc {
         let mut rng = worker_rng(seed, 0xc0ffee);
@@ -140,7 +213,8 @@ impl Tpcc {
             c_last_load,
             procedures: o.procedures,
             threads,
-            counters: Arc::new(Counters::default()),
+            sets: sets.clone(),
+            counters: Arc::new((0..sets.count).map(|_| Counters::default()).collect()),
             deferred: None,
         }
     }
@@ -156,14 +230,17 @@ impl Tpcc {
             stop: AtomicBool::new(false),
             thread: Mutex::new(None),
         });
-        let mut conn = connect()?;
+        // A connection per table set, each with its statements.
+        let mut conns = (1..=self.sets.count)
+            .map(|k| Ok((connect(k)?, Stmts::default())))
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let (d2, counters, procedures) = (d.clone(), self.counters.clone(), self.procedures);
         let handle = std::thread::Builder::new()
             .name("deliverer".into())
             .spawn(move || {
-                let mut st = Stmts::default();
                 loop {
-                    let (input, queued) = match d2.rx.recv_timeout(Duration::from_millis(100)) {
+                    let (set, input, queued) = match d2.rx.recv_timeout(Duration::from_millis(100))
+                    {
                         Ok(job) => job,
                         Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
                             if d2.stop.load(Ordering::Relaxed) {
@@ -175,11 +252,13 @@ impl Tpcc {
                     };
                     let mut s = StmtCounts::default();
                     let mut done = None;
+                    let (conn, st) = &mut conns[set];
+                    let counters = &counters[set];
                     for _ in 0..4 {
                         let r = if procedures {
-                            super::procedures::execute(&mut conn, &mut st, &input, &mut s)
+                            super::procedures::execute(conn, st, &input, &mut s)
                         } else {
-                            super::delivery::execute(&mut conn, &mut st, &input, &mut s)
+                            super::delivery::execute(conn, st, &input, &mut s)
                         };
                         match r {
                             Ok((_, skipped)) => {
@@ -190,10 +269,10 @@ impl Tpcc {
                                 let _ = conn.rollback();
                             }
                             Err(e) if crate::engine::classify(&e).disconnects() => {
-                                match connect() {
+                                match connect(set as u32 + 1) {
                                     Ok(c) => {
-                                        conn = c;
-                                        st = Stmts::default();
+                                        *conn = c;
+                                        *st = Stmts::default();
                                     }
                                     Err(_) => std::thread::sleep(Duration::from_millis(500)),
                                 }
@@ -252,17 +331,35 @@ impl Tpcc {
     }
 }
 
+impl Tpcc {
+    /// Terminal `id`'s table set (0-based), home warehouse and Stock-Level district: dealt
+    /// over every (set, warehouse) in turn, then over districts. With one set, terminal i's
+    /// home is warehouse i mod W + 1, as it always was.
+    fn assign(&self, id: u32) -> (usize, u32, u32) {
+        let w = self.warehouses;
+        let homes = w * self.sets.count;
+        let unit = id % homes;
+        (
+            (unit / w) as usize,
+            unit % w + 1,
+            (id / homes) % DISTRICTS + 1,
+        )
+    }
+}
+
 impl Workload for Tpcc {
     fn kinds(&self) -> Vec<String> {
         KINDS.iter().map(|k| k.to_string()).collect()
     }
 
     fn worker(&self, id: u32, rng: WorkerRng) -> Box<dyn Worker> {
-        let w = self.warehouses;
+        let (set, home, district) = self.assign(id);
         Box::new(TpccWorker {
-            home: id % w + 1,
-            district: (id / w) % DISTRICTS + 1,
-            warehouses: w,
+            set,
+            schema: self.sets.enters(set as u32 + 1),
+            home,
+            district,
+            warehouses: self.warehouses,
             terminals: self.terminals,
             think: self.think,
             mix: self.mix,
@@ -281,7 +378,7 @@ impl Workload for Tpcc {
     }
 
     fn shard_users(&self, threads: u32, shard: crate::shard::Shard) -> Result<Vec<u32>, String> {
-        shard.users_by_warehouse(threads, self.warehouses)
+        shard.users_by_warehouse(threads, self.warehouses * self.sets.count)
     }
 
     fn commits(&self, kind: usize) -> bool {
@@ -304,10 +401,23 @@ impl Workload for Tpcc {
     }
 
     fn server_counts(&self) -> Vec<(String, String)> {
-        // Every committed New-Order advances its district's D_NEXT_O_ID by one (2.4.2.2).
+        // Every committed New-Order advances its district's D_NEXT_O_ID by one (2.4.2.2),
+        // in whichever table set it ran.
+        let sums: Vec<String> = (1..=self.sets.count)
+            .map(|k| {
+                format!(
+                    "(SELECT SUM(d_next_o_id) FROM {})",
+                    self.sets.qualified(k, "district")
+                )
+            })
+            .collect();
         vec![(
             "new_orders".into(),
-            "SELECT SUM(d_next_o_id) FROM district".into(),
+            if self.sets.count == 1 {
+                "SELECT SUM(d_next_o_id) FROM district".into()
+            } else {
+                format!("SELECT {}", sums.join(" + "))
+            },
         )]
     }
 
@@ -324,11 +434,21 @@ impl Workload for Tpcc {
         } else {
             n.push("TPC-C-derived: Delivery runs interactively, in the terminal's own transaction; clause 2.7.2.1 requires it deferred (--delivery deferred)".into());
         }
-        let terminals = u64::from(self.warehouses) * 10;
+        let sets = self.sets.count;
+        let warehouses = u64::from(self.warehouses) * u64::from(sets);
+        let terminals = warehouses * 10;
         if self.threads > 0 && u64::from(self.threads) != terminals {
             n.push(format!(
-                "TPC-C-derived: {} terminal(s) for {} warehouse(s), not the 10 per warehouse of clause 4.2.2 ({terminals})",
-                self.threads, self.warehouses
+                "TPC-C-derived: {} terminal(s) for {warehouses} warehouse(s), not the 10 per warehouse of clause 4.2.2 ({terminals})",
+                self.threads
+            ));
+        }
+        if sets > 1 {
+            n.push(format!(
+                "{sets} table sets of {} warehouse(s) each ({} .. {}), terminals dealt over them in turn; NOPM per set in the scorecard",
+                self.warehouses,
+                self.sets.schema(1),
+                self.sets.schema(sets)
             ));
         }
         n.push(if self.procedures {
@@ -346,18 +466,7 @@ impl Workload for Tpcc {
     }
 
     fn measure_started(&self) {
-        let c = &self.counters;
-        for a in [
-            &c.lines,
-            &c.remote_lines,
-            &c.payments,
-            &c.remote_payments,
-            &c.payments_by_name,
-            &c.order_status,
-            &c.order_status_by_name,
-            &c.delivery_districts,
-            &c.skipped_districts,
-        ] {
+        for a in self.counters.iter().flat_map(Counters::all) {
             a.store(0, Ordering::Relaxed);
         }
         if let Some(d) = &self.deferred {
@@ -367,8 +476,11 @@ impl Workload for Tpcc {
     }
 
     fn report(&self, s: &Summary) -> Option<WorkloadReport> {
-        let c = &self.counters;
-        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        let per_set: Vec<super::score::SetScore> =
+            self.counters.iter().map(Counters::score).collect();
+        let c = per_set
+            .iter()
+            .fold(super::score::SetScore::default(), |a, b| a.plus(b));
         let deferred = self.deferred.as_ref().map(|d| {
             let h = d
                 .completion
@@ -387,16 +499,28 @@ impl Workload for Tpcc {
             spec_think: self.think == ThinkTime::Scaled(1.0),
             c_last_load: self.c_last_load,
             c_last: self.c_last,
-            lines: get(&c.lines),
-            remote_lines: get(&c.remote_lines),
-            payments: get(&c.payments),
-            remote_payments: get(&c.remote_payments),
-            payments_by_name: get(&c.payments_by_name),
-            order_status: get(&c.order_status),
-            order_status_by_name: get(&c.order_status_by_name),
-            delivery_districts: get(&c.delivery_districts),
-            skipped_districts: get(&c.skipped_districts),
+            lines: c.lines,
+            remote_lines: c.remote_lines,
+            payments: c.payments,
+            remote_payments: c.remote_payments,
+            payments_by_name: c.payments_by_name,
+            order_status: c.order_status,
+            order_status_by_name: c.order_status_by_name,
+            delivery_districts: c.delivery_districts,
+            skipped_districts: c.skipped_districts,
             deferred,
+            sets: if self.sets.count > 1 {
+                per_set
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, mut p)| {
+                        p.schema = self.sets.schema(i as u32 + 1);
+                        p
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
         };
         Some(super::score::report(s, &inputs))
     }

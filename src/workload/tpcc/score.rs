@@ -53,6 +53,62 @@ pub struct ScoreInputs {
     pub skipped_districts: u64,
     /// With --delivery deferred.
     pub deferred: Option<DeferredScore>,
+    /// Per table set, with more than one (`--table-sets`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sets: Vec<SetScore>,
+}
+
+/// What one table set's terminals did: its share of the run and its own mix and input rates.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetScore {
+    /// Its schema.
+    #[serde(default)]
+    pub schema: String,
+    /// Transactions done per kind (committed or rolled back on purpose).
+    pub done: [u64; 5],
+    /// New-Orders rolled back on purpose.
+    pub rolled_back: u64,
+    /// New-Order lines.
+    pub lines: u64,
+    /// Of those, supplied by a remote warehouse.
+    pub remote_lines: u64,
+    /// Payments.
+    pub payments: u64,
+    /// Of those, for a customer of a remote warehouse.
+    pub remote_payments: u64,
+    /// Of those, by last name.
+    pub payments_by_name: u64,
+    /// Order-Status transactions.
+    pub order_status: u64,
+    /// Of those, by last name.
+    pub order_status_by_name: u64,
+    /// Districts that Delivery visited.
+    pub delivery_districts: u64,
+    /// Of those, with no undelivered order.
+    pub skipped_districts: u64,
+}
+
+impl SetScore {
+    /// Both counted together (shards of one set, or all sets); the first's schema.
+    pub fn plus(mut self, o: &SetScore) -> SetScore {
+        for (a, b) in self.done.iter_mut().zip(o.done) {
+            *a += b;
+        }
+        self.rolled_back += o.rolled_back;
+        self.lines += o.lines;
+        self.remote_lines += o.remote_lines;
+        self.payments += o.payments;
+        self.remote_payments += o.remote_payments;
+        self.payments_by_name += o.payments_by_name;
+        self.order_status += o.order_status;
+        self.order_status_by_name += o.order_status_by_name;
+        self.delivery_districts += o.delivery_districts;
+        self.skipped_districts += o.skipped_districts;
+        if self.schema.is_empty() {
+            self.schema = o.schema.clone();
+        }
+        self
+    }
 }
 
 impl ScoreInputs {
@@ -73,6 +129,21 @@ impl ScoreInputs {
             m.order_status_by_name += p.order_status_by_name;
             m.delivery_districts += p.delivery_districts;
             m.skipped_districts += p.skipped_districts;
+            if m.sets.len() == p.sets.len() {
+                m.sets = m
+                    .sets
+                    .iter()
+                    .zip(&p.sets)
+                    .map(|(a, b)| a.clone().plus(b))
+                    .collect();
+            } else {
+                note = Some(format!(
+                    "the shards ran different numbers of table sets ({} and {}): the per-set lines are left out",
+                    m.sets.len().max(1),
+                    p.sets.len().max(1)
+                ));
+                m.sets.clear();
+            }
             m.deferred = match (m.deferred, p.deferred) {
                 (Some(a), Some(b)) => Some(DeferredScore {
                     p90_ms: a.p90_ms.max(b.p90_ms),
@@ -221,7 +292,8 @@ pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
         requirement: "65 .. 119, not 96 or 112".into(),
         pass: Some(valid_c_last_delta(i.c_last_load, i.c_last)),
     });
-    let per_wh = nopm / f64::from(i.warehouses);
+    card.extend(set_lines(&i.sets, nopm));
+    let per_wh = nopm / f64::from(i.warehouses) / i.sets.len().max(1) as f64;
     card.push(ScoreLine {
         name: "NOPM per warehouse".into(),
         value: format!("{per_wh:.2}"),
@@ -237,7 +309,10 @@ pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
             ("NOPM".into(), format!("{nopm:.0}")),
             ("TPM".into(), format!("{tpm:.0}")),
             ("warehouses".into(), i.warehouses.to_string()),
-        ],
+        ]
+        .into_iter()
+        .chain((!i.sets.is_empty()).then(|| ("table sets".into(), i.sets.len().to_string())))
+        .collect(),
         scorecard: card,
         inputs: serde_json::to_value(i).ok(),
         rate: Some(Rate {
@@ -247,4 +322,86 @@ pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
             all_per_minute: tpm,
         }),
     }
+}
+
+/// One line per table set: its share of NOPM (the run's NOPM in proportion to its
+/// New-Orders, so the sets add up to the run's) and whether its own mix and input rates
+/// hold (its terminals draw them alone).
+fn set_lines(sets: &[SetScore], nopm: f64) -> Vec<ScoreLine> {
+    let all_new: u64 = sets.iter().map(|s| s.done[0]).sum();
+    let pct = |a: u64, b: u64| {
+        if b > 0 {
+            100.0 * a as f64 / b as f64
+        } else {
+            0.0
+        }
+    };
+    sets.iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let total: u64 = s.done.iter().sum();
+            let committed = s.done[0].saturating_sub(s.rolled_back);
+            let per_order = if committed > 0 {
+                s.lines as f64 / committed as f64
+            } else {
+                0.0
+            };
+            let mut wrong = Vec::new();
+            for (n, name) in KINDS.iter().enumerate().skip(1) {
+                let min = if n == 1 { 43.0 } else { 4.0 };
+                if total > 0 && pct(s.done[n], total) < min {
+                    wrong.push(format!("mix {name} {:.2} %", pct(s.done[n], total)));
+                }
+            }
+            let mut range = |what: &str, v: f64, lo: f64, hi: f64, n: u64| {
+                if n > 0 && !(lo..=hi).contains(&v) {
+                    wrong.push(format!("{what} {v:.2}"));
+                }
+            };
+            range(
+                "rollbacks %",
+                pct(s.rolled_back, s.done[0]),
+                0.9,
+                1.1,
+                s.done[0],
+            );
+            range("lines per order", per_order, 9.5, 10.5, committed);
+            range(
+                "remote lines %",
+                pct(s.remote_lines, s.lines),
+                0.95,
+                1.05,
+                s.lines,
+            );
+            range(
+                "remote Payments %",
+                pct(s.remote_payments, s.payments),
+                14.0,
+                16.0,
+                s.payments,
+            );
+            range(
+                "Payments by name %",
+                pct(s.payments_by_name, s.payments),
+                57.0,
+                63.0,
+                s.payments,
+            );
+            ScoreLine {
+                name: format!("set {} ({}) NOPM", i + 1, s.schema),
+                value: format!(
+                    "{:.0} ({:.1} % of the New-Orders){}",
+                    nopm * s.done[0] as f64 / (all_new.max(1)) as f64,
+                    pct(s.done[0], all_new),
+                    if wrong.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; {}", wrong.join(", "))
+                    }
+                ),
+                requirement: "its own mix and input rates as above".into(),
+                pass: (total > 0).then_some(wrong.is_empty()),
+            }
+        })
+        .collect()
 }

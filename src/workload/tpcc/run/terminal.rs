@@ -5,6 +5,9 @@ use super::*;
 
 /// One terminal.
 pub(super) struct TpccWorker {
+    /// Its table set (0-based) and the schema its connection enters (None: the URL's).
+    pub(super) set: usize,
+    pub(super) schema: Option<String>,
     pub(super) home: u32,
     pub(super) district: u32,
     pub(super) warehouses: u32,
@@ -18,10 +21,10 @@ pub(super) struct TpccWorker {
     pub(super) rng: WorkerRng,
     pub(super) stmts: Stmts,
     pub(super) input: Option<Input>,
-    pub(super) counters: Arc<Counters>,
+    pub(super) counters: Arc<Vec<Counters>>,
     pub(super) name: Vec<u8>,
     pub(super) procedures: bool,
-    pub(super) deferred: Option<crossbeam_channel::Sender<(Input, Instant)>>,
+    pub(super) deferred: Option<crossbeam_channel::Sender<Queued>>,
 }
 
 impl TpccWorker {
@@ -128,8 +131,12 @@ impl TpccWorker {
         }
     }
 
-    fn count(&self, input: &Input, outcome: Outcome, skipped: u32) {
-        let c = &self.counters;
+    fn count(&self, kind: usize, input: &Input, outcome: Outcome, skipped: u32) {
+        let c = &self.counters[self.set];
+        c.done[kind].fetch_add(1, Ordering::Relaxed);
+        if kind == 0 && outcome == Outcome::RolledBack {
+            c.rolled_back.fetch_add(1, Ordering::Relaxed);
+        }
         match input {
             Input::NewOrder { w, lines, .. } if outcome == Outcome::Committed => {
                 c.lines.fetch_add(lines.len() as u64, Ordering::Relaxed);
@@ -164,10 +171,13 @@ impl TpccWorker {
 }
 
 impl Worker for TpccWorker {
-    fn on_connect(&mut self, _conn: &mut Conn) -> crate::engine::Result<()> {
+    fn on_connect(&mut self, conn: &mut Conn) -> crate::engine::Result<()> {
         // Statements belong to a connection.
         self.stmts = Stmts::default();
-        Ok(())
+        match &self.schema {
+            Some(s) => crate::engine::namespace::enter(conn, s),
+            None => Ok(()),
+        }
     }
 
     fn next_kind(&mut self) -> usize {
@@ -212,7 +222,8 @@ impl Worker for TpccWorker {
             && let Some(tx) = &self.deferred
         {
             // 2.7.2.1: the terminal only queues the delivery; a full queue makes it wait.
-            let _ = tx.send((input, Instant::now()));
+            let _ = tx.send((self.set, input, Instant::now()));
+            self.counters[self.set].done[kind].fetch_add(1, Ordering::Relaxed);
             return Ok(Outcome::Committed);
         }
         let (outcome, skipped) = if self.procedures {
@@ -238,7 +249,7 @@ impl Worker for TpccWorker {
                 ),
             }
         };
-        self.count(&input, outcome, skipped);
+        self.count(kind, &input, outcome, skipped);
         Ok(outcome)
     }
 }

@@ -14,8 +14,11 @@ fn options(terminals: TerminalWarehouse) -> RunOptions {
 use crate::workload::rand::valid_c_last_delta;
 
 fn worker(w: u32, terminals: TerminalWarehouse) -> TpccWorker {
-    let t = Tpcc::new(w, NullDates::Null, 100, &options(terminals), 0, 7);
+    let one = super::super::sets::TableSets::one(crate::engine::Engine::Mysql);
+    let t = Tpcc::new(w, NullDates::Null, 100, &options(terminals), (0, &one), 7);
     TpccWorker {
+        set: 0,
+        schema: None,
         home: 1,
         district: 1,
         warehouses: w,
@@ -92,7 +95,10 @@ fn the_run_time_c_honours_the_delta_rule() {
             NullDates::Null,
             (seed % 256) as u32,
             &options(TerminalWarehouse::Fixed),
-            0,
+            (
+                0,
+                &super::super::sets::TableSets::one(crate::engine::Engine::Mysql),
+            ),
             seed,
         );
         assert!(valid_c_last_delta(t.c_last_load, t.c_last));
@@ -115,4 +121,56 @@ fn think_times_follow_the_specification() {
     assert!((11.5..12.5).contains(&mean), "mean think {mean}");
     w.think = ThinkTime::Off;
     assert_eq!(w.pauses(3), (Duration::ZERO, Duration::ZERO));
+}
+
+#[test]
+fn terminals_are_dealt_evenly_over_table_sets_and_their_warehouses() {
+    let sets = super::super::sets::TableSets {
+        base: "db".into(),
+        count: 3,
+        engine: crate::engine::Engine::Mysql,
+    };
+    let t = Tpcc::new(
+        2,
+        NullDates::Null,
+        100,
+        &options(TerminalWarehouse::Fixed),
+        (12, &sets),
+        7,
+    );
+    let mut seen = std::collections::BTreeMap::new();
+    let mut districts = std::collections::BTreeSet::new();
+    for id in 0..12 {
+        let (set, home, district) = t.assign(id);
+        *seen.entry((set, home)).or_insert(0) += 1;
+        districts.insert((set, home, district));
+    }
+    assert_eq!(seen.len(), 6, "{seen:?}");
+    assert_eq!(
+        districts.len(),
+        12,
+        "two terminals of a home share no district"
+    );
+    let one = super::super::sets::TableSets::one(crate::engine::Engine::Mysql);
+    let t1 = Tpcc::new(
+        3,
+        NullDates::Null,
+        100,
+        &options(TerminalWarehouse::Fixed),
+        (7, &one),
+        7,
+    );
+    for id in 0..7 {
+        assert_eq!(t1.assign(id), (0, id % 3 + 1, (id / 3) % 10 + 1));
+    }
+    assert!(seen.values().all(|&n| n == 2), "{seen:?}");
+    // Sharded, each shard's terminals have homes of their own across the sets.
+    let a = t
+        .shard_users(12, crate::shard::Shard { index: 1, count: 2 })
+        .unwrap();
+    let b = t
+        .shard_users(12, crate::shard::Shard { index: 2, count: 2 })
+        .unwrap();
+    assert_eq!(a.len() + b.len(), 12);
+    assert!(a.iter().all(|i| !b.contains(i)));
 }
