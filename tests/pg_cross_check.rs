@@ -121,7 +121,7 @@ fn clean_runs_agree_and_a_tenth_more_is_caught(
             &format!("{workload}-{t}"),
             &[workload],
             t,
-            10,
+            6,
             (0, 0),
         );
         let (txb, server, allowed, agrees) = pg_check(&r);
@@ -143,8 +143,8 @@ fn clean_runs_agree_and_a_tenth_more_is_caught(
         &format!("{workload}-other"),
         &[workload],
         4,
-        10,
-        (other, 9),
+        6,
+        (other, 5),
     );
     let (txb, server, allowed, agrees) = pg_check(&r);
     assert!(
@@ -166,8 +166,8 @@ fn clean_runs_agree_and_a_tenth_more_is_caught(
         &format!("{workload}-busy"),
         &[workload],
         4,
-        10,
-        (other, 14),
+        6,
+        (other, 10),
     );
     assert_eq!(code, Some(3), "{}", r["validity"]);
     assert!(

@@ -1,6 +1,8 @@
 //! The consistency conditions of clause 3.3.2, each as one set-based query over all
-//! warehouses that counts the violating rows. "Null" in conditions 5 and 7 means the
-//! sentinel when the data was prepared with `--null-dates default`.
+//! warehouses that counts the violating rows (the reference); `run` counts the six that
+//! read orders and their lines one warehouse at a time (`tally`), the rest by their query.
+//! "Null" in conditions 5 and 7 means the sentinel when the data was prepared with
+//! `--null-dates default`.
 
 use super::NullDates;
 use crate::engine::Conn;
@@ -121,24 +123,16 @@ pub fn conditions(nd: NullDates) -> Vec<(u32, &'static str, String)> {
     ]
 }
 
-/// Conditions 10 and 12 in one query: both need the delivered amounts per customer (orders
-/// joined with order_line, the costliest join of the check), computed once here.
-fn ten_and_twelve(nd: NullDates) -> String {
-    let ol_null = nd.line_undelivered("ol.");
-    format!(
-        "SELECT COUNT(CASE WHEN c.c_balance <> COALESCE(d.s, 0) - COALESCE(h.s, 0) THEN 1 END), \
-         COUNT(CASE WHEN c.c_balance + c.c_ytd_payment <> COALESCE(d.s, 0) THEN 1 END) FROM customer c \
-         LEFT JOIN (SELECT o.o_w_id w, o.o_d_id d, o.o_c_id c, SUM(ol.ol_amount) s FROM orders o JOIN order_line ol \
-         ON ol.ol_w_id = o.o_w_id AND ol.ol_d_id = o.o_d_id AND ol.ol_o_id = o.o_id \
-         WHERE NOT ({ol_null}) GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) d ON d.w = c.c_w_id AND d.d = c.c_d_id AND d.c = c.c_id \
-         LEFT JOIN (SELECT h_c_w_id, h_c_d_id, h_c_id, SUM(h_amount) s FROM history GROUP BY h_c_w_id, h_c_d_id, h_c_id) h \
-         ON h.h_c_w_id = c.c_w_id AND h.h_c_d_id = c.c_d_id AND h.h_c_id = c.c_id"
-    )
+/// One piece of the check: the set-based query of a condition that is cheap over all
+/// warehouses, or the conditions [`super::tally`] counts for a range of warehouses.
+enum Job {
+    Sql(u32, String),
+    Warehouses(i64, i64),
 }
 
 /// Runs every condition (11 only when `initial`: no run since prepare), on up to `parallel`
-/// connections from `connect` at once, the costliest first; the conditions come back in
-/// their order.
+/// connections from `connect` at once: the set-based queries first (the costliest first),
+/// then the warehouses one by one; the conditions come back in their order.
 pub fn run(
     connect: &(dyn Fn() -> Result<Conn> + Sync),
     nd: NullDates,
@@ -146,45 +140,58 @@ pub fn run(
     parallel: usize,
 ) -> Result<Vec<Condition>> {
     let all = conditions(nd);
-    // Jobs: the condition numbers a query answers, and the query; by cost, highest first
-    // (measured at 10 warehouses: 10 and 12, then 6, 4, 7, 5, then the small ones).
-    let mut jobs: Vec<(Vec<u32>, String)> = vec![(vec![10, 12], ten_and_twelve(nd))];
-    for n in [6, 4, 7, 5, 9, 8, 3, 11, 2, 1] {
+    let mut first = connect()?;
+    let range = super::tally::warehouse_range(&mut first)?;
+    let mut jobs: Vec<Job> = Vec::new();
+    for n in [9, 8, 11, 3, 2, 1] {
         if n != 11 || initial {
             let sql = all.iter().find(|c| c.0 == n).map(|c| c.2.clone());
-            jobs.extend(sql.map(|q| (vec![n], q)));
+            jobs.extend(sql.map(|q| Job::Sql(n, q)));
+        }
+    }
+    if let Some((lo, hi)) = range {
+        // Ranges small enough to keep every connection busy to the end, at most 10
+        // warehouses (each range reads HISTORY once: it has no index by customer).
+        let per = ((hi - lo + 1) / (4 * parallel.max(1) as i64)).clamp(1, 10);
+        let mut a = lo;
+        while a <= hi {
+            jobs.push(Job::Warehouses(a, (a + per - 1).min(hi)));
+            a += per;
         }
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let found = std::sync::Mutex::new(std::collections::BTreeMap::<u32, u64>::new());
-    let workers = parallel.clamp(1, jobs.len());
+    let tallied = std::sync::Mutex::new(super::tally::Violations::default());
+    let workers = parallel.clamp(1, jobs.len().max(1));
+    let first = std::sync::Mutex::new(Some(first));
     std::thread::scope(|scope| -> Result<()> {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| -> Result<()> {
-                    let mut conn = connect()?;
+                    let reuse = first.lock().unwrap_or_else(|p| p.into_inner()).take();
+                    let mut conn = match reuse {
+                        Some(c) => c,
+                        None => connect()?,
+                    };
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        let Some((numbers, sql)) = jobs.get(i) else {
-                            return Ok(());
-                        };
-                        let what = || format!("checking condition {numbers:?}");
-                        let counts: Vec<u64> = if numbers.len() == 2 {
-                            let (a, b) = conn
-                                .query_first::<(u64, u64)>(sql)
-                                .with_context(what)?
-                                .unwrap_or((0, 0));
-                            vec![a, b]
-                        } else {
-                            vec![
-                                conn.query_first::<u64>(sql)
-                                    .with_context(what)?
-                                    .unwrap_or(0),
-                            ]
-                        };
-                        let mut f = found.lock().unwrap_or_else(|p| p.into_inner());
-                        for (n, c) in numbers.iter().zip(counts) {
-                            f.insert(*n, c);
+                        match jobs.get(i) {
+                            None => return Ok(()),
+                            Some(Job::Sql(n, sql)) => {
+                                let c = conn
+                                    .query_first::<u64>(sql)
+                                    .with_context(|| format!("checking condition {n}"))?
+                                    .unwrap_or(0);
+                                found
+                                    .lock()
+                                    .unwrap_or_else(|p| p.into_inner())
+                                    .insert(*n, c);
+                            }
+                            Some(Job::Warehouses(a, b)) => {
+                                let v = super::tally::warehouses(&mut conn, nd, *a, *b)?;
+                                let mut t = tallied.lock().unwrap_or_else(|p| p.into_inner());
+                                *t = t.plus(v);
+                            }
                         }
                     }
                 })
@@ -196,9 +203,37 @@ pub fn run(
         }
         Ok(())
     })?;
-    let found = found.into_inner().unwrap_or_else(|p| p.into_inner());
-    Ok(all
-        .into_iter()
+    let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
+    let tallied = tallied.into_inner().unwrap_or_else(|p| p.into_inner());
+    for n in super::tally::CONDITIONS {
+        found.insert(n, tallied.of(n).unwrap_or(0));
+    }
+    Ok(conditions_with(all, &found, initial))
+}
+
+/// Every condition counted by its own set-based query over all warehouses, one after
+/// another: the reference the faster [`run`] must agree with (its tests compare them).
+pub fn reference(conn: &mut Conn, nd: NullDates, initial: bool) -> Result<Vec<Condition>> {
+    let all = conditions(nd);
+    let mut found = std::collections::BTreeMap::new();
+    for (n, _, sql) in &all {
+        if *n != 11 || initial {
+            let c = conn
+                .query_first::<u64>(sql)
+                .with_context(|| format!("checking condition {n}"))?
+                .unwrap_or(0);
+            found.insert(*n, c);
+        }
+    }
+    Ok(conditions_with(all, &found, initial))
+}
+
+fn conditions_with(
+    all: Vec<(u32, &'static str, String)>,
+    found: &std::collections::BTreeMap<u32, u64>,
+    initial: bool,
+) -> Vec<Condition> {
+    all.into_iter()
         .map(|(number, description, _)| Condition {
             number,
             description: description.to_string(),
@@ -206,7 +241,7 @@ pub fn run(
             applies: number != 11 || initial,
             detail: String::new(),
         })
-        .collect())
+        .collect()
 }
 
 /// Connections the check uses at once: this host's CPUs, at most 4 (the server's, when it

@@ -13,6 +13,7 @@ pub mod schema;
 pub mod score;
 pub mod sets;
 pub mod stock_level;
+pub mod tally;
 pub mod txn;
 
 use anyhow::{Context, Result, bail};
