@@ -188,10 +188,9 @@ fn four_sets(db: Db) {
         err.contains(&format!("set 3 ({base}_set3): condition(s) 2")),
         "{err}"
     );
-    let out = txb(
-        &home,
-        &s,
-        &[
+    if db == Db::MariaDb {
+        // The run's --check names it too (the same per-set check: one engine is enough).
+        let args = [
             "run",
             "tpcc",
             "--threads",
@@ -200,14 +199,15 @@ fn four_sets(db: Db) {
             "2",
             "--check",
             "-q",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
-    assert!(
-        text(&out).1.contains(&format!("of set 3 ({base}_set3)")),
-        "{:?}",
-        text(&out)
-    );
+        ];
+        let out = txb(&home, &s, &args);
+        assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
+        assert!(
+            text(&out).1.contains(&format!("of set 3 ({base}_set3)")),
+            "{:?}",
+            text(&out)
+        );
+    }
 
     // cleanup drops every set, and a schema only when nothing else is in it.
     s.exec(&[&format!("CREATE TABLE {}mine (a INT)", q(2))]);
@@ -233,7 +233,7 @@ fn two_shards_merge_per_set(home: &Home, s: &Server) {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs()
-        + 5)
+        + 4)
     .to_string();
     let dirs: Vec<PathBuf> = (1..=2)
         .map(|i| home.path().join(format!("shard{i}")))
