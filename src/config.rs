@@ -166,6 +166,25 @@ fn yes() -> bool {
     true
 }
 
+/// A command line as result.json records it (`config.args`): `args` without the options in
+/// `valued` and their values (`--url U` or `--url=U`) and without the bare `flags`.
+pub fn strip_options(args: &[String], valued: &[&str], flags: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if valued.contains(&a.as_str()) {
+            it.next();
+        } else if !flags.contains(&a.as_str())
+            && !valued
+                .iter()
+                .any(|v| a.strip_prefix(v).is_some_and(|r| r.starts_with('=')))
+        {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
 /// The thread counts of `run --threads`: one level, or a sweep (`1,2,4`, `1..64x2`, `4..24+4`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThreadLevels(pub Vec<u32>);
@@ -260,5 +279,18 @@ mod tests {
             assert!(p(bad).is_err(), "{bad}");
         }
         assert!(p("0").unwrap_err().contains("between 1 and"));
+    }
+
+    #[test]
+    fn stripped_options_go_with_their_values_in_both_spellings() {
+        let w = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            super::strip_options(
+                &w("tpcc --url mysql://a --threads 4 --out=d -q --urlx 1 --time 5"),
+                &["--url", "--out"],
+                &["-q"]
+            ),
+            w("tpcc --threads 4 --urlx 1 --time 5")
+        );
     }
 }

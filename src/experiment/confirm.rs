@@ -80,19 +80,11 @@ pub fn side(dir: &Path, r: &RunResult) -> Result<Side> {
 /// `args` without the options in `drop` (and their values), and without its first word
 /// when that is the workload's name.
 fn without(args: &[String], workload: &str, drop: &[&str]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut it = args.iter().peekable();
-    if it.peek().is_some_and(|a| *a == workload) {
-        it.next();
-    }
-    while let Some(a) = it.next() {
-        if drop.contains(&a.as_str()) {
-            it.next();
-        } else if !drop.iter().any(|d| a.starts_with(&format!("{d}="))) {
-            out.push(a.clone());
-        }
-    }
-    out
+    let rest = match args.first() {
+        Some(w) if w == workload => &args[1..],
+        _ => args,
+    };
+    crate::config::strip_options(rest, drop, &[])
 }
 
 /// The plan that measures `before`'s build against `after`'s, for the benchmark both runs

@@ -125,21 +125,11 @@ fn command_args(verb: &str) -> Vec<String> {
     let Some(start) = argv.iter().position(|a| a == verb) else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    let mut it = argv[start + 1..].iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--url" | "--out" | "--resume" | "--store" => {
-                it.next();
-            }
-            "-q" | "--quiet" | "--json" => {}
-            _ if ["--url=", "--out=", "--resume=", "--store="]
-                .iter()
-                .any(|p| a.starts_with(p)) => {}
-            _ => out.push(a.clone()),
-        }
-    }
-    out
+    crate::config::strip_options(
+        &argv[start + 1..],
+        &["--url", "--out", "--resume", "--store"],
+        &["-q", "--quiet", "--json"],
+    )
 }
 
 /// Records how the data was made in txbench_meta (see [`command_args`]).
