@@ -145,15 +145,17 @@ impl Counters {
             schema: String::new(),
             done: self.done.each_ref().map(get),
             rolled_back: get(&self.rolled_back),
-            lines: get(&self.lines),
-            remote_lines: get(&self.remote_lines),
-            payments: get(&self.payments),
-            remote_payments: get(&self.remote_payments),
-            payments_by_name: get(&self.payments_by_name),
-            order_status: get(&self.order_status),
-            order_status_by_name: get(&self.order_status_by_name),
-            delivery_districts: get(&self.delivery_districts),
-            skipped_districts: get(&self.skipped_districts),
+            counts: super::score::Counts {
+                lines: get(&self.lines),
+                remote_lines: get(&self.remote_lines),
+                payments: get(&self.payments),
+                remote_payments: get(&self.remote_payments),
+                payments_by_name: get(&self.payments_by_name),
+                order_status: get(&self.order_status),
+                order_status_by_name: get(&self.order_status_by_name),
+                delivery_districts: get(&self.delivery_districts),
+                skipped_districts: get(&self.skipped_districts),
+            },
         }
     }
 }
@@ -499,15 +501,7 @@ impl Workload for Tpcc {
             spec_think: self.think == ThinkTime::Scaled(1.0),
             c_last_load: self.c_last_load,
             c_last: self.c_last,
-            lines: c.lines,
-            remote_lines: c.remote_lines,
-            payments: c.payments,
-            remote_payments: c.remote_payments,
-            payments_by_name: c.payments_by_name,
-            order_status: c.order_status,
-            order_status_by_name: c.order_status_by_name,
-            delivery_districts: c.delivery_districts,
-            skipped_districts: c.skipped_districts,
+            counts: c.counts,
             deferred,
             sets: if self.sets.count > 1 {
                 per_set

@@ -33,24 +33,9 @@ pub struct ScoreInputs {
     pub c_last_load: u32,
     /// C for C_LAST in this run.
     pub c_last: u32,
-    /// New-Order lines.
-    pub lines: u64,
-    /// Of those, supplied by a remote warehouse.
-    pub remote_lines: u64,
-    /// Payments.
-    pub payments: u64,
-    /// Of those, for a customer of a remote warehouse.
-    pub remote_payments: u64,
-    /// Of those, by last name.
-    pub payments_by_name: u64,
-    /// Order-Status transactions.
-    pub order_status: u64,
-    /// Of those, by last name.
-    pub order_status_by_name: u64,
-    /// Districts that Delivery visited.
-    pub delivery_districts: u64,
-    /// Of those, with no undelivered order.
-    pub skipped_districts: u64,
+    /// What the terminals drew and Delivery found.
+    #[serde(flatten)]
+    pub counts: Counts,
     /// With --delivery deferred.
     pub deferred: Option<DeferredScore>,
     /// Per table set, with more than one (`--table-sets`).
@@ -68,6 +53,14 @@ pub struct SetScore {
     pub done: [u64; 5],
     /// New-Orders rolled back on purpose.
     pub rolled_back: u64,
+    /// What its terminals drew and Delivery found.
+    #[serde(flatten)]
+    pub counts: Counts,
+}
+
+/// The input rates' counts: what the terminals drew and what Delivery found.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Counts {
     /// New-Order lines.
     pub lines: u64,
     /// Of those, supplied by a remote warehouse.
@@ -88,6 +81,23 @@ pub struct SetScore {
     pub skipped_districts: u64,
 }
 
+impl Counts {
+    /// Both counted together.
+    pub fn plus(self, o: &Counts) -> Counts {
+        Counts {
+            lines: self.lines + o.lines,
+            remote_lines: self.remote_lines + o.remote_lines,
+            payments: self.payments + o.payments,
+            remote_payments: self.remote_payments + o.remote_payments,
+            payments_by_name: self.payments_by_name + o.payments_by_name,
+            order_status: self.order_status + o.order_status,
+            order_status_by_name: self.order_status_by_name + o.order_status_by_name,
+            delivery_districts: self.delivery_districts + o.delivery_districts,
+            skipped_districts: self.skipped_districts + o.skipped_districts,
+        }
+    }
+}
+
 impl SetScore {
     /// Both counted together (shards of one set, or all sets); the first's schema.
     pub fn plus(mut self, o: &SetScore) -> SetScore {
@@ -95,15 +105,7 @@ impl SetScore {
             *a += b;
         }
         self.rolled_back += o.rolled_back;
-        self.lines += o.lines;
-        self.remote_lines += o.remote_lines;
-        self.payments += o.payments;
-        self.remote_payments += o.remote_payments;
-        self.payments_by_name += o.payments_by_name;
-        self.order_status += o.order_status;
-        self.order_status_by_name += o.order_status_by_name;
-        self.delivery_districts += o.delivery_districts;
-        self.skipped_districts += o.skipped_districts;
+        self.counts = self.counts.plus(&o.counts);
         if self.schema.is_empty() {
             self.schema = o.schema.clone();
         }
@@ -120,15 +122,7 @@ impl ScoreInputs {
         let mut m = first.clone();
         let mut note = None;
         for p in rest {
-            m.lines += p.lines;
-            m.remote_lines += p.remote_lines;
-            m.payments += p.payments;
-            m.remote_payments += p.remote_payments;
-            m.payments_by_name += p.payments_by_name;
-            m.order_status += p.order_status;
-            m.order_status_by_name += p.order_status_by_name;
-            m.delivery_districts += p.delivery_districts;
-            m.skipped_districts += p.skipped_districts;
+            m.counts = m.counts.plus(&p.counts);
             if m.sets.len() == p.sets.len() {
                 m.sets = m
                     .sets
@@ -205,7 +199,7 @@ pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
     let committed = nos - rolled;
     card.push(range(
         "order lines per order",
-        get(i.lines) / committed.max(1.0),
+        get(i.counts.lines) / committed.max(1.0),
         9.5,
         10.5,
         "",
@@ -213,40 +207,43 @@ pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
     ));
     card.push(range(
         "remote order lines",
-        pct(get(i.remote_lines), get(i.lines)),
+        pct(get(i.counts.remote_lines), get(i.counts.lines)),
         0.95,
         1.05,
         " %",
-        get(i.lines),
+        get(i.counts.lines),
     ));
     card.push(range(
         "remote Payments",
-        pct(get(i.remote_payments), get(i.payments)),
+        pct(get(i.counts.remote_payments), get(i.counts.payments)),
         14.0,
         16.0,
         " %",
-        get(i.payments),
+        get(i.counts.payments),
     ));
     card.push(range(
         "Payments by last name",
-        pct(get(i.payments_by_name), get(i.payments)),
+        pct(get(i.counts.payments_by_name), get(i.counts.payments)),
         57.0,
         63.0,
         " %",
-        get(i.payments),
+        get(i.counts.payments),
     ));
     card.push(range(
         "Order-Status by last name",
-        pct(get(i.order_status_by_name), get(i.order_status)),
+        pct(
+            get(i.counts.order_status_by_name),
+            get(i.counts.order_status),
+        ),
         57.0,
         63.0,
         " %",
-        get(i.order_status),
+        get(i.counts.order_status),
     ));
     // 5.4.5: skipped districts at most 1 % of the Delivery transactions, or 1, whichever
     // is greater.
-    let deliveries = get(i.delivery_districts) / f64::from(DISTRICTS);
-    let skipped = get(i.skipped_districts);
+    let deliveries = get(i.counts.delivery_districts) / f64::from(DISTRICTS);
+    let skipped = get(i.counts.skipped_districts);
     let limit = (deliveries * 0.01).max(1.0);
     card.push(ScoreLine {
         name: "Delivery skipped districts".into(),
@@ -342,7 +339,7 @@ fn set_lines(sets: &[SetScore], nopm: f64) -> Vec<ScoreLine> {
             let total: u64 = s.done.iter().sum();
             let committed = s.done[0].saturating_sub(s.rolled_back);
             let per_order = if committed > 0 {
-                s.lines as f64 / committed as f64
+                s.counts.lines as f64 / committed as f64
             } else {
                 0.0
             };
@@ -368,24 +365,24 @@ fn set_lines(sets: &[SetScore], nopm: f64) -> Vec<ScoreLine> {
             range("lines per order", per_order, 9.5, 10.5, committed);
             range(
                 "remote lines %",
-                pct(s.remote_lines, s.lines),
+                pct(s.counts.remote_lines, s.counts.lines),
                 0.95,
                 1.05,
-                s.lines,
+                s.counts.lines,
             );
             range(
                 "remote Payments %",
-                pct(s.remote_payments, s.payments),
+                pct(s.counts.remote_payments, s.counts.payments),
                 14.0,
                 16.0,
-                s.payments,
+                s.counts.payments,
             );
             range(
                 "Payments by name %",
-                pct(s.payments_by_name, s.payments),
+                pct(s.counts.payments_by_name, s.counts.payments),
                 57.0,
                 63.0,
-                s.payments,
+                s.counts.payments,
             );
             ScoreLine {
                 name: format!("set {} ({}) NOPM", i + 1, s.schema),
