@@ -75,7 +75,8 @@ pub fn level(
             options: a,
         } => {
             let s = tpcc::sets::resolve(&mut conn, *table_sets)?;
-            let state = tpcc::sets::ready_all(&target, &s, *warehouses)?.remove(0);
+            let states = tpcc::sets::ready_all(&target, &s, *warehouses)?;
+            let state = states[0].clone();
             if threads < s.count {
                 return Err(Failure::Usage(format!(
                     "--threads {threads} for {} table sets: every set needs a terminal (--table-sets {threads} runs on fewer)",
@@ -92,9 +93,9 @@ pub fn level(
             if s.count > 1 {
                 workload_options["table_sets"] = json!(s.count);
             }
-            for k in 1..=s.count {
+            for (k, st) in (1..).zip(&states) {
                 let mut conn = s.connect(&target, k)?;
-                tpcc::run::ready_to_run(&mut conn, a, state.warehouses)
+                tpcc::run::ready_to_run(&mut conn, a, st)
                     .with_context(|| format!("table {}", s.name(k)))?;
             }
             let mut t = tpcc::run::Tpcc::new(
@@ -259,6 +260,7 @@ pub fn level(
             && result.status != RunStatus::Interrupted;
         if check {
             let per_set = tpcc::sets::check_all(&target, &t.sets, t.null_dates, &[])?;
+            let per_set = per_set.into_iter().map(|(c, _)| c).collect();
             let conditions = tpcc::sets::name_conditions(&t.sets, per_set);
             let several = t.sets.count > 1;
             check_after_run(

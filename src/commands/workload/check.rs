@@ -132,15 +132,10 @@ fn check_tpcc(
     let sets = tpcc::sets::resolve(conn, a.table_sets)?;
     let states = tpcc::sets::ready_all(target, &sets, a.warehouses)?;
     let state = &states[0];
+    let initial: Vec<bool> = states.iter().map(|s| s.initial).collect();
+    let per_set = tpcc::sets::check_all(target, &sets, state.null_dates, &initial)?;
     let mut failed = Vec::new();
-    for k in 1..=sets.count {
-        let t = Instant::now();
-        let results = tpcc::check::run(
-            &|| sets.connect(target, k),
-            state.null_dates,
-            states[k as usize - 1].initial,
-            tpcc::check::parallelism(),
-        )?;
+    for ((results, secs), k) in per_set.into_iter().zip(1..) {
         let mut title = format!(
             "TPC-C consistency (clause 3.3.2), {} warehouse(s), --null-dates {}",
             state.warehouses,
@@ -152,14 +147,7 @@ fn check_tpcc(
             fields["table_set"] = json!(k);
             fields["schema"] = json!(sets.schema(k));
         }
-        let bad = print_conditions(
-            out,
-            "tpcc",
-            &title,
-            fields,
-            &results,
-            t.elapsed().as_secs_f64(),
-        );
+        let bad = print_conditions(out, "tpcc", &title, fields, &results, secs);
         if !bad.is_empty() {
             failed.push(if sets.count > 1 {
                 format!("{}: condition(s) {}", sets.name(k), bad.join(", "))

@@ -152,8 +152,10 @@ fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> 
             set?
         };
         done = done.and(set);
-        // Every set draws set 1's population: one run's C values suit them all.
-        seed = tpcc::state(&mut connect()?)?.map(|s| s.seed);
+        if seed.is_none() {
+            // Every set draws set 1's population: one run's C values suit them all.
+            seed = tpcc::state(&mut connect()?)?.map(|s| s.seed);
+        }
     }
     if count > 1 {
         let mut conn = engine::connect(&target)?;

@@ -52,22 +52,22 @@ pub struct RunOptions {
     pub delivery: DeliveryMode,
 }
 
-/// Makes one table set ready for a run with options `a` (of `warehouses` prepared): any run
-/// changes the data, so condition 11 no longer applies; `--procedures` recreates this
+/// Makes one table set ready for a run with options `a` (of the data `st` describes): any
+/// run changes the data, so condition 11 no longer applies; `--procedures` recreates this
 /// version's procedures (an older prepare's may lack checks), and needs them prepared.
-pub fn ready_to_run(conn: &mut Conn, a: &RunOptions, warehouses: u32) -> anyhow::Result<()> {
+pub fn ready_to_run(conn: &mut Conn, a: &RunOptions, st: &super::State) -> anyhow::Result<()> {
     crate::workload::meta::remove_prefix(conn, "tpcc.initial")?;
     if a.procedures {
         let missing = super::procedures::missing(conn)?;
         if !missing.is_empty() {
             anyhow::bail!(
-                "--procedures: {} not in the database: run `txbench prepare tpcc --warehouses {warehouses} --procedures` first",
+                "--procedures: {} not in the database: run `txbench prepare tpcc --warehouses {} --procedures` first",
                 missing.join(", "),
+                st.warehouses
             );
         }
-        let nd = super::state(conn)?.map_or(NullDates::Null, |s| s.null_dates);
         anyhow::Context::context(
-            super::procedures::create(conn, nd),
+            super::procedures::create(conn, st.null_dates),
             "--procedures: recreating the procedures of this txbench version",
         )?;
     }
@@ -405,22 +405,21 @@ impl Workload for Tpcc {
     fn server_counts(&self) -> Vec<(String, String)> {
         // Every committed New-Order advances its district's D_NEXT_O_ID by one (2.4.2.2),
         // in whichever table set it ran.
-        let sums: Vec<String> = (1..=self.sets.count)
-            .map(|k| {
-                format!(
-                    "(SELECT SUM(d_next_o_id) FROM {})",
-                    self.sets.qualified(k, "district")
-                )
-            })
-            .collect();
-        vec![(
-            "new_orders".into(),
-            if self.sets.count == 1 {
-                "SELECT SUM(d_next_o_id) FROM district".into()
-            } else {
-                format!("SELECT {}", sums.join(" + "))
-            },
-        )]
+        let sum = |k| {
+            format!(
+                "SELECT SUM(d_next_o_id) FROM {}",
+                self.sets.qualified(k, "district")
+            )
+        };
+        let sql = if self.sets.count == 1 {
+            sum(1)
+        } else {
+            let sums: Vec<String> = (1..=self.sets.count)
+                .map(|k| format!("({})", sum(k)))
+                .collect();
+            format!("SELECT {}", sums.join(" + "))
+        };
+        vec![("new_orders".into(), sql)]
     }
 
     fn notes(&self) -> Vec<String> {

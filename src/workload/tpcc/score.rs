@@ -167,79 +167,9 @@ pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
     let tpm = s.transactions as f64 / minutes.max(1e-9);
     let get = |n: u64| n as f64;
     let pct = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
-    let range = |name: &str, v: f64, lo: f64, hi: f64, unit: &str, n: f64| ScoreLine {
-        name: name.into(),
-        value: format!("{v:.2}{unit}"),
-        requirement: format!("{lo} .. {hi}{unit}"),
-        pass: (n > 0.0).then_some(v >= lo && v <= hi),
-    };
-    let mut card = Vec::new();
-    let total = s.transactions as f64;
-    for (n, name) in KINDS.iter().enumerate().skip(1) {
-        let share = pct(kind(n).map(|k| k.completed).unwrap_or(0) as f64, total);
-        let min = if n == 1 { 43.0 } else { 4.0 };
-        card.push(ScoreLine {
-            name: format!("mix {name}"),
-            value: format!("{share:.2} %"),
-            requirement: format!(">= {min} %"),
-            pass: Some(share >= min),
-        });
-    }
-    let no = kind(0);
-    let rolled = no.map(|k| k.rolled_back).unwrap_or(0) as f64;
-    let nos = new_orders as f64;
-    card.push(range(
-        "New-Order rollbacks",
-        pct(rolled, nos),
-        0.9,
-        1.1,
-        " %",
-        nos,
-    ));
-    let committed = nos - rolled;
-    card.push(range(
-        "order lines per order",
-        get(i.counts.lines) / committed.max(1.0),
-        9.5,
-        10.5,
-        "",
-        committed,
-    ));
-    card.push(range(
-        "remote order lines",
-        pct(get(i.counts.remote_lines), get(i.counts.lines)),
-        0.95,
-        1.05,
-        " %",
-        get(i.counts.lines),
-    ));
-    card.push(range(
-        "remote Payments",
-        pct(get(i.counts.remote_payments), get(i.counts.payments)),
-        14.0,
-        16.0,
-        " %",
-        get(i.counts.payments),
-    ));
-    card.push(range(
-        "Payments by last name",
-        pct(get(i.counts.payments_by_name), get(i.counts.payments)),
-        57.0,
-        63.0,
-        " %",
-        get(i.counts.payments),
-    ));
-    card.push(range(
-        "Order-Status by last name",
-        pct(
-            get(i.counts.order_status_by_name),
-            get(i.counts.order_status),
-        ),
-        57.0,
-        63.0,
-        " %",
-        get(i.counts.order_status),
-    ));
+    let done: [u64; 5] = std::array::from_fn(|n| kind(n).map_or(0, |k| k.completed));
+    let rolled_back = kind(0).map_or(0, |k| k.rolled_back);
+    let mut card = input_rates(&done, s.transactions, rolled_back, &i.counts);
     // 5.4.5: skipped districts at most 1 % of the Delivery transactions, or 1, whichever
     // is greater.
     let deliveries = get(i.counts.delivery_districts) / f64::from(DISTRICTS);
@@ -321,6 +251,83 @@ pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
     }
 }
 
+/// The mix and input-rate rules (clauses 5.2.3, 2.4.1, 2.5.1, 2.6.1) as scorecard lines:
+/// `done` transactions per kind out of `total`, `rolled_back` New-Orders, and what the
+/// terminals drew. The run's card shows them; each table set's line checks them for its
+/// own terminals.
+fn input_rates(done: &[u64; 5], total: u64, rolled_back: u64, c: &Counts) -> Vec<ScoreLine> {
+    let get = |n: u64| n as f64;
+    let pct = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
+    let range = |name: &str, v: f64, lo: f64, hi: f64, unit: &str, n: f64| ScoreLine {
+        name: name.into(),
+        value: format!("{v:.2}{unit}"),
+        requirement: format!("{lo} .. {hi}{unit}"),
+        pass: (n > 0.0).then_some(v >= lo && v <= hi),
+    };
+    let mut card = Vec::new();
+    for (n, name) in KINDS.iter().enumerate().skip(1) {
+        let share = pct(get(done[n]), get(total));
+        let min = if n == 1 { 43.0 } else { 4.0 };
+        card.push(ScoreLine {
+            name: format!("mix {name}"),
+            value: format!("{share:.2} %"),
+            requirement: format!(">= {min} %"),
+            pass: Some(share >= min),
+        });
+    }
+    let (rolled, nos) = (get(rolled_back), get(done[0]));
+    card.push(range(
+        "New-Order rollbacks",
+        pct(rolled, nos),
+        0.9,
+        1.1,
+        " %",
+        nos,
+    ));
+    let committed = nos - rolled;
+    card.push(range(
+        "order lines per order",
+        get(c.lines) / committed.max(1.0),
+        9.5,
+        10.5,
+        "",
+        committed,
+    ));
+    card.push(range(
+        "remote order lines",
+        pct(get(c.remote_lines), get(c.lines)),
+        0.95,
+        1.05,
+        " %",
+        get(c.lines),
+    ));
+    card.push(range(
+        "remote Payments",
+        pct(get(c.remote_payments), get(c.payments)),
+        14.0,
+        16.0,
+        " %",
+        get(c.payments),
+    ));
+    card.push(range(
+        "Payments by last name",
+        pct(get(c.payments_by_name), get(c.payments)),
+        57.0,
+        63.0,
+        " %",
+        get(c.payments),
+    ));
+    card.push(range(
+        "Order-Status by last name",
+        pct(get(c.order_status_by_name), get(c.order_status)),
+        57.0,
+        63.0,
+        " %",
+        get(c.order_status),
+    ));
+    card
+}
+
 /// One line per table set: its share of NOPM (the run's NOPM in proportion to its
 /// New-Orders, so the sets add up to the run's) and whether its own mix and input rates
 /// hold (its terminals draw them alone).
@@ -337,53 +344,11 @@ fn set_lines(sets: &[SetScore], nopm: f64) -> Vec<ScoreLine> {
         .enumerate()
         .map(|(i, s)| {
             let total: u64 = s.done.iter().sum();
-            let committed = s.done[0].saturating_sub(s.rolled_back);
-            let per_order = if committed > 0 {
-                s.counts.lines as f64 / committed as f64
-            } else {
-                0.0
-            };
-            let mut wrong = Vec::new();
-            for (n, name) in KINDS.iter().enumerate().skip(1) {
-                let min = if n == 1 { 43.0 } else { 4.0 };
-                if total > 0 && pct(s.done[n], total) < min {
-                    wrong.push(format!("mix {name} {:.2} %", pct(s.done[n], total)));
-                }
-            }
-            let mut range = |what: &str, v: f64, lo: f64, hi: f64, n: u64| {
-                if n > 0 && !(lo..=hi).contains(&v) {
-                    wrong.push(format!("{what} {v:.2}"));
-                }
-            };
-            range(
-                "rollbacks %",
-                pct(s.rolled_back, s.done[0]),
-                0.9,
-                1.1,
-                s.done[0],
-            );
-            range("lines per order", per_order, 9.5, 10.5, committed);
-            range(
-                "remote lines %",
-                pct(s.counts.remote_lines, s.counts.lines),
-                0.95,
-                1.05,
-                s.counts.lines,
-            );
-            range(
-                "remote Payments %",
-                pct(s.counts.remote_payments, s.counts.payments),
-                14.0,
-                16.0,
-                s.counts.payments,
-            );
-            range(
-                "Payments by name %",
-                pct(s.counts.payments_by_name, s.counts.payments),
-                57.0,
-                63.0,
-                s.counts.payments,
-            );
+            let wrong: Vec<String> = input_rates(&s.done, total, s.rolled_back, &s.counts)
+                .into_iter()
+                .filter(|l| l.pass == Some(false))
+                .map(|l| format!("{} {}", l.name, l.value))
+                .collect();
             ScoreLine {
                 name: format!("set {} ({}) NOPM", i + 1, s.schema),
                 value: format!(

@@ -136,22 +136,25 @@ pub fn ready_all(
     Ok(states)
 }
 
-/// The consistency conditions of every set (each set's own condition 11 state).
+/// The consistency conditions of every set (`initial`: each set's condition 11 state,
+/// false where missing), with the seconds each set's check took.
 pub fn check_all(
     target: &TargetUrl,
     sets: &TableSets,
     null_dates: NullDates,
     initial: &[bool],
-) -> Result<Vec<Vec<Condition>>> {
+) -> Result<Vec<(Vec<Condition>, f64)>> {
     (1..=sets.count)
         .map(|k| {
-            super::check::run(
+            let t = std::time::Instant::now();
+            let conditions = super::check::run(
                 &|| sets.connect(target, k),
                 null_dates,
                 initial.get(k as usize - 1).copied().unwrap_or(false),
                 super::check::parallelism(),
             )
-            .with_context(|| format!("checking table {}", sets.name(k)))
+            .with_context(|| format!("checking table {}", sets.name(k)))?;
+            Ok((conditions, t.elapsed().as_secs_f64()))
         })
         .collect()
 }
