@@ -75,7 +75,57 @@ pub const SIZE: (u32, u32) = (960, 380);
 /// Width and height of a small multiple, pixels.
 pub const SMALL_SIZE: (u32, u32) = (440, 210);
 
+impl Series {
+    /// A line in the palette's colour for its position.
+    pub fn line(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series {
+            name: name.into(),
+            points,
+            style: Style::Line,
+            color: None,
+        }
+    }
+}
+
 impl Chart {
+    /// A full-size chart with linear axes over the data's range and the legend at the upper
+    /// right; the other fields are changed with `..Chart::new(…)`.
+    pub fn new(
+        id: String,
+        title: impl Into<String>,
+        x: &str,
+        y: &str,
+        series: Vec<Series>,
+    ) -> Chart {
+        Chart {
+            id,
+            title: title.into(),
+            x_label: x.into(),
+            y_label: y.into(),
+            series,
+            log_x: false,
+            legend_left: false,
+            small: false,
+            x_range: None,
+            threads_x: false,
+        }
+    }
+
+    /// A chart over threads (a doubling axis where the levels double), the legend at the
+    /// upper left, where curves rise to the right.
+    pub fn against_threads(
+        id: String,
+        title: impl Into<String>,
+        y: &str,
+        series: Vec<Series>,
+    ) -> Chart {
+        Chart {
+            legend_left: true,
+            threads_x: true,
+            ..Chart::new(id, title, "threads", y, series)
+        }
+    }
+
     /// Pixels wide and high.
     pub fn size(&self) -> (u32, u32) {
         if self.small { SMALL_SIZE } else { SIZE }

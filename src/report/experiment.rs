@@ -10,21 +10,6 @@ use crate::experiment::{CellStatus, Experiment, Table, cost_lines, deviation_tex
 use anyhow::Result;
 use std::fmt::Write as _;
 
-fn chart(id: String, title: String, y: &str, series: Vec<Series>) -> Chart {
-    Chart {
-        id,
-        title,
-        x_label: "threads".into(),
-        y_label: y.into(),
-        series,
-        log_x: false,
-        legend_left: true,
-        small: false,
-        x_range: None,
-        threads_x: true,
-    }
-}
-
 fn table_html(h: &mut String, e: &Experiment, t: &Table) {
     let _ = write!(
         h,
@@ -191,7 +176,7 @@ pub(super) fn section(
         push_chart(
             h,
             charts,
-            chart(
+            Chart::against_threads(
                 format!("{wid}-throughput"),
                 format!(
                     "{}: throughput against threads (line: mean; points: each repetition)",
@@ -208,7 +193,7 @@ pub(super) fn section(
         push_chart(
             h,
             charts,
-            chart(
+            Chart::against_threads(
                 format!("{wid}-p95"),
                 format!(
                     "{}: p95 response time against threads (median of the repetitions)",
@@ -222,7 +207,7 @@ pub(super) fn section(
             push_chart(
                 h,
                 charts,
-                chart(
+                Chart::against_threads(
                     format!("{wid}-deviation"),
                     format!(
                         "{}: deviation from {} with its {} % confidence interval",

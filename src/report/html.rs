@@ -1,7 +1,7 @@
 //! `txbench report`: one self-contained HTML file (inline CSS and SVG charts, no scripts, no
 //! network) built only from stored run and sweep directories.
 
-use super::charts::{Chart, Series, Style};
+use super::charts::{Chart, Series};
 use super::page::{CSS, RunRef, esc, name_of, push_chart, slug};
 use crate::results::Stability;
 use crate::results::{Phase, RunResult, Stored};
@@ -171,30 +171,23 @@ fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
     let id = format!("r{n}-{}", slug(&x.label));
     let rows = &x.r.intervals;
     let mid = |r: &crate::results::IntervalRow| r.end_s;
-    let mut tput = vec![Series {
-        name: "all kinds".into(),
-        points: rows.iter().map(|r| (mid(r), r.tps)).collect(),
-        style: Style::Line,
-        color: None,
-    }];
+    let series = |name: &str, y: fn(&crate::results::IntervalRow) -> f64| {
+        Series::line(name, rows.iter().map(|r| (mid(r), y(r))).collect())
+    };
+    let mut tput = vec![series("all kinds", |r| r.tps)];
     if x.r.kinds.len() > 1 {
         for (k, name) in x.r.kinds.iter().enumerate() {
-            tput.push(Series {
-                name: name.clone(),
-                points: rows
-                    .iter()
-                    .filter_map(|r| {
-                        r.kinds.get(k).map(|kr| {
-                            (
-                                mid(r),
-                                kr.completed as f64 / (r.end_s - r.start_s).max(1e-9),
-                            )
-                        })
-                    })
-                    .collect(),
-                style: Style::Line,
-                color: None,
-            });
+            let points = rows
+                .iter()
+                .filter_map(|r| {
+                    let kr = r.kinds.get(k)?;
+                    Some((
+                        mid(r),
+                        kr.completed as f64 / (r.end_s - r.start_s).max(1e-9),
+                    ))
+                })
+                .collect();
+            tput.push(Series::line(name.clone(), points));
         }
     }
     let warm = if x.r.config.warmup_s > 0.0 {
@@ -202,91 +195,47 @@ fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {
     } else {
         String::new()
     };
+    let timed = |name: &str, title: String, y: &str, series: Vec<Series>| {
+        Chart::new(format!("{id}-{name}"), title, "seconds", y, series)
+    };
+    let latencies = vec![
+        series("response p95", |r| r.p95_ms),
+        series("response p99", |r| r.p99_ms),
+        series("service p99", |r| r.service_p99_ms),
+    ];
+    let title = format!("Throughput over time{warm}");
     let mut out = vec![
-        Chart {
-            id: format!("{id}-throughput"),
-            title: format!("Throughput over time{warm}"),
-            x_label: "seconds".into(),
-            y_label: "transactions per second".into(),
-            series: tput,
-            log_x: false,
-            legend_left: false,
-            small: false,
-            x_range: None,
-            threads_x: false,
-        },
-        Chart {
-            id: format!("{id}-latency"),
-            title: "Latency percentiles over time".into(),
-            x_label: "seconds".into(),
-            y_label: "ms".into(),
-            series: vec![
-                Series {
-                    name: "response p95".into(),
-                    points: rows.iter().map(|r| (mid(r), r.p95_ms)).collect(),
-                    style: Style::Line,
-                    color: None,
-                },
-                Series {
-                    name: "response p99".into(),
-                    points: rows.iter().map(|r| (mid(r), r.p99_ms)).collect(),
-                    style: Style::Line,
-                    color: None,
-                },
-                Series {
-                    name: "service p99".into(),
-                    points: rows.iter().map(|r| (mid(r), r.service_p99_ms)).collect(),
-                    style: Style::Line,
-                    color: None,
-                },
-            ],
-            log_x: false,
-            legend_left: false,
-            small: false,
-            x_range: None,
-            threads_x: false,
-        },
+        timed("throughput", title, "transactions per second", tput),
+        timed(
+            "latency",
+            "Latency percentiles over time".into(),
+            "ms",
+            latencies,
+        ),
     ];
     let spectrum = spectrum(&x.dir, x.r)?;
     if !spectrum.is_empty() {
         out.push(Chart {
-            id: format!("{id}-spectrum"),
-            title: "Response-time percentile spectrum (measured phase)".into(),
-            x_label: "1 / (1 - percentile): 10 = p90, 100 = p99, 1000 = p99.9".into(),
-            y_label: "ms".into(),
-            series: spectrum,
             log_x: true,
-            legend_left: false,
-            small: false,
-            x_range: None,
-            threads_x: false,
+            ..Chart::new(
+                format!("{id}-spectrum"),
+                "Response-time percentile spectrum (measured phase)",
+                "1 / (1 - percentile): 10 = p90, 100 = p99, 1000 = p99.9",
+                "ms",
+                spectrum,
+            )
         });
     }
-    out.push(Chart {
-        id: format!("{id}-errors"),
-        title: "Errors and reconnects".into(),
-        x_label: "seconds".into(),
-        y_label: "per second".into(),
-        series: vec![
-            Series {
-                name: "failed transactions".into(),
-                points: rows.iter().map(|r| (mid(r), r.err_ps)).collect(),
-                style: Style::Line,
-                color: None,
-            },
-            Series {
-                name: "reconnects".into(),
-                points: rows.iter().map(|r| (mid(r), r.reconn_ps)).collect(),
-                style: Style::Line,
-                color: None,
-            },
-        ],
-        log_x: false,
-        legend_left: false,
-        small: false,
-        x_range: None,
-        threads_x: false,
-    });
+    let errors = vec![
+        series("failed transactions", |r| r.err_ps),
+        series("reconnects", |r| r.reconn_ps),
+    ];
+    out.push(timed(
+        "errors",
+        "Errors and reconnects".into(),
+        "per second",
+        errors,
+    ));
     Ok(out)
 }
 
@@ -334,12 +283,7 @@ fn spectrum(dir: &Path, r: &RunResult) -> Result<Vec<Series>> {
                     (x, h.value_at_quantile(q) as f64 / 1000.0)
                 })
                 .collect();
-            Series {
-                name: kind,
-                points,
-                style: Style::Line,
-                color: None,
-            }
+            Series::line(kind, points)
         })
         .collect())
 }

@@ -3,7 +3,7 @@
 //! across runs, the "why" table (the server figures of each run against the first). Built
 //! from result.json, server.csv and waits.csv only.
 
-use super::charts::{Chart, Series, Style};
+use super::charts::{Chart, Series};
 use super::page::{RunRef, esc, push_chart, slug};
 use crate::metrics::server::{ServerRow, ServerSummary, why};
 use crate::metrics::waits::WaitRow;
@@ -132,43 +132,26 @@ pub(super) fn section(
             .max(rows.last().map_or(0.0, |r| r.end_s))
             .max(1.0);
     let small = |id: String, title: &str, y: &str, series: Vec<Series>| Chart {
-        id,
-        title: title.into(),
-        x_label: "seconds".into(),
-        y_label: y.into(),
-        series,
-        log_x: false,
-        legend_left: false,
         small: true,
         x_range: Some((0.0, end)),
-        threads_x: false,
+        ..Chart::new(id, title, "seconds", y, series)
     };
+    let tps = x.r.intervals.iter().map(|r| (r.end_s, r.tps)).collect();
     let mut multiples = vec![small(
         format!("{id}-throughput"),
         "Throughput",
         "transactions per second",
-        vec![Series {
-            name: String::new(),
-            points: x.r.intervals.iter().map(|r| (r.end_s, r.tps)).collect(),
-            style: Style::Line,
-            color: None,
-        }],
+        vec![Series::line("", tps)],
     )];
     for (i, (title, y, cols)) in PANELS.iter().enumerate() {
         let series: Vec<Series> = cols
             .iter()
-            .map(|(col, name, scale)| Series {
-                name: if cols.len() > 1 {
-                    (*name).into()
-                } else {
-                    String::new()
-                },
-                points: rows
+            .map(|(col, name, scale)| {
+                let points = rows
                     .iter()
                     .filter_map(|r| Some((r.end_s, r.get(col)? * scale)))
-                    .collect(),
-                style: Style::Line,
-                color: None,
+                    .collect();
+                Series::line(if cols.len() > 1 { name } else { "" }, points)
             })
             .filter(|s| !s.points.is_empty())
             .collect();
@@ -239,31 +222,27 @@ fn waits_chart(
     }
     let series = top
         .iter()
-        .map(|(event, _)| Series {
-            name: event.trim_start_matches("wait/").to_string(),
-            points: rows
+        .map(|(event, _)| {
+            let points = rows
                 .iter()
                 .filter(|r| r.event == *event)
                 .map(|r| (r.end_s, r.wait_ms_per_s))
-                .collect(),
-            style: Style::Line,
-            color: None,
+                .collect();
+            Series::line(event.trim_start_matches("wait/"), points)
         })
         .collect();
     push_chart(
         h,
         charts,
         Chart {
-            id: format!("{id}-waits"),
-            title: format!("Top {} waits (performance_schema)", top.len()),
-            x_label: "seconds".into(),
-            y_label: "ms waited per second".into(),
-            series,
-            log_x: false,
-            legend_left: false,
-            small: false,
             x_range: Some((0.0, end)),
-            threads_x: false,
+            ..Chart::new(
+                format!("{id}-waits"),
+                format!("Top {} waits (performance_schema)", top.len()),
+                "seconds",
+                "ms waited per second",
+                series,
+            )
         },
     )
 }

@@ -94,30 +94,18 @@ pub(super) fn section(h: &mut String, charts_out: &mut Vec<Chart>, inputs: &[Inp
             });
             fits.push((i, fit, trusted.len()));
         }
-        let c1 = Chart {
-            id: "sweep-throughput".into(),
-            title: "Throughput against concurrency".into(),
-            x_label: "threads".into(),
-            y_label: unit_long.into(),
-            series: tput,
-            log_x: false,
-            legend_left: true,
-            small: false,
-            x_range: None,
-            threads_x: true,
-        };
-        let c2 = Chart {
-            id: "sweep-p95".into(),
-            title: "p95 response time against concurrency".into(),
-            x_label: "threads".into(),
-            y_label: "ms".into(),
-            series: p95,
-            log_x: false,
-            legend_left: true,
-            small: false,
-            x_range: None,
-            threads_x: true,
-        };
+        let c1 = Chart::against_threads(
+            "sweep-throughput".into(),
+            "Throughput against concurrency",
+            unit_long,
+            tput,
+        );
+        let c2 = Chart::against_threads(
+            "sweep-p95".into(),
+            "p95 response time against concurrency",
+            "ms",
+            p95,
+        );
         for c in [c1, c2] {
             push_chart(h, charts_out, c)?;
         }
