@@ -201,13 +201,9 @@ impl TableGen {
                 r.str(s);
             }
             "customer" => {
-                if i >= DISTRICTS * CUSTOMERS {
+                let Some((_, c)) = district_key(i, CUSTOMERS, w, r) else {
                     return false;
-                }
-                let (d, c) = (i / CUSTOMERS + 1, i % CUSTOMERS + 1);
-                r.int(i64::from(c));
-                r.int(i64::from(d));
-                r.int(w);
+                };
                 a_string(rng, 8, 16, s);
                 r.str(s);
                 r.str(b"OE");
@@ -245,13 +241,9 @@ impl TableGen {
                 r.str(s);
             }
             "history" => {
-                if i >= DISTRICTS * CUSTOMERS {
+                let Some((d, _)) = district_key(i, CUSTOMERS, w, r) else {
                     return false;
-                }
-                let (d, c) = (i / CUSTOMERS + 1, i % CUSTOMERS + 1);
-                r.int(i64::from(c));
-                r.int(i64::from(d));
-                r.int(w);
+                };
                 r.int(i64::from(d));
                 r.int(w);
                 r.str(now);
@@ -260,16 +252,12 @@ impl TableGen {
                 r.str(s);
             }
             "orders" => {
-                if i >= DISTRICTS * ORDERS {
-                    return false;
-                }
                 let Some(orders) = &self.orders else {
                     return false;
                 };
-                let (d, o) = (i / ORDERS + 1, i % ORDERS + 1);
-                r.int(i64::from(o));
-                r.int(i64::from(d));
-                r.int(w);
+                let Some((_, o)) = district_key(i, ORDERS, w, r) else {
+                    return false;
+                };
                 r.int(i64::from(orders.c_id[i as usize]));
                 r.str(now);
                 if o < FIRST_NEW_ORDER {
@@ -328,6 +316,20 @@ impl TableGen {
         self.next += 1;
         true
     }
+}
+
+/// Row `i` of a table with `per` rows in each district (customers, history, orders): its
+/// keys written as (number, district, warehouse), and (district, number); None past the
+/// warehouse's last row.
+fn district_key(i: u32, per: u32, w: i64, r: &mut Rows) -> Option<(u32, u32)> {
+    if i >= DISTRICTS * per {
+        return None;
+    }
+    let (d, n) = (i / per + 1, i % per + 1);
+    r.int(i64::from(n));
+    r.int(i64::from(d));
+    r.int(w);
+    Some((d, n))
 }
 
 /// Name, two streets, city, state, zip (WAREHOUSE and DISTRICT, clause 4.3.3.1).

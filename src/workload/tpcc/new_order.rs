@@ -1,8 +1,8 @@
 //! New-Order (clause 2.4). Reads of ITEM and STOCK are batched into one statement each
 //! (as go-tpc does): fewer round trips, the same rows read and locked.
 
-use super::txn::{Input, Stmts, dec_cents, parse_cents};
-use crate::engine::Conn;
+use super::txn::{NewOrder, Stmts, Transaction, dec_cents, parse_cents};
+use crate::engine::{Conn, Result};
 use crate::metrics::{Outcome, StmtCounts};
 
 use std::collections::HashMap;
@@ -72,196 +72,192 @@ pub fn order_lines_sql(n: usize) -> String {
 }
 
 /// Runs one New-Order; `RolledBack` for the 1 % with an unused item (2.4.2.3).
-pub fn execute(
-    conn: &mut Conn,
-    st: &mut Stmts,
-    i: &Input,
-    s: &mut StmtCounts,
-) -> crate::engine::Result<Outcome> {
-    let Input::NewOrder {
-        w,
-        d,
-        c,
-        lines,
-        all_local,
-    } = i
-    else {
-        unreachable!("new_order::execute gets New-Order inputs")
-    };
-    let (w, d, c) = (*w, *d, *c);
-    conn.query_drop("BEGIN")?;
-    s.other += 1;
-    let (c_discount, _c_last, _c_credit, w_tax): (String, String, String, String) =
-        st.found(conn, "no.cw", CUSTOMER_WAREHOUSE, (w, d, c), || {
-            format!("New-Order: SELECT customer and warehouse (w {w}, d {d}, c {c})")
-        })?;
-    let (next_o_id, d_tax): (u32, String) = st.found(conn, "no.d", DISTRICT, (w, d), || {
-        format!("New-Order: SELECT district (w {w}, d {d})")
-    })?;
-    st.change(conn, "no.dn", DISTRICT_NEXT, (w, d), 1, || {
-        format!("New-Order: UPDATE district d_next_o_id (w {w}, d {d})")
-    })?;
-    s.reads += 2;
-    s.writes += 1;
-    let o_id = next_o_id;
-    let keys = || format!("w {w}, d {d}, o {o_id}");
-    st.change(
-        conn,
-        "no.o",
-        INSERT_ORDER,
-        (o_id, d, w, c, lines.len() as u32, u32::from(*all_local)),
-        1,
-        || format!("New-Order: INSERT orders ({})", keys()),
-    )?;
-    st.change(conn, "no.no", INSERT_NEW_ORDER, (o_id, d, w), 1, || {
-        format!("New-Order: INSERT new_order ({})", keys())
-    })?;
-    s.writes += 2;
-
-    // 2.4.2.2: every item. The unused id (2.4.1.5, ITEMS + 1) is not found; 2.4.2.3: every
-    // valid item is still processed (stock read and updated, order line inserted) before
-    // the unused one rolls the order back. Any other item not found is broken data.
-    let mut ids: Vec<u32> = lines.iter().map(|l| l.i_id).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let key = format!("no.i{}", ids.len());
-    let items: Vec<(u32, String, String, String)> =
-        st.all(conn, &key, &items_sql(ids.len()), ids.clone())?;
-    s.reads += 1;
-    let price: HashMap<u32, (i64, &str)> = items
-        .iter()
-        .map(|(id, p, _, data)| (*id, (parse_cents(p), data.as_str())))
-        .collect();
-    let unused = super::ITEMS + 1;
-    if let Some(id) = ids
-        .iter()
-        .find(|id| **id != unused && !price.contains_key(id))
-    {
-        return Err(crate::engine::data_error(format!(
-            "New-Order: SELECT item (i {id}) found no row"
-        )));
-    }
-    let valid: Vec<&super::txn::Line> = lines.iter().filter(|l| l.i_id != unused).collect();
-    let rollback = valid.len() < lines.len();
-
-    let mut pairs: Vec<(u32, u32)> = valid.iter().map(|l| (l.supply_w, l.i_id)).collect();
-    pairs.sort_unstable();
-    pairs.dedup();
-    let mut stock: HashMap<(u32, u32), (i64, String, String)> = HashMap::new();
-    if !pairs.is_empty() {
-        let key = format!("no.s{}.{d}", pairs.len());
-        let flat: Vec<u32> = pairs.iter().flat_map(|&(sw, id)| [sw, id]).collect();
-        let rows: Vec<(u32, u32, i64, String, String)> =
-            st.all(conn, &key, &stock_sql(pairs.len(), d), flat)?;
-        s.reads += 1;
-        stock = rows
-            .into_iter()
-            .map(|(sw, id, q, data, dist)| ((sw, id), (q, dist, data)))
-            .collect();
-    }
-
-    let mut values: Vec<crate::engine::Value> = Vec::with_capacity(valid.len() * 9);
-    // Per stock row, in `pairs` order: quantity ordered, orders, remote orders (an item can
-    // appear on two lines: both count, the quantity is decreased twice).
-    let mut per_row: HashMap<(u32, u32), (u32, u32, u32)> = HashMap::new();
-    let mut total_cents = 0i64;
-    let mut brand_generic = Vec::with_capacity(valid.len());
-    for (n, l) in valid.iter().enumerate() {
-        let (qty_now, dist, s_data) = stock.get_mut(&(l.supply_w, l.i_id)).ok_or_else(|| {
-            crate::engine::data_error(format!(
-                "New-Order: SELECT stock (w {}, i {}) found no row",
-                l.supply_w, l.i_id
-            ))
-        })?;
-        // 2.4.2.2: decrease by OL_QUANTITY if 10 or more remain, else add 91 as well.
-        let q = i64::from(l.qty);
-        *qty_now = if *qty_now >= q + 10 {
-            *qty_now - q
-        } else {
-            *qty_now - q + 91
-        };
-        let e = per_row.entry((l.supply_w, l.i_id)).or_default();
-        e.0 += l.qty;
-        e.1 += 1;
-        e.2 += u32::from(l.supply_w != w);
-        let (i_price, i_data) = price.get(&l.i_id).copied().unwrap_or((0, ""));
-        let amount = q * i_price;
-        total_cents += amount;
-        // 2.4.2.2: brand-generic is "B" when both I_DATA and S_DATA contain "ORIGINAL".
-        brand_generic.push(
-            if i_data.contains("ORIGINAL") && s_data.contains("ORIGINAL") {
-                'B'
-            } else {
-                'G'
-            },
-        );
-        values.extend([
-            o_id.into(),
-            d.into(),
-            w.into(),
-            (n as u32 + 1).into(),
-            l.i_id.into(),
-            l.supply_w.into(),
-            l.qty.into(),
-            dec_cents(amount).into(),
-            dist.as_str().into(),
-        ]);
-    }
-    if !pairs.is_empty() {
-        // The CASE arms in update_stock_sql's order: the new quantity, then the quantity
-        // ordered, the orders and the remote orders of each row; then the IN list.
-        let mut params: Vec<crate::engine::Value> = Vec::with_capacity(pairs.len() * 14);
-        for field in 0..4 {
-            for &(sw, id) in &pairs {
-                let (ordered, orders, remote) = per_row.get(&(sw, id)).copied().unwrap_or_default();
-                let v: crate::engine::Value = match field {
-                    0 => stock.get(&(sw, id)).map_or(0, |x| x.0).into(),
-                    1 => ordered.into(),
-                    2 => orders.into(),
-                    _ => remote.into(),
-                };
-                params.extend([sw.into(), id.into(), v]);
-            }
-        }
-        for &(sw, id) in &pairs {
-            params.extend([sw.into(), id.into()]);
-        }
-        let key = format!("no.su{}", pairs.len());
-        st.change(
-            conn,
-            &key,
-            &update_stock_sql(pairs.len()),
-            params,
-            pairs.len() as u64,
-            || format!("New-Order: UPDATE stock ({} rows, {})", pairs.len(), keys()),
-        )?;
-        s.writes += 1;
-    }
-    if !valid.is_empty() {
-        let key = format!("no.ol{}", valid.len());
-        st.change(
-            conn,
-            &key,
-            &order_lines_sql(valid.len()),
-            values,
-            valid.len() as u64,
-            || format!("New-Order: INSERT order_line ({})", keys()),
-        )?;
-        s.writes += 1;
-    }
-    // 2.4.2.2: the terminal shows the order total, sum(OL_AMOUNT) * (1 - C_DISCOUNT) *
-    // (1 + W_TAX + D_TAX): computed, as the client CPU the specification expects.
-    let rate = |v: &str| v.parse::<f64>().unwrap_or(0.0);
-    let total = total_cents as f64 / 100.0
-        * (1.0 - rate(&c_discount))
-        * (1.0 + rate(&w_tax) + rate(&d_tax));
-    std::hint::black_box((total, brand_generic));
-    if rollback {
-        conn.query_drop("ROLLBACK")?;
+impl Transaction for NewOrder {
+    fn execute(&self, conn: &mut Conn, st: &mut Stmts, s: &mut StmtCounts) -> Result<Outcome> {
+        let NewOrder {
+            w,
+            d,
+            c,
+            lines,
+            all_local,
+        } = self;
+        let (w, d, c) = (*w, *d, *c);
+        conn.query_drop("BEGIN")?;
         s.other += 1;
-        return Ok(Outcome::RolledBack);
+        let (c_discount, _c_last, _c_credit, w_tax): (String, String, String, String) =
+            st.found(conn, "no.cw", CUSTOMER_WAREHOUSE, (w, d, c), || {
+                format!("New-Order: SELECT customer and warehouse (w {w}, d {d}, c {c})")
+            })?;
+        let (next_o_id, d_tax): (u32, String) = st.found(conn, "no.d", DISTRICT, (w, d), || {
+            format!("New-Order: SELECT district (w {w}, d {d})")
+        })?;
+        st.change(conn, "no.dn", DISTRICT_NEXT, (w, d), 1, || {
+            format!("New-Order: UPDATE district d_next_o_id (w {w}, d {d})")
+        })?;
+        s.reads += 2;
+        s.writes += 1;
+        let o_id = next_o_id;
+        let keys = || format!("w {w}, d {d}, o {o_id}");
+        st.change(
+            conn,
+            "no.o",
+            INSERT_ORDER,
+            (o_id, d, w, c, lines.len() as u32, u32::from(*all_local)),
+            1,
+            || format!("New-Order: INSERT orders ({})", keys()),
+        )?;
+        st.change(conn, "no.no", INSERT_NEW_ORDER, (o_id, d, w), 1, || {
+            format!("New-Order: INSERT new_order ({})", keys())
+        })?;
+        s.writes += 2;
+
+        // 2.4.2.2: every item. The unused id (2.4.1.5, ITEMS + 1) is not found; 2.4.2.3: every
+        // valid item is still processed (stock read and updated, order line inserted) before
+        // the unused one rolls the order back. Any other item not found is broken data.
+        let mut ids: Vec<u32> = lines.iter().map(|l| l.i_id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let key = format!("no.i{}", ids.len());
+        let items: Vec<(u32, String, String, String)> =
+            st.all(conn, &key, &items_sql(ids.len()), ids.clone())?;
+        s.reads += 1;
+        let price: HashMap<u32, (i64, &str)> = items
+            .iter()
+            .map(|(id, p, _, data)| (*id, (parse_cents(p), data.as_str())))
+            .collect();
+        let unused = super::ITEMS + 1;
+        if let Some(id) = ids
+            .iter()
+            .find(|id| **id != unused && !price.contains_key(id))
+        {
+            return Err(crate::engine::data_error(format!(
+                "New-Order: SELECT item (i {id}) found no row"
+            )));
+        }
+        let valid: Vec<&super::txn::Line> = lines.iter().filter(|l| l.i_id != unused).collect();
+        let rollback = valid.len() < lines.len();
+
+        let mut pairs: Vec<(u32, u32)> = valid.iter().map(|l| (l.supply_w, l.i_id)).collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut stock: HashMap<(u32, u32), (i64, String, String)> = HashMap::new();
+        if !pairs.is_empty() {
+            let key = format!("no.s{}.{d}", pairs.len());
+            let flat: Vec<u32> = pairs.iter().flat_map(|&(sw, id)| [sw, id]).collect();
+            let rows: Vec<(u32, u32, i64, String, String)> =
+                st.all(conn, &key, &stock_sql(pairs.len(), d), flat)?;
+            s.reads += 1;
+            stock = rows
+                .into_iter()
+                .map(|(sw, id, q, data, dist)| ((sw, id), (q, dist, data)))
+                .collect();
+        }
+
+        let mut values: Vec<crate::engine::Value> = Vec::with_capacity(valid.len() * 9);
+        // Per stock row, in `pairs` order: quantity ordered, orders, remote orders (an item can
+        // appear on two lines: both count, the quantity is decreased twice).
+        let mut per_row: HashMap<(u32, u32), (u32, u32, u32)> = HashMap::new();
+        let mut total_cents = 0i64;
+        let mut brand_generic = Vec::with_capacity(valid.len());
+        for (n, l) in valid.iter().enumerate() {
+            let (qty_now, dist, s_data) =
+                stock.get_mut(&(l.supply_w, l.i_id)).ok_or_else(|| {
+                    crate::engine::data_error(format!(
+                        "New-Order: SELECT stock (w {}, i {}) found no row",
+                        l.supply_w, l.i_id
+                    ))
+                })?;
+            // 2.4.2.2: decrease by OL_QUANTITY if 10 or more remain, else add 91 as well.
+            let q = i64::from(l.qty);
+            *qty_now = if *qty_now >= q + 10 {
+                *qty_now - q
+            } else {
+                *qty_now - q + 91
+            };
+            let e = per_row.entry((l.supply_w, l.i_id)).or_default();
+            e.0 += l.qty;
+            e.1 += 1;
+            e.2 += u32::from(l.supply_w != w);
+            let (i_price, i_data) = price.get(&l.i_id).copied().unwrap_or((0, ""));
+            let amount = q * i_price;
+            total_cents += amount;
+            // 2.4.2.2: brand-generic is "B" when both I_DATA and S_DATA contain "ORIGINAL".
+            brand_generic.push(
+                if i_data.contains("ORIGINAL") && s_data.contains("ORIGINAL") {
+                    'B'
+                } else {
+                    'G'
+                },
+            );
+            values.extend([
+                o_id.into(),
+                d.into(),
+                w.into(),
+                (n as u32 + 1).into(),
+                l.i_id.into(),
+                l.supply_w.into(),
+                l.qty.into(),
+                dec_cents(amount).into(),
+                dist.as_str().into(),
+            ]);
+        }
+        if !pairs.is_empty() {
+            // The CASE arms in update_stock_sql's order: the new quantity, then the quantity
+            // ordered, the orders and the remote orders of each row; then the IN list.
+            let mut params: Vec<crate::engine::Value> = Vec::with_capacity(pairs.len() * 14);
+            for field in 0..4 {
+                for &(sw, id) in &pairs {
+                    let (ordered, orders, remote) =
+                        per_row.get(&(sw, id)).copied().unwrap_or_default();
+                    let v: crate::engine::Value = match field {
+                        0 => stock.get(&(sw, id)).map_or(0, |x| x.0).into(),
+                        1 => ordered.into(),
+                        2 => orders.into(),
+                        _ => remote.into(),
+                    };
+                    params.extend([sw.into(), id.into(), v]);
+                }
+            }
+            for &(sw, id) in &pairs {
+                params.extend([sw.into(), id.into()]);
+            }
+            let key = format!("no.su{}", pairs.len());
+            st.change(
+                conn,
+                &key,
+                &update_stock_sql(pairs.len()),
+                params,
+                pairs.len() as u64,
+                || format!("New-Order: UPDATE stock ({} rows, {})", pairs.len(), keys()),
+            )?;
+            s.writes += 1;
+        }
+        if !valid.is_empty() {
+            let key = format!("no.ol{}", valid.len());
+            st.change(
+                conn,
+                &key,
+                &order_lines_sql(valid.len()),
+                values,
+                valid.len() as u64,
+                || format!("New-Order: INSERT order_line ({})", keys()),
+            )?;
+            s.writes += 1;
+        }
+        // 2.4.2.2: the terminal shows the order total, sum(OL_AMOUNT) * (1 - C_DISCOUNT) *
+        // (1 + W_TAX + D_TAX): computed, as the client CPU the specification expects.
+        let rate = |v: &str| v.parse::<f64>().unwrap_or(0.0);
+        let total = total_cents as f64 / 100.0
+            * (1.0 - rate(&c_discount))
+            * (1.0 + rate(&w_tax) + rate(&d_tax));
+        std::hint::black_box((total, brand_generic));
+        if rollback {
+            conn.query_drop("ROLLBACK")?;
+            s.other += 1;
+            return Ok(Outcome::RolledBack);
+        }
+        conn.query_drop("COMMIT")?;
+        s.other += 1;
+        Ok(Outcome::Committed)
     }
-    conn.query_drop("COMMIT")?;
-    s.other += 1;
-    Ok(Outcome::Committed)
 }

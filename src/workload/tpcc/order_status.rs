@@ -1,7 +1,7 @@
 //! Order-Status (clause 2.6), read-only.
 
-use super::txn::{Input, Stmts, customer_id};
-use crate::engine::Conn;
+use super::txn::{OrderStatus, Stmts, Transaction, customer_id};
+use crate::engine::{Conn, Result};
 use crate::metrics::{Outcome, StmtCounts};
 
 /// 2.6.2.2: the customer's balance and name.
@@ -15,37 +15,33 @@ pub const LINES: &str = "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount,
      WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?";
 
 /// Runs one Order-Status.
-pub fn execute(
-    conn: &mut Conn,
-    st: &mut Stmts,
-    i: &Input,
-    s: &mut StmtCounts,
-) -> crate::engine::Result<Outcome> {
-    let Input::OrderStatus { w, d, by } = i else {
-        unreachable!("order_status::execute gets Order-Status inputs")
-    };
-    let (w, d) = (*w, *d);
-    conn.query_drop("BEGIN")?;
-    s.other += 1;
-    let c_id = customer_id(conn, st, w, d, by, s)?;
-    let _customer: crate::engine::Row = st.found(conn, "os.c", CUSTOMER, (w, d, c_id), || {
-        format!("Order-Status: SELECT customer (w {w}, d {d}, c {c_id})")
-    })?;
-    // O_ENTRY_D is read but not used: Value takes any column type. Every customer has an
-    // order from the initial population on (4.3.3.1).
-    let (o_id, _, _): (u32, Option<u32>, crate::engine::Value) =
-        st.found(conn, "os.o", LAST_ORDER, (w, d, c_id), || {
-            format!("Order-Status: SELECT the last order (w {w}, d {d}, c {c_id})")
-        })?;
-    s.reads += 2;
-    let lines: Vec<crate::engine::Row> = st.all(conn, "os.l", LINES, (w, d, o_id))?;
-    s.reads += 1;
-    if lines.is_empty() {
-        return Err(crate::engine::data_error(format!(
-            "Order-Status: SELECT order lines (w {w}, d {d}, o {o_id}) found no row"
-        )));
+impl Transaction for OrderStatus {
+    fn execute(&self, conn: &mut Conn, st: &mut Stmts, s: &mut StmtCounts) -> Result<Outcome> {
+        let OrderStatus { w, d, by } = self;
+        let (w, d) = (*w, *d);
+        conn.query_drop("BEGIN")?;
+        s.other += 1;
+        let c_id = customer_id(conn, st, w, d, by, s)?;
+        let _customer: crate::engine::Row =
+            st.found(conn, "os.c", CUSTOMER, (w, d, c_id), || {
+                format!("Order-Status: SELECT customer (w {w}, d {d}, c {c_id})")
+            })?;
+        // O_ENTRY_D is read but not used: Value takes any column type. Every customer has an
+        // order from the initial population on (4.3.3.1).
+        let (o_id, _, _): (u32, Option<u32>, crate::engine::Value) =
+            st.found(conn, "os.o", LAST_ORDER, (w, d, c_id), || {
+                format!("Order-Status: SELECT the last order (w {w}, d {d}, c {c_id})")
+            })?;
+        s.reads += 2;
+        let lines: Vec<crate::engine::Row> = st.all(conn, "os.l", LINES, (w, d, o_id))?;
+        s.reads += 1;
+        if lines.is_empty() {
+            return Err(crate::engine::data_error(format!(
+                "Order-Status: SELECT order lines (w {w}, d {d}, o {o_id}) found no row"
+            )));
+        }
+        conn.query_drop("COMMIT")?;
+        s.other += 1;
+        Ok(Outcome::Committed)
     }
-    conn.query_drop("COMMIT")?;
-    s.other += 1;
-    Ok(Outcome::Committed)
 }

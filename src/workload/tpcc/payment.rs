@@ -1,7 +1,7 @@
 //! Payment (clause 2.5).
 
-use super::txn::{Input, Stmts, customer_id, dec_cents};
-use crate::engine::Conn;
+use super::txn::{Payment, Stmts, Transaction, customer_id, dec_cents};
+use crate::engine::{Conn, Result};
 use crate::metrics::{Outcome, StmtCounts};
 
 /// 2.5.2.2: W_YTD + H_AMOUNT.
@@ -32,85 +32,79 @@ pub const INSERT_HISTORY: &str = "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_i
      VALUES (?, ?, ?, ?, ?, NOW(), ?, ?)";
 
 /// Runs one Payment.
-pub fn execute(
-    conn: &mut Conn,
-    st: &mut Stmts,
-    i: &Input,
-    s: &mut StmtCounts,
-) -> crate::engine::Result<Outcome> {
-    let Input::Payment {
-        w,
-        d,
-        c_w,
-        c_d,
-        by,
-        amount,
-    } = i
-    else {
-        unreachable!("payment::execute gets Payment inputs")
-    };
-    let (w, d, c_w, c_d) = (*w, *d, *c_w, *c_d);
-    let amount_s = dec_cents(*amount);
-    conn.query_drop("BEGIN")?;
-    s.other += 1;
-    st.change(conn, "py.wy", WAREHOUSE_YTD, (&amount_s, w), 1, || {
-        format!("Payment: UPDATE warehouse (w {w})")
-    })?;
-    let wh: (String, String, String, String, String, String) =
-        st.found(conn, "py.w", WAREHOUSE, (w,), || {
-            format!("Payment: SELECT warehouse (w {w})")
+impl Transaction for Payment {
+    fn execute(&self, conn: &mut Conn, st: &mut Stmts, s: &mut StmtCounts) -> Result<Outcome> {
+        let Payment {
+            w,
+            d,
+            c_w,
+            c_d,
+            by,
+            amount,
+        } = self;
+        let (w, d, c_w, c_d) = (*w, *d, *c_w, *c_d);
+        let amount_s = dec_cents(*amount);
+        conn.query_drop("BEGIN")?;
+        s.other += 1;
+        st.change(conn, "py.wy", WAREHOUSE_YTD, (&amount_s, w), 1, || {
+            format!("Payment: UPDATE warehouse (w {w})")
         })?;
-    st.change(conn, "py.dy", DISTRICT_YTD, (&amount_s, w, d), 1, || {
-        format!("Payment: UPDATE district (w {w}, d {d})")
-    })?;
-    let di: (String, String, String, String, String, String) =
-        st.found(conn, "py.d", DISTRICT, (w, d), || {
-            format!("Payment: SELECT district (w {w}, d {d})")
+        let wh: (String, String, String, String, String, String) =
+            st.found(conn, "py.w", WAREHOUSE, (w,), || {
+                format!("Payment: SELECT warehouse (w {w})")
+            })?;
+        st.change(conn, "py.dy", DISTRICT_YTD, (&amount_s, w, d), 1, || {
+            format!("Payment: UPDATE district (w {w}, d {d})")
         })?;
-    s.writes += 2;
-    s.reads += 2;
-    // 2.5.2.2: 60 % by last name, the middle one of those sorted by first name.
-    let c_id = customer_id(conn, st, c_w, c_d, by, s)?;
-    let row: crate::engine::Row = st.found(conn, "py.c", CUSTOMER, (c_w, c_d, c_id), || {
-        format!("Payment: SELECT customer (w {c_w}, d {c_d}, c {c_id})")
-    })?;
-    s.reads += 1;
-    let credit: String = row.text(10).unwrap_or_default().to_string();
-    if credit == "BC" {
-        let data: String = st.found(conn, "py.cd", CUSTOMER_DATA, (c_w, c_d, c_id), || {
-            format!("Payment: SELECT c_data (w {c_w}, d {c_d}, c {c_id})")
+        let di: (String, String, String, String, String, String) =
+            st.found(conn, "py.d", DISTRICT, (w, d), || {
+                format!("Payment: SELECT district (w {w}, d {d})")
+            })?;
+        s.writes += 2;
+        s.reads += 2;
+        // 2.5.2.2: 60 % by last name, the middle one of those sorted by first name.
+        let c_id = customer_id(conn, st, c_w, c_d, by, s)?;
+        let row: crate::engine::Row = st.found(conn, "py.c", CUSTOMER, (c_w, c_d, c_id), || {
+            format!("Payment: SELECT customer (w {c_w}, d {c_d}, c {c_id})")
         })?;
         s.reads += 1;
-        // 2.5.2.2: the new data in front, the whole cut to 500 characters.
-        let mut new = format!("{c_id} {c_d} {c_w} {d} {w} {amount_s} | {data}");
-        new.truncate(500);
-        st.change(
+        let credit: String = row.text(10).unwrap_or_default().to_string();
+        if credit == "BC" {
+            let data: String = st.found(conn, "py.cd", CUSTOMER_DATA, (c_w, c_d, c_id), || {
+                format!("Payment: SELECT c_data (w {c_w}, d {c_d}, c {c_id})")
+            })?;
+            s.reads += 1;
+            // 2.5.2.2: the new data in front, the whole cut to 500 characters.
+            let mut new = format!("{c_id} {c_d} {c_w} {d} {w} {amount_s} | {data}");
+            new.truncate(500);
+            st.change(
+                conn,
+                "py.ucb",
+                UPDATE_CUSTOMER_BC,
+                (&amount_s, &amount_s, new, c_w, c_d, c_id),
+                1,
+                || format!("Payment: UPDATE customer (w {c_w}, d {c_d}, c {c_id})"),
+            )?;
+        } else {
+            st.change(
+                conn,
+                "py.uc",
+                UPDATE_CUSTOMER,
+                (&amount_s, &amount_s, c_w, c_d, c_id),
+                1,
+                || format!("Payment: UPDATE customer (w {c_w}, d {c_d}, c {c_id})"),
+            )?;
+        }
+        let h_data = format!("{}    {}", wh.0, di.0);
+        st.exec(
             conn,
-            "py.ucb",
-            UPDATE_CUSTOMER_BC,
-            (&amount_s, &amount_s, new, c_w, c_d, c_id),
-            1,
-            || format!("Payment: UPDATE customer (w {c_w}, d {c_d}, c {c_id})"),
+            "py.h",
+            INSERT_HISTORY,
+            (c_id, c_d, c_w, d, w, &amount_s, h_data),
         )?;
-    } else {
-        st.change(
-            conn,
-            "py.uc",
-            UPDATE_CUSTOMER,
-            (&amount_s, &amount_s, c_w, c_d, c_id),
-            1,
-            || format!("Payment: UPDATE customer (w {c_w}, d {c_d}, c {c_id})"),
-        )?;
+        s.writes += 2;
+        conn.query_drop("COMMIT")?;
+        s.other += 1;
+        Ok(Outcome::Committed)
     }
-    let h_data = format!("{}    {}", wh.0, di.0);
-    st.exec(
-        conn,
-        "py.h",
-        INSERT_HISTORY,
-        (c_id, c_d, c_w, d, w, &amount_s, h_data),
-    )?;
-    s.writes += 2;
-    conn.query_drop("COMMIT")?;
-    s.other += 1;
-    Ok(Outcome::Committed)
 }

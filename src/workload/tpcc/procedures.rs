@@ -10,7 +10,9 @@
 //! 1.5 ms for the same transactions as client SQL).
 
 use super::NullDates;
-use super::txn::{CustomerBy, Input, Stmts, dec_cents};
+use super::txn::{
+    CustomerBy, Delivery, Input, NewOrder, OrderStatus, Payment, Stmts, StockLevel, dec_cents,
+};
 use crate::engine::postgres::tpcc as pg;
 use crate::engine::{Conn, Engine};
 use crate::metrics::{Outcome, StmtCounts};
@@ -256,13 +258,13 @@ pub fn execute(
 ) -> crate::engine::Result<(Outcome, u32)> {
     s.other += 1;
     match input {
-        Input::NewOrder {
+        Input::NewOrder(NewOrder {
             w,
             d,
             c,
             lines,
             all_local,
-        } => {
+        }) => {
             let rolled: Option<u32> = st.first(
                 conn,
                 "p.no",
@@ -285,14 +287,14 @@ pub fn execute(
             };
             Ok((outcome, 0))
         }
-        Input::Payment {
+        Input::Payment(Payment {
             w,
             d,
             c_w,
             c_d,
             by,
             amount,
-        } => {
+        }) => {
             let (c, last, is_name) = by_name(by);
             st.exec(
                 conn,
@@ -302,16 +304,16 @@ pub fn execute(
             )?;
             Ok((Outcome::Committed, 0))
         }
-        Input::OrderStatus { w, d, by } => {
+        Input::OrderStatus(OrderStatus { w, d, by }) => {
             let (c, last, is_name) = by_name(by);
             st.exec(conn, "p.os", call(conn, 2), (*w, *d, c, last, is_name))?;
             Ok((Outcome::Committed, 0))
         }
-        Input::Delivery { w, carrier } => {
+        Input::Delivery(Delivery { w, carrier }) => {
             let skipped: Option<u32> = st.first(conn, "p.dl", call(conn, 3), (*w, *carrier))?;
             Ok((Outcome::Committed, skipped.unwrap_or(0)))
         }
-        Input::StockLevel { w, d, threshold } => {
+        Input::StockLevel(StockLevel { w, d, threshold }) => {
             st.exec(conn, "p.sl", call(conn, 4), (*w, *d, *threshold))?;
             Ok((Outcome::Committed, 0))
         }

@@ -1,7 +1,8 @@
 //! `txbench run tpcc`: inputs per the specification, the 23-card deck, terminals, keying and
 //! think times, the run-time C values, and the scorecard (NOPM, TPM, required input rates).
 
-use super::txn::{CustomerBy, DECK, Input, KEYING_S, KINDS, Line, Stmts, THINK_S};
+use super::txn::{CustomerBy, DECK, Delivery, Input, KEYING_S, KINDS, Line, NewOrder, OrderStatus};
+use super::txn::{Payment, Stmts, StockLevel, THINK_S};
 use super::{DISTRICTS, ITEMS, NullDates};
 use crate::metrics::{LatencyStats, SparseHistogram};
 use crate::metrics::{Outcome, StmtCounts};
@@ -260,7 +261,7 @@ impl Tpcc {
                         let r = if procedures {
                             super::procedures::execute(conn, st, &input, &mut s)
                         } else {
-                            super::delivery::execute(conn, st, &input, &mut s)
+                            input.execute(conn, st, &mut s)
                         };
                         match r {
                             Ok((_, skipped)) => {

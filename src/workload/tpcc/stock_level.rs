@@ -1,7 +1,7 @@
 //! Stock-Level (clause 2.8): needs only isolation level 1 (3.4.1), so it runs in autocommit.
 
-use super::txn::{Input, Stmts};
-use crate::engine::Conn;
+use super::txn::{Stmts, StockLevel, Transaction};
+use crate::engine::{Conn, Result};
 use crate::metrics::{Outcome, StmtCounts};
 
 /// 2.8.2.2: the district's next order id.
@@ -12,24 +12,19 @@ pub const LOW_STOCK: &str = "SELECT COUNT(DISTINCT s_i_id) FROM order_line, stoc
      AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?";
 
 /// Runs one Stock-Level.
-pub fn execute(
-    conn: &mut Conn,
-    st: &mut Stmts,
-    i: &Input,
-    s: &mut StmtCounts,
-) -> crate::engine::Result<Outcome> {
-    let Input::StockLevel { w, d, threshold } = i else {
-        unreachable!("stock_level::execute gets Stock-Level inputs")
-    };
-    let next: u32 = st.found(conn, "sl.d", NEXT_ORDER, (*w, *d), || {
-        format!("Stock-Level: SELECT district (w {w}, d {d})")
-    })?;
-    let _low: Option<u64> = st.first(
-        conn,
-        "sl.s",
-        LOW_STOCK,
-        (*w, *d, next, next.saturating_sub(20), *w, *threshold),
-    )?;
-    s.reads += 2;
-    Ok(Outcome::Committed)
+impl Transaction for StockLevel {
+    fn execute(&self, conn: &mut Conn, st: &mut Stmts, s: &mut StmtCounts) -> Result<Outcome> {
+        let StockLevel { w, d, threshold } = self;
+        let next: u32 = st.found(conn, "sl.d", NEXT_ORDER, (*w, *d), || {
+            format!("Stock-Level: SELECT district (w {w}, d {d})")
+        })?;
+        let _low: Option<u64> = st.first(
+            conn,
+            "sl.s",
+            LOW_STOCK,
+            (*w, *d, next, next.saturating_sub(20), *w, *threshold),
+        )?;
+        s.reads += 2;
+        Ok(Outcome::Committed)
+    }
 }

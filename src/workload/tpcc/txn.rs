@@ -3,8 +3,8 @@
 //! connection's prepared statements, and the customer looked up by id or last name. The
 //! transaction files import this, never `run.rs` (which runs them).
 
-use crate::engine::{Conn, Stmt as Statement};
-use crate::metrics::StmtCounts;
+use crate::engine::{Conn, Result, Stmt as Statement};
+use crate::metrics::{Outcome, StmtCounts};
 use std::collections::HashMap;
 
 /// Transaction kinds, in report order.
@@ -44,62 +44,107 @@ pub struct Line {
     pub qty: u32,
 }
 
+/// 2.4.1: a New-Order's inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewOrder {
+    /// Home warehouse.
+    pub w: u32,
+    /// District.
+    pub d: u32,
+    /// Customer.
+    pub c: u32,
+    /// Lines.
+    pub lines: Vec<Line>,
+    /// All supplied by the home warehouse.
+    pub all_local: bool,
+}
+
+/// 2.5.1: a Payment's inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Payment {
+    /// Home warehouse.
+    pub w: u32,
+    /// District.
+    pub d: u32,
+    /// Customer's warehouse (another one for 15 %).
+    pub c_w: u32,
+    /// Customer's district.
+    pub c_d: u32,
+    /// Customer.
+    pub by: CustomerBy,
+    /// H_AMOUNT in cents.
+    pub amount: i64,
+}
+
+/// 2.6.1: an Order-Status's inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderStatus {
+    /// Warehouse.
+    pub w: u32,
+    /// District.
+    pub d: u32,
+    /// Customer.
+    pub by: CustomerBy,
+}
+
+/// 2.7.1: a Delivery's inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Delivery {
+    /// Warehouse.
+    pub w: u32,
+    /// O_CARRIER_ID.
+    pub carrier: u32,
+}
+
+/// 2.8.1: a Stock-Level's inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StockLevel {
+    /// Warehouse.
+    pub w: u32,
+    /// The terminal's district.
+    pub d: u32,
+    /// Threshold 10..20.
+    pub threshold: u32,
+}
+
 /// A transaction's inputs, kept for a retry after a deadlock.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Input {
-    /// 2.4.1.
-    NewOrder {
-        /// Home warehouse.
-        w: u32,
-        /// District.
-        d: u32,
-        /// Customer.
-        c: u32,
-        /// Lines.
-        lines: Vec<Line>,
-        /// All supplied by the home warehouse.
-        all_local: bool,
-    },
-    /// 2.5.1.
-    Payment {
-        /// Home warehouse.
-        w: u32,
-        /// District.
-        d: u32,
-        /// Customer's warehouse (another one for 15 %).
-        c_w: u32,
-        /// Customer's district.
-        c_d: u32,
-        /// Customer.
-        by: CustomerBy,
-        /// H_AMOUNT in cents.
-        amount: i64,
-    },
-    /// 2.6.1.
-    OrderStatus {
-        /// Warehouse.
-        w: u32,
-        /// District.
-        d: u32,
-        /// Customer.
-        by: CustomerBy,
-    },
-    /// 2.7.1.
-    Delivery {
-        /// Warehouse.
-        w: u32,
-        /// O_CARRIER_ID.
-        carrier: u32,
-    },
-    /// 2.8.1.
-    StockLevel {
-        /// Warehouse.
-        w: u32,
-        /// The terminal's district.
-        d: u32,
-        /// Threshold 10..20.
-        threshold: u32,
-    },
+    /// 2.4.
+    NewOrder(NewOrder),
+    /// 2.5.
+    Payment(Payment),
+    /// 2.6.
+    OrderStatus(OrderStatus),
+    /// 2.7.
+    Delivery(Delivery),
+    /// 2.8.
+    StockLevel(StockLevel),
+}
+
+/// A transaction run as written SQL, statement by statement (Delivery, which also says how
+/// many districts it skipped, has its own `execute`).
+pub trait Transaction {
+    /// Runs it once on `conn` with its prepared statements, counting statements in `s`.
+    fn execute(&self, conn: &mut Conn, st: &mut Stmts, s: &mut StmtCounts) -> Result<Outcome>;
+}
+
+/// A transaction's outcome and the districts a Delivery found no new order in.
+pub type Done = (Outcome, u32);
+
+impl Input {
+    /// Runs the transaction as written SQL: its outcome, and the districts a Delivery found
+    /// no new order in.
+    pub fn execute(&self, conn: &mut Conn, st: &mut Stmts, s: &mut StmtCounts) -> Result<Done> {
+        let outcome = match self {
+            Input::NewOrder(i) => i.execute(conn, st, s)?,
+            Input::Payment(i) => i.execute(conn, st, s)?,
+            Input::OrderStatus(i) => i.execute(conn, st, s)?,
+            Input::Delivery(i) => return i.execute(conn, st, s),
+            Input::StockLevel(i) => i.execute(conn, st, s)?,
+        };
+        Ok((outcome, 0))
+    }
 }
 
 /// `12345` cents → "123.45".

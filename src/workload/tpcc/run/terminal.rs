@@ -84,13 +84,13 @@ impl TpccWorker {
                     });
                 }
                 let all_local = lines.iter().all(|l| l.supply_w == w);
-                Input::NewOrder {
+                Input::NewOrder(NewOrder {
                     w,
                     d,
                     c: nurand(&mut self.rng, 1023, self.c_id, 1, 3000),
                     lines,
                     all_local,
-                }
+                })
             }
             1 => {
                 // 2.5.1.2: 85 % home, 15 % a remote warehouse (and random district).
@@ -102,32 +102,32 @@ impl TpccWorker {
                 } else {
                     (w, d)
                 };
-                Input::Payment {
+                Input::Payment(Payment {
                     w,
                     d,
                     c_w,
                     c_d,
                     by: self.customer(),
                     amount: i64::from(uniform(&mut self.rng, 100, 500_000)),
-                }
+                })
             }
-            2 => Input::OrderStatus {
+            2 => Input::OrderStatus(OrderStatus {
                 w,
                 d,
                 by: self.customer(),
-            },
-            3 => Input::Delivery {
+            }),
+            3 => Input::Delivery(Delivery {
                 w,
                 carrier: uniform(&mut self.rng, 1, 10),
-            },
-            _ => Input::StockLevel {
+            }),
+            _ => Input::StockLevel(StockLevel {
                 w: match self.terminals {
                     TerminalWarehouse::Fixed => self.home,
                     TerminalWarehouse::Random => w,
                 },
                 d: self.district,
                 threshold: uniform(&mut self.rng, 10, 20),
-            },
+            }),
         }
     }
 
@@ -138,12 +138,12 @@ impl TpccWorker {
             c.rolled_back.fetch_add(1, Ordering::Relaxed);
         }
         match input {
-            Input::NewOrder { w, lines, .. } if outcome == Outcome::Committed => {
+            Input::NewOrder(NewOrder { w, lines, .. }) if outcome == Outcome::Committed => {
                 c.lines.fetch_add(lines.len() as u64, Ordering::Relaxed);
                 let remote = lines.iter().filter(|l| l.supply_w != *w).count();
                 c.remote_lines.fetch_add(remote as u64, Ordering::Relaxed);
             }
-            Input::Payment { w, c_w, by, .. } => {
+            Input::Payment(Payment { w, c_w, by, .. }) => {
                 c.payments.fetch_add(1, Ordering::Relaxed);
                 c.remote_payments
                     .fetch_add(u64::from(c_w != w), Ordering::Relaxed);
@@ -152,14 +152,14 @@ impl TpccWorker {
                     Ordering::Relaxed,
                 );
             }
-            Input::OrderStatus { by, .. } => {
+            Input::OrderStatus(OrderStatus { by, .. }) => {
                 c.order_status.fetch_add(1, Ordering::Relaxed);
                 c.order_status_by_name.fetch_add(
                     u64::from(matches!(by, CustomerBy::Last(_))),
                     Ordering::Relaxed,
                 );
             }
-            Input::Delivery { .. } => {
+            Input::Delivery(_) => {
                 c.delivery_districts
                     .fetch_add(u64::from(DISTRICTS), Ordering::Relaxed);
                 c.skipped_districts
@@ -229,25 +229,7 @@ impl Worker for TpccWorker {
         let (outcome, skipped) = if self.procedures {
             super::super::procedures::execute(conn, &mut self.stmts, &input, s)?
         } else {
-            match kind {
-                0 => (
-                    super::super::new_order::execute(conn, &mut self.stmts, &input, s)?,
-                    0,
-                ),
-                1 => (
-                    super::super::payment::execute(conn, &mut self.stmts, &input, s)?,
-                    0,
-                ),
-                2 => (
-                    super::super::order_status::execute(conn, &mut self.stmts, &input, s)?,
-                    0,
-                ),
-                3 => super::super::delivery::execute(conn, &mut self.stmts, &input, s)?,
-                _ => (
-                    super::super::stock_level::execute(conn, &mut self.stmts, &input, s)?,
-                    0,
-                ),
-            }
+            input.execute(conn, &mut self.stmts, s)?
         };
         self.count(kind, &input, outcome, skipped);
         Ok(outcome)

@@ -55,9 +55,9 @@ fn inputs_meet_the_required_rates() {
     let (mut orders, mut rollbacks, mut lines, mut remote_lines) = (0, 0, 0, 0);
     let (mut payments, mut remote, mut by_name) = (0, 0, 0);
     for _ in 0..50_000 {
-        if let Input::NewOrder {
+        if let Input::NewOrder(NewOrder {
             w: home, lines: ls, ..
-        } = w.input(0)
+        }) = w.input(0)
         {
             orders += 1;
             rollbacks += u32::from(ls.last().unwrap().i_id == ITEMS + 1);
@@ -65,13 +65,13 @@ fn inputs_meet_the_required_rates() {
             remote_lines += ls.iter().filter(|l| l.supply_w != home).count();
             assert!((5..=15).contains(&ls.len()));
         }
-        if let Input::Payment {
+        if let Input::Payment(Payment {
             w: home,
             c_w,
             by,
             amount,
             ..
-        } = w.input(1)
+        }) = w.input(1)
         {
             payments += 1;
             remote += u32::from(c_w != home);
