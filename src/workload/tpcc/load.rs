@@ -215,14 +215,7 @@ impl TableGen {
                 };
                 last_name(num, s);
                 r.str(s);
-                for _ in 0..3 {
-                    a_string(rng, 10, 20, s);
-                    r.str(s);
-                }
-                a_string(rng, 2, 2, s);
-                r.str(s);
-                zip(rng, s);
-                r.str(s);
+                street(rng, s, r);
                 n_string(rng, 16, 16, s);
                 r.str(s);
                 r.str(now);
@@ -336,6 +329,11 @@ fn district_key(i: u32, per: u32, w: i64, r: &mut Rows) -> Option<(u32, u32)> {
 fn address(rng: &mut WorkerRng, s: &mut Vec<u8>, r: &mut Rows) {
     a_string(rng, 6, 10, s);
     r.str(s);
+    street(rng, s, r);
+}
+
+/// Two streets, city, state, zip (an address after its name, CUSTOMER's too).
+fn street(rng: &mut WorkerRng, s: &mut Vec<u8>, r: &mut Rows) {
     for _ in 0..3 {
         a_string(rng, 10, 20, s);
         r.str(s);
