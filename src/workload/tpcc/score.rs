@@ -169,7 +169,7 @@ pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
     let pct = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
     let done: [u64; 5] = std::array::from_fn(|n| kind(n).map_or(0, |k| k.completed));
     let rolled_back = kind(0).map_or(0, |k| k.rolled_back);
-    let mut card = input_rates(&done, s.transactions, rolled_back, &i.counts);
+    let mut card = input_rates(&done, s.transactions, rolled_back, &i.counts, i.warehouses);
     // 5.4.5: skipped districts at most 1 % of the Delivery transactions, or 1, whichever
     // is greater.
     let deliveries = get(i.counts.delivery_districts) / f64::from(DISTRICTS);
@@ -219,7 +219,7 @@ pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
         requirement: "65 .. 119, not 96 or 112".into(),
         pass: Some(valid_c_last_delta(i.c_last_load, i.c_last)),
     });
-    card.extend(set_lines(&i.sets, nopm));
+    card.extend(set_lines(&i.sets, nopm, i.warehouses));
     let per_wh = nopm / f64::from(i.warehouses) / i.sets.len().max(1) as f64;
     card.push(ScoreLine {
         name: "NOPM per warehouse".into(),
@@ -254,8 +254,16 @@ pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
 /// The mix and input-rate rules (clauses 5.2.3, 2.4.1, 2.5.1, 2.6.1) as scorecard lines:
 /// `done` transactions per kind out of `total`, `rolled_back` New-Orders, and what the
 /// terminals drew. The run's card shows them; each table set's line checks them for its
-/// own terminals.
-fn input_rates(done: &[u64; 5], total: u64, rolled_back: u64, c: &Counts) -> Vec<ScoreLine> {
+/// own terminals. With one warehouse (in each set) there is no remote warehouse: every
+/// line and customer is the home warehouse's (2.4.1.5, 2.5.1.2), and the remote rates are
+/// not judged.
+fn input_rates(
+    done: &[u64; 5],
+    total: u64,
+    rolled_back: u64,
+    c: &Counts,
+    warehouses: u32,
+) -> Vec<ScoreLine> {
     let get = |n: u64| n as f64;
     let pct = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
     let range = |name: &str, v: f64, lo: f64, hi: f64, unit: &str, n: f64| ScoreLine {
@@ -263,6 +271,17 @@ fn input_rates(done: &[u64; 5], total: u64, rolled_back: u64, c: &Counts) -> Vec
         value: format!("{v:.2}{unit}"),
         requirement: format!("{lo} .. {hi}{unit}"),
         pass: (n > 0.0).then_some(v >= lo && v <= hi),
+    };
+    let remote = |line: ScoreLine| {
+        if warehouses > 1 {
+            line
+        } else {
+            ScoreLine {
+                requirement: format!("{} with remote warehouses (one here)", line.requirement),
+                pass: None,
+                ..line
+            }
+        }
     };
     let mut card = Vec::new();
     for (n, name) in KINDS.iter().enumerate().skip(1) {
@@ -293,22 +312,22 @@ fn input_rates(done: &[u64; 5], total: u64, rolled_back: u64, c: &Counts) -> Vec
         "",
         committed,
     ));
-    card.push(range(
+    card.push(remote(range(
         "remote order lines",
         pct(get(c.remote_lines), get(c.lines)),
         0.95,
         1.05,
         " %",
         get(c.lines),
-    ));
-    card.push(range(
+    )));
+    card.push(remote(range(
         "remote Payments",
         pct(get(c.remote_payments), get(c.payments)),
         14.0,
         16.0,
         " %",
         get(c.payments),
-    ));
+    )));
     card.push(range(
         "Payments by last name",
         pct(get(c.payments_by_name), get(c.payments)),
@@ -331,7 +350,7 @@ fn input_rates(done: &[u64; 5], total: u64, rolled_back: u64, c: &Counts) -> Vec
 /// One line per table set: its share of NOPM (the run's NOPM in proportion to its
 /// New-Orders, so the sets add up to the run's) and whether its own mix and input rates
 /// hold (its terminals draw them alone).
-fn set_lines(sets: &[SetScore], nopm: f64) -> Vec<ScoreLine> {
+fn set_lines(sets: &[SetScore], nopm: f64, warehouses: u32) -> Vec<ScoreLine> {
     let all_new: u64 = sets.iter().map(|s| s.done[0]).sum();
     let pct = |a: u64, b: u64| {
         if b > 0 {
@@ -344,11 +363,12 @@ fn set_lines(sets: &[SetScore], nopm: f64) -> Vec<ScoreLine> {
         .enumerate()
         .map(|(i, s)| {
             let total: u64 = s.done.iter().sum();
-            let wrong: Vec<String> = input_rates(&s.done, total, s.rolled_back, &s.counts)
-                .into_iter()
-                .filter(|l| l.pass == Some(false))
-                .map(|l| format!("{} {}", l.name, l.value))
-                .collect();
+            let wrong: Vec<String> =
+                input_rates(&s.done, total, s.rolled_back, &s.counts, warehouses)
+                    .into_iter()
+                    .filter(|l| l.pass == Some(false))
+                    .map(|l| format!("{} {}", l.name, l.value))
+                    .collect();
             ScoreLine {
                 name: format!("set {} ({}) NOPM", i + 1, s.schema),
                 value: format!(
@@ -366,4 +386,44 @@ fn set_lines(sets: &[SetScore], nopm: f64) -> Vec<ScoreLine> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_warehouse_does_not_judge_the_remote_rates() {
+        // A run's worth of draws with nothing remote, as one warehouse draws them.
+        let c = Counts {
+            lines: 10_000,
+            payments: 1_000,
+            payments_by_name: 600,
+            order_status: 100,
+            order_status_by_name: 60,
+            ..Counts::default()
+        };
+        let done = [1_000, 1_000, 100, 100, 100];
+        let judged = |warehouses: u32| -> Vec<(String, Option<bool>)> {
+            input_rates(&done, 2_300, 10, &c, warehouses)
+                .into_iter()
+                .filter(|l| l.name.starts_with("remote"))
+                .map(|l| (l.name, l.pass))
+                .collect()
+        };
+        assert_eq!(
+            judged(1),
+            [
+                ("remote order lines".to_string(), None),
+                ("remote Payments".to_string(), None)
+            ]
+        );
+        assert_eq!(
+            judged(2),
+            [
+                ("remote order lines".to_string(), Some(false)),
+                ("remote Payments".to_string(), Some(false))
+            ]
+        );
+    }
 }
