@@ -77,6 +77,36 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn table_sets_out_of_range_name_the_flag() {
+    // Refused before any connection: the URL points nowhere.
+    let home = Home::new();
+    for (flag, n) in [
+        ("--table-sets", "0"),
+        ("--schemas", "0"),
+        ("--table-sets", "1001"),
+    ] {
+        for cmd in ["prepare", "run", "check", "cleanup"] {
+            let out = home
+                .cmd()
+                .args(["--url", "mysql://u@127.0.0.1:1/db", cmd, "tpcc", flag, n])
+                .output()
+                .unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{cmd} {flag} {n}: {:?}",
+                text(&out)
+            );
+            let first = text(&out).1.lines().next().unwrap_or("").to_string();
+            assert!(
+                first.contains("--table-sets") && first.contains("1..=1000"),
+                "{cmd} {flag} {n}: {first}"
+            );
+        }
+    }
+}
+
+#[test]
 fn bad_server_flags_name_the_flag() {
     let home = Home::new();
     let out = home
