@@ -151,8 +151,11 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
     assert_eq!(h["points"].as_array().unwrap().len(), 12);
     let steps = h["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 1, "{h}");
-    assert_eq!(steps[0]["index"], 6, "{h}");
-    assert_eq!(steps[0]["first_after"], "c06");
+    // At the plant, or one run early or late: a busy machine can slow a run next to it as
+    // much as the hog does (a CI run beside another benchmark found it at 5).
+    let at = steps[0]["index"].as_u64().unwrap() as usize;
+    assert!((5..=7).contains(&at), "{h}");
+    assert_eq!(steps[0]["first_after"], format!("c{at:02}"));
     assert_eq!(steps[0]["regression"], true);
     let step = steps[0]["step_pct"].as_f64().unwrap();
     assert!(step < -10.0, "{step}");
@@ -174,21 +177,27 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
         text(&out)
     );
     let (stdout, _) = text(&out);
-    assert!(stdout.contains("── change at 6 (first: c06)"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("── change at {at} (first: c{at:02})")),
+        "{stdout}"
+    );
 
-    // The store rebuilt from the clean runs alone: no change point, exit 0.
+    // The store rebuilt from the runs before the step alone: no change point, exit 0.
     let clean = home.path().join("clean.sqlite");
+    let before = at.min(6);
     let out = home
         .cmd()
         .arg("--store")
         .arg(&clean)
         .args(["store", "import"])
-        .args(&dirs[..6])
+        .args(&dirs[..before])
         .output()
         .unwrap();
     assert!(out.status.success(), "{:?}", text(&out));
     assert!(
-        text(&out).0.starts_with("6 run(s) recorded in "),
+        text(&out)
+            .0
+            .starts_with(&format!("{before} run(s) recorded in ")),
         "{:?}",
         text(&out)
     );
