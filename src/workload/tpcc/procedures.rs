@@ -11,7 +11,7 @@
 
 use super::NullDates;
 use super::txn::{
-    CustomerBy, Delivery, Input, NewOrder, OrderStatus, Payment, Stmts, StockLevel, dec_cents,
+    CustomerBy, Delivery, Done, Input, NewOrder, OrderStatus, Payment, Stmts, StockLevel, dec_cents,
 };
 use crate::engine::postgres::tpcc as pg;
 use crate::engine::{Conn, Engine};
@@ -255,7 +255,7 @@ pub fn execute(
     st: &mut Stmts,
     input: &Input,
     s: &mut StmtCounts,
-) -> crate::engine::Result<(Outcome, u32)> {
+) -> crate::engine::Result<Done> {
     s.other += 1;
     match input {
         Input::NewOrder(NewOrder {

@@ -1,8 +1,8 @@
 //! `txbench run tpcc`: inputs per the specification, the 23-card deck, terminals, keying and
 //! think times, the run-time C values, and the scorecard (NOPM, TPM, required input rates).
 
-use super::txn::{CustomerBy, DECK, Delivery, Input, KEYING_S, KINDS, Line, NewOrder, OrderStatus};
-use super::txn::{Payment, Stmts, StockLevel, THINK_S};
+use super::txn::{CustomerBy, DECK, Delivery, Done, Input, KEYING_S, KINDS, Line, NewOrder};
+use super::txn::{OrderStatus, Payment, Stmts, StockLevel, THINK_S};
 use super::{DISTRICTS, ITEMS, NullDates};
 use crate::metrics::{LatencyStats, SparseHistogram};
 use crate::metrics::{Outcome, StmtCounts};
@@ -73,6 +73,23 @@ pub fn ready_to_run(conn: &mut Conn, a: &RunOptions, st: &super::State) -> anyho
         )?;
     }
     Ok(())
+}
+
+/// Runs `input` as client-side SQL, or with `procedures` as a CALL of its stored procedure
+/// (the terminals and the deferred deliverer alike): the outcome, and the districts a
+/// Delivery skipped.
+fn execute(
+    procedures: bool,
+    conn: &mut Conn,
+    st: &mut Stmts,
+    input: &Input,
+    s: &mut StmtCounts,
+) -> crate::engine::Result<Done> {
+    if procedures {
+        super::procedures::execute(conn, st, input, s)
+    } else {
+        input.execute(conn, st, s)
+    }
 }
 
 /// Queued deliveries and what the deliverer measured.
@@ -258,12 +275,7 @@ impl Tpcc {
                     let (conn, st) = &mut conns[set];
                     let counters = &counters[set];
                     for _ in 0..4 {
-                        let r = if procedures {
-                            super::procedures::execute(conn, st, &input, &mut s)
-                        } else {
-                            input.execute(conn, st, &mut s)
-                        };
-                        match r {
+                        match execute(procedures, conn, st, &input, &mut s) {
                             Ok((_, skipped)) => {
                                 done = Some(skipped);
                                 break;

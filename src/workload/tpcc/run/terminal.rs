@@ -226,11 +226,7 @@ impl Worker for TpccWorker {
             self.counters[self.set].done[kind].fetch_add(1, Ordering::Relaxed);
             return Ok(Outcome::Committed);
         }
-        let (outcome, skipped) = if self.procedures {
-            super::super::procedures::execute(conn, &mut self.stmts, &input, s)?
-        } else {
-            input.execute(conn, &mut self.stmts, s)?
-        };
+        let (outcome, skipped) = super::execute(self.procedures, conn, &mut self.stmts, &input, s)?;
         self.count(kind, &input, outcome, skipped);
         Ok(outcome)
     }
