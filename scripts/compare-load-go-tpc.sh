@@ -10,8 +10,8 @@ cd "$(dirname "$0")/.."
 T=${TXBENCH:-target/release/txbench}
 ROUNDS=${ROUNDS:-3}
 LOADERS=${LOADERS:-4}
-WAREHOUSES=("${@:-10 50}")
-read -ra WAREHOUSES <<< "${WAREHOUSES[*]}"
+[ $# -gt 0 ] || set -- 10 50
+WAREHOUSES=("$@")
 if [ -z "${GO_TPC:-}" ]; then
   GO_TPC=$(go env GOPATH)/bin/go-tpc
   [ -x "$GO_TPC" ] || go install github.com/pingcap/go-tpc/cmd/go-tpc@v1.0.7
