@@ -96,9 +96,7 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
     }
 
     println!("\n== driver memory: oltp_point_select with 1,000 connections, {short} s");
-    let out = std::env::temp_dir().join(format!("txbench-bench-rss-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let m = measure(txbench_cmd(
+    let (m, _) = with_out(txbench_cmd(
         &bin,
         &url_s,
         &[
@@ -114,12 +112,8 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
             &short.to_string(),
             "--report-interval",
             &short.to_string(),
-            "--json",
-            "--out",
-            out.to_str().unwrap_or("/tmp/txbench-bench-rss"),
         ],
     ))?;
-    let _ = std::fs::remove_dir_all(&out);
     let (txn, _) = txbench_counts(&m.stdout)?;
     println!(
         "  peak RSS {:.1} MiB (target < 100 MiB), {:.0} tps",

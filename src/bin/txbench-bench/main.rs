@@ -220,7 +220,7 @@ fn run_sysbench(
     threads: u32,
     secs: u32,
 ) -> Result<Sample> {
-    let m = measure(sysbench_cmd(
+    sysbench_sample(sysbench_cmd(
         url,
         "txbench",
         &[
@@ -233,13 +233,7 @@ fn run_sysbench(
             "--report-interval=0",
             "run",
         ],
-    ))?;
-    let (txn, queries) = sysbench_counts(&m.stdout)?;
-    Ok(Sample {
-        txn,
-        queries,
-        cpu_s: m.cpu_s,
-    })
+    ))
 }
 
 fn run_txbench(
@@ -261,7 +255,7 @@ fn run_txbench(
 }
 
 /// `txbench run` with `args` (the workload and its flags, then any run flags) at `threads`
-/// for `secs`, its output in a temporary directory removed after.
+/// for `secs`.
 fn txbench_run(
     bin: &Path,
     url: &TargetUrl,
@@ -269,25 +263,50 @@ fn txbench_run(
     threads: u32,
     secs: u32,
 ) -> Result<Sample> {
-    let out = std::env::temp_dir().join(format!("txbench-bench-run-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
     let (t, s) = (threads.to_string(), secs.to_string());
     let mut all = vec!["run"];
     all.extend_from_slice(args);
-    all.extend([
-        "--threads",
-        &t,
-        "--time",
-        &s,
-        "--report-interval",
-        &s,
-        "--json",
-        "--out",
-        out.to_str().unwrap_or("/tmp/txbench-bench-run"),
-    ]);
-    let m = measure(txbench_cmd(bin, &url.to_string(), &all))?;
-    let _ = std::fs::remove_dir_all(&out);
+    all.extend(["--threads", &t, "--time", &s, "--report-interval", &s]);
+    let (m, _) = with_out(txbench_cmd(bin, &url.to_string(), &all))?;
     let (txn, queries) = txbench_counts(&m.stdout)?;
+    Ok(Sample {
+        txn,
+        queries,
+        cpu_s: m.cpu_s,
+    })
+}
+
+/// Runs `cmd` (a `txbench run`) with `--json --out DIR` added, DIR a fresh temporary
+/// directory: what the process cost, and its result.json, read before DIR is removed.
+fn with_out(mut cmd: Command) -> Result<(Measured, serde_json::Value)> {
+    let out = std::env::temp_dir().join(format!("txbench-bench-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    cmd.args(["--json", "--out"]).arg(&out);
+    let result = measure(cmd).and_then(|m| {
+        let v = serde_json::from_slice(&std::fs::read(out.join("result.json"))?)?;
+        Ok((m, v))
+    });
+    let _ = std::fs::remove_dir_all(&out);
+    result
+}
+
+/// `txbench prepare ARGS` on `url`.
+fn txbench_prepare(bin: &Path, url: &str, args: &[&str]) -> Result<()> {
+    let mut all = vec!["prepare"];
+    all.extend_from_slice(args);
+    measure(txbench_cmd(bin, url, &all)).map(|_| ())
+}
+
+/// The order of `rounds` rounds over `n` configurations, each round starting one later
+/// (A B C, B C A, C A B, …) so that neither drift nor order favours one.
+fn rotation(rounds: usize, n: usize) -> impl Iterator<Item = usize> {
+    (0..rounds).flat_map(move |round| (0..n).map(move |k| (round + k) % n))
+}
+
+/// A sysbench run's counts and what its process cost.
+fn sysbench_sample(cmd: Command) -> Result<Sample> {
+    let m = measure(cmd)?;
+    let (txn, queries) = sysbench_counts(&m.stdout)?;
     Ok(Sample {
         txn,
         queries,

@@ -39,31 +39,15 @@ struct Run {
 fn one_run(bin: &Path, url: &str, args: &[&str], threads: u32, config: Config) -> Result<Run> {
     let secs = bench_seconds().clamp(10, 30).to_string();
     let threads = threads.to_string();
-    let out = std::env::temp_dir().join(format!("txbench-bench-observing-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let out_s = out.display().to_string();
     let mut full: Vec<&str> = vec!["run"];
     full.extend_from_slice(args);
-    full.extend_from_slice(&[
-        "--threads",
-        &threads,
-        "--time",
-        &secs,
-        "--warmup",
-        "3",
-        "--json",
-        "--out",
-        &out_s,
-    ]);
+    full.extend_from_slice(&["--threads", &threads, "--time", &secs, "--warmup", "3"]);
     match config {
         Config::Off => full.push("--no-server-metrics"),
         Config::On => {}
         Config::Profile => full.push("--profile"),
     }
-    measure(txbench_cmd(bin, url, &full))?;
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("result.json"))?)?;
-    let _ = std::fs::remove_dir_all(&out);
+    let (_, v) = with_out(txbench_cmd(bin, url, &full))?;
     let s = &v["summary"];
     let txn = s["transactions"].as_f64().unwrap_or(0.0).max(1.0);
     let client_cpu = s["client_cpu_s"].as_f64().unwrap_or(0.0);
@@ -91,11 +75,8 @@ fn one_run(bin: &Path, url: &str, args: &[&str], threads: u32, config: Config) -
 fn level(bin: &Path, url: &TargetUrl, label: &str, args: &[&str], threads: u32) -> Result<()> {
     let url_s = url.to_string();
     let mut runs: [Vec<Run>; 3] = Default::default();
-    for round in 0..ROUNDS {
-        for k in 0..CONFIGS.len() {
-            let i = (round + k) % CONFIGS.len();
-            runs[i].push(one_run(bin, &url_s, args, threads, CONFIGS[i])?);
-        }
+    for i in rotation(ROUNDS, CONFIGS.len()) {
+        runs[i].push(one_run(bin, &url_s, args, threads, CONFIGS[i])?);
     }
     let col = |i: usize, f: fn(&Run) -> f64| runs[i].iter().map(f).collect::<Vec<f64>>();
     let (tps, cpu) = (|r: &Run| r.tps, |r: &Run| r.cpu_per_1000);
@@ -134,11 +115,7 @@ pub(super) fn observing(home: &StateDir) -> Result<()> {
     let bin = txbench_bin()?;
     let url = bench_server(home, "bench-observing", "2G")?;
     let url_s = url.to_string();
-    let prepare = |args: &[&str]| -> Result<()> {
-        let mut full = vec!["prepare"];
-        full.extend_from_slice(args);
-        measure(txbench_cmd(&bin, &url_s, &full)).map(|_| ())
-    };
+    let prepare = |args: &[&str]| txbench_prepare(&bin, &url_s, args);
     println!(
         "\n== the cost of observing: {ROUNDS} rounds of {} s after 3 s warm-up, order rotated per round (off: --no-server-metrics; on: the default monitor; prof.: on with --profile)",
         bench_seconds().clamp(10, 30)

@@ -52,13 +52,7 @@ fn sysbench_pgsql(url: &TargetUrl, threads: u32, secs: u32, size: &str) -> Resul
             "--report-interval=0",
             "run",
         ]);
-    let m = measure(cmd)?;
-    let (txn, queries) = sysbench_counts(&m.stdout)?;
-    Ok(Sample {
-        txn,
-        queries,
-        cpu_s: m.cpu_s,
-    })
+    sysbench_sample(cmd)
 }
 
 /// Prints one A/B row: tps and client CPU per transaction of each, and the ratio.

@@ -30,8 +30,6 @@ struct Run {
 }
 
 fn one_run(bin: &Path, url: &str, args: &[&str], config: Config, secs: u32) -> Result<Run> {
-    let out = std::env::temp_dir().join(format!("txbench-bench-sampling-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
     let s = secs.to_string();
     let mut full: Vec<&str> = vec!["run"];
     full.extend_from_slice(args);
@@ -44,15 +42,11 @@ fn one_run(bin: &Path, url: &str, args: &[&str], config: Config, secs: u32) -> R
         "2",
         "--report-interval",
         "1",
-        "--json",
-        "--out",
-        out.to_str().unwrap_or("/tmp/txbench-bench-sampling"),
     ]);
     if config != Config::On {
         full.push("--no-server-metrics");
     }
-    let m = measure(txbench_cmd(bin, url, &full))?;
-    let _ = std::fs::remove_dir_all(&out);
+    let (m, _) = with_out(txbench_cmd(bin, url, &full))?;
     let v = txbench_summary(&m.stdout)?;
     let s = &v["summary"];
     let srv = &s["server"];
@@ -104,18 +98,15 @@ fn workload(bin: &Path, url: &TargetUrl, label: &str, args: &[&str], secs: u32) 
     let mut sample_avg = Vec::new();
     let mut sample_max: f64 = 0.0;
     let mut skipped = 0.0;
-    for round in 0..ROUNDS {
-        for k in 0..CONFIGS.len() {
-            let i = (round + k) % CONFIGS.len();
-            let config = CONFIGS[i];
-            monitors(url, config != Config::NoMonitors)?;
-            let r = one_run(bin, &url_s, args, config, secs)?;
-            tps[i].push(r.tps);
-            if config == Config::On {
-                sample_avg.push(r.sample_ms_avg);
-                sample_max = sample_max.max(r.sample_ms_max);
-                skipped += r.skipped;
-            }
+    for i in rotation(ROUNDS, CONFIGS.len()) {
+        let config = CONFIGS[i];
+        monitors(url, config != Config::NoMonitors)?;
+        let r = one_run(bin, &url_s, args, config, secs)?;
+        tps[i].push(r.tps);
+        if config == Config::On {
+            sample_avg.push(r.sample_ms_avg);
+            sample_max = sample_max.max(r.sample_ms_max);
+            skipped += r.skipped;
         }
     }
     monitors(url, true)?;
@@ -154,11 +145,7 @@ pub(super) fn sampling(home: &StateDir) -> Result<()> {
     let bin = txbench_bin()?;
     let url = bench_server(home, "bench-sampling", "2G")?;
     let url_s = url.to_string();
-    let prepare = |args: &[&str]| -> Result<()> {
-        let mut full = vec!["prepare"];
-        full.extend_from_slice(args);
-        measure(txbench_cmd(&bin, &url_s, &full)).map(|_| ())
-    };
+    let prepare = |args: &[&str]| txbench_prepare(&bin, &url_s, args);
     println!(
         "\n== server metrics: cost of sampling, 4 threads, {ROUNDS} rounds of {secs} s after 2 s warm-up, 1 s intervals, order rotated per round"
     );

@@ -31,26 +31,15 @@ struct Figures {
 }
 
 fn run(bin: &Path, targets: &[String], args: &[&str], secs: u32) -> Result<Figures> {
-    let out = std::env::temp_dir().join(format!("txbench-bench-topo-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
     let s = secs.to_string();
     let mut cmd = Command::new(bin);
     for t in targets {
         cmd.arg("--url").arg(t);
     }
-    cmd.arg("run").args(args).args([
-        "--time",
-        &s,
-        "--warmup",
-        "3",
-        "--report-interval",
-        "5",
-        "--json",
-        "--out",
-        out.to_str().unwrap_or("/tmp/txbench-bench-topo"),
-    ]);
-    let m = measure(cmd)?;
-    let _ = std::fs::remove_dir_all(&out);
+    cmd.arg("run")
+        .args(args)
+        .args(["--time", &s, "--warmup", "3", "--report-interval", "5"]);
+    let (m, _) = with_out(cmd)?;
     let v = txbench_summary(&m.stdout)?;
     let nopm = v["workload_report"]["headline"]
         .as_array()
@@ -72,12 +61,9 @@ fn rotated(
     secs: u32,
 ) -> Result<Vec<Vec<Figures>>> {
     let mut out: Vec<Vec<Figures>> = configs.iter().map(|_| Vec::new()).collect();
-    for round in 0..ROUNDS {
-        for k in 0..configs.len() {
-            let i = (round + k) % configs.len();
-            let (_, targets, args) = &configs[i];
-            out[i].push(run(bin, targets, args, secs)?);
-        }
+    for i in rotation(ROUNDS, configs.len()) {
+        let (_, targets, args) = &configs[i];
+        out[i].push(run(bin, targets, args, secs)?);
     }
     Ok(out)
 }

@@ -16,35 +16,18 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
     println!(
         "\n== TPC-C load, 2 warehouses, {loaders} loaders, wall seconds (schema, rows, indexes)"
     );
-    let load = measure(txbench_cmd(
-        &bin,
-        &url_s,
-        &[
-            "prepare",
-            "tpcc",
-            "--warehouses",
-            "2",
-            "--load-threads",
-            &loaders,
-        ],
-    ))?;
+    let prepare = |extra: &[&str]| {
+        let mut args = vec!["prepare", "tpcc", "--warehouses", "2"];
+        args.extend_from_slice(extra);
+        measure(txbench_cmd(&bin, &url_s, &args))
+    };
+    let load = prepare(&["--load-threads", &loaders])?;
     // The same rows as CSV files, loaded by the server itself over as many connections: from
     // the one directory it may read (secure_file_priv), by the administrator (FILE).
     let record = server::get(home, "bench-tpcc")?.record;
     let dir = record.files_dir().join("csv");
     let _ = std::fs::remove_dir_all(&dir);
-    measure(txbench_cmd(
-        &bin,
-        &url_s,
-        &[
-            "prepare",
-            "tpcc",
-            "--warehouses",
-            "2",
-            "--csv",
-            dir.to_str().unwrap_or("/tmp/csv"),
-        ],
-    ))?;
+    prepare(&["--csv", dir.to_str().unwrap_or("/tmp/csv")])?;
     conn.query_drop("DROP DATABASE IF EXISTS txbench_csvload")?;
     conn.query_drop("CREATE DATABASE txbench_csvload")?;
     let script = std::fs::read_to_string(dir.join("load.sql"))?;
@@ -87,14 +70,8 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
     );
 
     // The stored procedures, for the second mode.
-    measure(txbench_cmd(
-        &bin,
-        &url_s,
-        &["prepare", "tpcc", "--warehouses", "2", "--procedures"],
-    ))?;
-    let out = std::env::temp_dir().join(format!("txbench-bench-tpcc-{}", std::process::id()));
+    prepare(&["--procedures"])?;
     let run = |threads: u32, secs: u32, procedures: bool| -> Result<(f64, f64, f64)> {
-        let _ = std::fs::remove_dir_all(&out);
         let (t, s) = (threads.to_string(), secs.to_string());
         let mut args = vec![
             "run",
@@ -107,15 +84,11 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
             "5",
             "--report-interval",
             &s,
-            "--json",
-            "--out",
-            out.to_str().unwrap_or("/tmp/txbench-bench-tpcc"),
         ];
         if procedures {
             args.push("--procedures");
         }
-        let m = measure(txbench_cmd(&bin, &url_s, &args))?;
-        let _ = std::fs::remove_dir_all(&out);
+        let (m, _) = with_out(txbench_cmd(&bin, &url_s, &args))?;
         let (txn, _) = txbench_counts(&m.stdout)?;
         let new_orders = txbench_summary(&m.stdout)?["summary"]["kinds"][0]["completed"]
             .as_f64()
@@ -197,48 +170,36 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
 pub(super) fn modes_side_by_side(bin: &Path, url: &str, secs: u32, what: &str) -> Result<()> {
     const ROUNDS: usize = 3;
     let secs = (secs / 2).max(10);
-    let out = std::env::temp_dir().join(format!("txbench-bench-modes-{}", std::process::id()));
     // [mode] -> (NOPM, client s, server s per 1,000 New-Orders) per round.
     let mut figures: [Vec<(f64, f64, f64)>; 2] = Default::default();
-    for round in 0..ROUNDS {
-        for k in 0..2 {
-            let procedures = (round + k) % 2 == 1;
-            let _ = std::fs::remove_dir_all(&out);
-            let s = secs.to_string();
-            let mut args = vec![
-                "run",
-                "tpcc",
-                "--threads",
-                "4",
-                "--time",
-                &s,
-                "--warmup",
-                "3",
-                "--json",
-                "--out",
-            ];
-            let dir = out.to_string_lossy().to_string();
-            args.push(&dir);
-            if procedures {
-                args.push("--procedures");
-            }
-            measure(txbench_cmd(bin, url, &args))?;
-            let r: serde_json::Value =
-                serde_json::from_slice(&std::fs::read(out.join("result.json"))?)?;
-            let sum = &r["summary"];
-            let no = sum["kinds"][0]["committed"]
-                .as_f64()
-                .unwrap_or(0.0)
-                .max(1.0);
-            let nopm = no / sum["duration_s"].as_f64().unwrap_or(1.0) * 60.0;
-            let client = sum["client_cpu_s"].as_f64().unwrap_or(0.0) / no * 1000.0;
-            let server = sum["server"]["per_new_order"]["server_cpu_ms"]
-                .as_f64()
-                .unwrap_or(f64::NAN);
-            figures[usize::from(procedures)].push((nopm, client, server));
+    for mode in rotation(ROUNDS, 2) {
+        let s = secs.to_string();
+        let mut args = vec![
+            "run",
+            "tpcc",
+            "--threads",
+            "4",
+            "--time",
+            &s,
+            "--warmup",
+            "3",
+        ];
+        if mode == 1 {
+            args.push("--procedures");
         }
+        let (_, r) = with_out(txbench_cmd(bin, url, &args))?;
+        let sum = &r["summary"];
+        let no = sum["kinds"][0]["committed"]
+            .as_f64()
+            .unwrap_or(0.0)
+            .max(1.0);
+        let nopm = no / sum["duration_s"].as_f64().unwrap_or(1.0) * 60.0;
+        let client = sum["client_cpu_s"].as_f64().unwrap_or(0.0) / no * 1000.0;
+        let server = sum["server"]["per_new_order"]["server_cpu_ms"]
+            .as_f64()
+            .unwrap_or(f64::NAN);
+        figures[mode].push((nopm, client, server));
     }
-    let _ = std::fs::remove_dir_all(&out);
     let avg = |v: &[(f64, f64, f64)], f: fn(&(f64, f64, f64)) -> f64| {
         v.iter().map(f).sum::<f64>() / v.len().max(1) as f64
     };
