@@ -175,6 +175,7 @@ fn four_sets(db: Db) {
 
     if db == Db::MariaDb {
         two_shards_merge_per_set(&home, &s);
+        two_targets_ready_every_set(&home, &s);
     }
 
     // One set's district broken: check names the set; a run with --check is INVALID.
@@ -302,6 +303,45 @@ fn two_shards_merge_per_set(home: &Home, s: &Server) {
     assert_eq!(new_orders, shards);
     // Each shard's terminals had homes of their own: every set got work from the shards.
     assert!(lines.iter().all(|l| l.1 > 0.0), "{lines:?}");
+}
+
+/// A run over two targets (here two databases of one server) readies every set of the
+/// second as of the first: none keeps the initial-state mark, so `check` does not judge
+/// condition 11 (initial state only) on a set the run changed.
+fn two_targets_ready_every_set(home: &Home, s: &Server) {
+    let mut other = txbench::engine::TargetUrl::parse(&s.url).unwrap();
+    other.database = "txbench_other".into();
+    let other = other.to_string();
+    let on_other = |args: &[&str]| {
+        let out = home
+            .cmd()
+            .args(["--url", &other])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{:?}", text(&out));
+    };
+    s.exec(&["CREATE DATABASE txbench_other"]);
+    on_other(&["prepare", "tpcc", "--warehouses", "1", "--table-sets", "2"]);
+    let initial = || -> u64 {
+        s.count(
+            "SELECT COUNT(*) FROM `txbench_other_set2`.txbench_meta WHERE name LIKE 'tpcc.initial%'",
+        )
+    };
+    assert_eq!(initial(), 1, "a prepared set is in its initial state");
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "--url", &other])
+        .args(["run", "tpcc", "--table-sets", "2", "--threads", "4"])
+        // One server under both: each target's monitor would count the other's commits.
+        .args(["--time", "2", "--no-server-metrics", "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert_eq!(initial(), 0, "set 2 of the second target was run on");
+    on_other(&["check", "tpcc", "-q"]);
+    on_other(&["cleanup", "tpcc", "-q"]);
+    s.exec(&["DROP DATABASE txbench_other"]);
 }
 
 #[test]

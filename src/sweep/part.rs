@@ -77,8 +77,9 @@ pub(super) fn shard_part(
 }
 
 /// Checks that every other target holds the first's workload data (TPC-C's warehouses,
-/// TPC-B's scale, the oltp tables), as the first was checked; TPC-C's procedures are created
-/// on each. Says which targets are Galera nodes, and whether all are nodes of one cluster
+/// TPC-B's scale, the oltp tables), as the first was checked; every TPC-C table set of each
+/// is made ready as the first's were (no longer in its initial state, its procedures
+/// recreated with `--procedures`). Says which targets are Galera nodes, and whether all are nodes of one cluster
 /// (one database, so counts kept in its tables are the cluster's, not each node's).
 pub(super) fn other_targets_ready(
     choice: &Choice,
@@ -95,29 +96,36 @@ pub(super) fn other_targets_ready(
     if others.is_empty() {
         return Ok(out);
     }
-    let shape = |conn: &mut crate::engine::Conn| -> Result<String> {
+    // Each target made ready as the first one was, every table set of it, and described:
+    // the targets must hold the same data.
+    let shape = |t: &TargetUrl| -> Result<String> {
+        let mut conn = engine::connect(t)?;
         // A Galera node may still be applying the load: read after it (causal reads).
-        crate::topology::causal_reads(conn);
+        crate::topology::causal_reads(&mut conn);
         Ok(match choice {
             Choice::Tpcc {
                 warehouses,
+                table_sets,
                 options,
                 ..
             } => {
-                let st = tpcc::ready(conn, *warehouses)?;
-                crate::workload::meta::remove_prefix(conn, "tpcc.initial")?;
-                if options.procedures {
-                    tpcc::procedures::create(conn, st.null_dates)?;
+                let sets = tpcc::sets::resolve(&mut conn, *table_sets)?;
+                let states = tpcc::sets::ready_all(t, &sets, *warehouses)?;
+                for (k, st) in (1..).zip(&states) {
+                    let mut conn = sets.connect(t, k)?;
+                    crate::topology::causal_reads(&mut conn);
+                    tpcc::run::ready_to_run(&mut conn, options, st)
+                        .with_context(|| format!("table {}", sets.name(k)))?;
                 }
                 format!(
                     "{} warehouse(s), --null-dates {}, {} table set(s)",
-                    st.warehouses,
-                    st.null_dates.name(),
-                    tpcc::sets::recorded(conn)?
+                    states[0].warehouses,
+                    states[0].null_dates.name(),
+                    sets.count
                 )
             }
             Choice::Tpcb { scale, .. } => {
-                let st = tpcb::ready(conn, *scale)?;
+                let st = tpcb::ready(&mut conn, *scale)?;
                 format!(
                     "scale {}, --history-key {}",
                     st.scale,
@@ -125,18 +133,17 @@ pub(super) fn other_targets_ready(
                 )
             }
             Choice::Oltp(_, o) => {
-                oltp::ready(conn, o, choice.name())?;
+                oltp::ready(&mut conn, o, choice.name())?;
                 String::new()
             }
         })
     };
-    let mut c = engine::connect(first)?;
-    let want = shape(&mut c)?;
-    let cluster = crate::topology::cluster_of(&mut c);
+    let want = shape(first)?;
+    let cluster = crate::topology::cluster_of(&mut engine::connect(first)?);
     let mut shared = cluster.is_some();
     for t in others {
+        let has = shape(t).with_context(|| format!("target {t}"))?;
         let mut c = engine::connect(t)?;
-        let has = shape(&mut c).with_context(|| format!("target {t}"))?;
         if has != want {
             anyhow::bail!(
                 "target {t} holds {has}, the first target {want}: every target needs the same data"
