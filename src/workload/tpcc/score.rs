@@ -312,22 +312,20 @@ fn input_rates(
         "",
         committed,
     ));
-    card.push(remote(range(
-        "remote order lines",
-        pct(get(c.remote_lines), get(c.lines)),
-        0.95,
-        1.05,
-        " %",
-        get(c.lines),
-    )));
-    card.push(remote(range(
-        "remote Payments",
-        pct(get(c.remote_payments), get(c.payments)),
-        14.0,
-        16.0,
-        " %",
-        get(c.payments),
-    )));
+    for (name, part, whole, lo, hi) in [
+        ("remote order lines", c.remote_lines, c.lines, 0.95, 1.05),
+        ("remote Payments", c.remote_payments, c.payments, 14.0, 16.0),
+    ] {
+        let whole = get(whole);
+        card.push(remote(range(
+            name,
+            pct(get(part), whole),
+            lo,
+            hi,
+            " %",
+            whole,
+        )));
+    }
     card.push(range(
         "Payments by last name",
         pct(get(c.payments_by_name), get(c.payments)),
