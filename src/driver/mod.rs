@@ -528,10 +528,11 @@ pub fn run(
             result.ended_at =
                 Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string());
         }
-        out.write_result(&result)?;
         if finished {
+            out.write_result(&result)?;
             break;
         }
+        out.checkpoint(&result)?;
     }
     shared.halt();
     stop_flag.store(true, Ordering::SeqCst);

@@ -188,7 +188,7 @@ impl Experiment {
 
     /// Writes experiment.json atomically.
     pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
-        crate::results::write_json_atomic(&dir.join(FILE), self)
+        crate::results::write_json_atomic(&dir.join(FILE), self).map(|_| ())
     }
 
     /// Reads experiment.json, refusing a newer schema.

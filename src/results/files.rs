@@ -34,6 +34,30 @@ pub struct RunDir {
     hlog: File,
     serializer: V2DeflateSerializer,
     buf: Vec<u8>,
+    /// The last rewrite of result.json during the run.
+    last_checkpoint: Option<Checkpoint>,
+}
+
+/// When result.json was last rewritten during a run, what that took and how large it was.
+#[derive(Debug, Clone, Copy)]
+struct Checkpoint {
+    at: std::time::Instant,
+    took: std::time::Duration,
+    bytes: usize,
+}
+
+/// The most result.json's rewrites during a run may cost: this share of the client's time...
+const CHECKPOINT_TIME_SHARE: u32 = 100;
+/// ...and this many bytes written per second, on average.
+const CHECKPOINT_BYTES_PER_S: f64 = 16.0 * 1024.0;
+
+/// Whether result.json may be rewritten `since` after a rewrite that took `took` and wrote
+/// `bytes`: the file holds every interval, so rewriting it every interval costs O(n²) over
+/// a long run (an 8-hour run at 1-s intervals would rewrite 40 MB every second). A small
+/// file is rewritten every interval; a large one as often as its budget allows.
+fn checkpoint_due(since: std::time::Duration, took: std::time::Duration, bytes: usize) -> bool {
+    since >= took * CHECKPOINT_TIME_SHARE
+        && since.as_secs_f64() >= bytes as f64 / CHECKPOINT_BYTES_PER_S
 }
 
 const CSV_HEADER: &str = "phase,start_s,end_s,threads,transactions,tps,qps,reads_ps,writes_ps,other_ps,p95_ms,p99_ms,service_p99_ms,errors,err_ps,reconn_ps\n";
@@ -89,6 +113,7 @@ impl RunDir {
             hlog,
             serializer: V2DeflateSerializer::new(),
             buf: Vec::new(),
+            last_checkpoint: None,
         })
     }
 
@@ -155,7 +180,27 @@ impl RunDir {
 
     /// Rewrites result.json atomically.
     pub fn write_result(&self, result: &RunResult) -> Result<()> {
-        write_json_atomic(&self.path.join("result.json"), result)
+        write_json_atomic(&self.path.join("result.json"), result).map(|_| ())
+    }
+
+    /// Rewrites result.json during a run, at an interval's end, when [`checkpoint_due`]
+    /// allows: every interval while the file is small. intervals.csv and latency.hlog have
+    /// every interval as it ends; a run's end always writes result.json
+    /// ([`RunDir::write_result`]).
+    pub fn checkpoint(&mut self, result: &impl Serialize) -> Result<()> {
+        let at = std::time::Instant::now();
+        if let Some(c) = self.last_checkpoint
+            && !checkpoint_due(at - c.at, c.took, c.bytes)
+        {
+            return Ok(());
+        }
+        let bytes = write_json_atomic(&self.path.join("result.json"), result)?;
+        self.last_checkpoint = Some(Checkpoint {
+            at,
+            took: at.elapsed(),
+            bytes,
+        });
+        Ok(())
     }
 }
 
@@ -220,8 +265,8 @@ pub fn read_hlog(dir: &Path, mut each: impl FnMut(HlogRecord) -> Result<()>) -> 
 }
 
 /// Writes `value` as pretty JSON to `path` through a temporary file renamed over it, so a
-/// reader never sees half a file.
-pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+/// reader never sees half a file; returns the bytes written.
+pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<usize> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -246,5 +291,48 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
             .and_then(|d| d.sync_all())
             .with_context(|| format!("syncing {}", dir.display()))?;
     }
-    Ok(())
+    Ok(bytes.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_small_result_is_rewritten_every_interval_a_large_one_within_its_budget() {
+        let ms = Duration::from_millis;
+        // A short run's file: 16 KB written in 2 ms, due again after 1 s.
+        assert!(checkpoint_due(ms(1000), ms(2), 16_000));
+        // 1 s after a rewrite of 1.6 MB that took 40 ms: 4 s of time budget, 100 s of bytes.
+        assert!(!checkpoint_due(ms(1000), ms(40), 1_638_400));
+        assert!(!checkpoint_due(ms(99_000), ms(40), 1_638_400));
+        assert!(checkpoint_due(ms(100_000), ms(40), 1_638_400));
+        // A slow disk: 60 KB that took 50 ms waits 5 s, not the 3.7 s its bytes allow.
+        assert!(!checkpoint_due(ms(4_900), ms(50), 60_000));
+        assert!(checkpoint_due(ms(5_000), ms(50), 60_000));
+    }
+
+    #[test]
+    fn a_checkpoint_writes_result_json_and_the_next_waits_for_its_budget() {
+        let dir = std::env::temp_dir().join(format!("txbench-checkpoint-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let mut out = RunDir::create(&dir, std::time::SystemTime::now()).unwrap();
+        let mut r = vec!["a run".to_string()];
+        out.checkpoint(&r).unwrap();
+        let first = fs::read(dir.join("result.json")).unwrap();
+        // A rewrite just after the first, of a file its bytes would let wait: skipped.
+        r.push("x".repeat(1 << 20));
+        out.last_checkpoint = Some(Checkpoint {
+            bytes: 1 << 20,
+            ..out.last_checkpoint.unwrap()
+        });
+        out.checkpoint(&r).unwrap();
+        assert_eq!(fs::read(dir.join("result.json")).unwrap(), first);
+        // Once due, it is rewritten.
+        out.last_checkpoint = None;
+        out.checkpoint(&r).unwrap();
+        assert!(fs::read(dir.join("result.json")).unwrap().len() > 1 << 20);
+        fs::remove_dir_all(&dir).unwrap();
+    }
 }

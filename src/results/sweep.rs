@@ -86,7 +86,7 @@ impl Sweep {
 
     /// Rewrites `dir`/sweep.json atomically.
     pub fn write(&self, dir: &Path) -> Result<()> {
-        write_json_atomic(&dir.join(Self::FILE), self)
+        write_json_atomic(&dir.join(Self::FILE), self).map(|_| ())
     }
 }
 
