@@ -212,46 +212,18 @@ struct Sample {
     cpu_s: f64,
 }
 
-fn run_sysbench(
-    url: &TargetUrl,
-    workload: &str,
-    tables: &str,
-    size: &str,
-    threads: u32,
-    secs: u32,
-) -> Result<Sample> {
-    sysbench_sample(sysbench_cmd(
-        url,
-        "txbench",
-        &[
-            workload,
-            &format!("--tables={tables}"),
-            &format!("--table-size={size}"),
-            &format!("--threads={threads}"),
-            &format!("--time={secs}"),
-            "--rand-type=uniform",
-            "--report-interval=0",
-            "run",
-        ],
-    ))
-}
-
-fn run_txbench(
-    bin: &Path,
-    url: &TargetUrl,
-    workload: &str,
-    tables: &str,
-    size: &str,
-    threads: u32,
-    secs: u32,
-) -> Result<Sample> {
-    txbench_run(
-        bin,
-        url,
-        &[workload, "--tables", tables, "--table-size", size],
-        threads,
-        secs,
-    )
+/// sysbench's arguments for a timed `workload` run on `tables` tables of `size` rows.
+fn sysbench_args(workload: &str, tables: &str, size: &str, threads: u32, secs: u32) -> Vec<String> {
+    vec![
+        workload.into(),
+        format!("--tables={tables}"),
+        format!("--table-size={size}"),
+        format!("--threads={threads}"),
+        format!("--time={secs}"),
+        "--rand-type=uniform".into(),
+        "--report-interval=0".into(),
+        "run".into(),
+    ]
 }
 
 /// `txbench run` with `args` (the workload and its flags, then any run flags) at `threads`
@@ -326,10 +298,19 @@ fn side_by_side(
     threads: u32,
     secs: u32,
 ) -> Result<Pair> {
-    let sb1 = run_sysbench(url, workload, tables, size, threads, secs)?;
-    let tx1 = run_txbench(bin, url, workload, tables, size, threads, secs)?;
-    let tx2 = run_txbench(bin, url, workload, tables, size, threads, secs)?;
-    let sb2 = run_sysbench(url, workload, tables, size, threads, secs)?;
+    let sysbench = || {
+        let args = sysbench_args(workload, tables, size, threads, secs);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        sysbench_sample(sysbench_cmd(url, "txbench", &args))
+    };
+    let txbench = || {
+        let args = [workload, "--tables", tables, "--table-size", size];
+        txbench_run(bin, url, &args, threads, secs)
+    };
+    let sb1 = sysbench()?;
+    let tx1 = txbench()?;
+    let tx2 = txbench()?;
+    let sb2 = sysbench()?;
     let both = |a: &Sample, b: &Sample| Sample {
         txn: a.txn + b.txn,
         queries: a.queries + b.queries,

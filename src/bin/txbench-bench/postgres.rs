@@ -42,16 +42,7 @@ fn sysbench_pgsql(url: &TargetUrl, threads: u32, secs: u32, size: &str) -> Resul
         // libpq reads it from the environment (not from a command line anyone can read).
         .env("PGPASSWORD", url.password.as_deref().unwrap_or_default())
         .arg(format!("--pgsql-db={}", url.database))
-        .args([
-            "oltp_read_write",
-            "--tables=4",
-            &format!("--table-size={size}"),
-            &format!("--threads={threads}"),
-            &format!("--time={secs}"),
-            "--rand-type=uniform",
-            "--report-interval=0",
-            "run",
-        ]);
+        .args(sysbench_args("oltp_read_write", "4", size, threads, secs));
     sysbench_sample(cmd)
 }
 

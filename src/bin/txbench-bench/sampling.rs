@@ -58,9 +58,10 @@ fn one_run(bin: &Path, url: &str, args: &[&str], config: Config, secs: u32) -> R
     })
 }
 
-/// The sandbox's monitor counters (`on`), or none of them.
-fn monitors(url: &TargetUrl, on: bool) -> Result<()> {
-    let mut c = txbench::engine::mysql::connect(url)?;
+/// The sandbox's monitor counters (`on`), or none of them: set by its administrator (the
+/// benchmark's login may not SET GLOBAL).
+fn monitors(admin: &TargetUrl, on: bool) -> Result<()> {
+    let mut c = txbench::engine::mysql::connect(admin)?;
     c.query_drop("SET GLOBAL innodb_monitor_disable = 'all'")?;
     if on {
         for m in txbench::server::cnf::INNODB_MONITORS {
@@ -92,7 +93,13 @@ pub(super) fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
 }
 
 /// The rounds of one workload; prints its line.
-fn workload(bin: &Path, url: &TargetUrl, label: &str, args: &[&str], secs: u32) -> Result<()> {
+fn workload(
+    bin: &Path,
+    (url, admin): (&TargetUrl, &TargetUrl),
+    label: &str,
+    args: &[&str],
+    secs: u32,
+) -> Result<()> {
     let url_s = url.to_string();
     let mut tps: [Vec<f64>; 3] = Default::default();
     let mut sample_avg = Vec::new();
@@ -100,7 +107,7 @@ fn workload(bin: &Path, url: &TargetUrl, label: &str, args: &[&str], secs: u32) 
     let mut skipped = 0.0;
     for i in rotation(ROUNDS, CONFIGS.len()) {
         let config = CONFIGS[i];
-        monitors(url, config != Config::NoMonitors)?;
+        monitors(admin, config != Config::NoMonitors)?;
         let r = one_run(bin, &url_s, args, config, secs)?;
         tps[i].push(r.tps);
         if config == Config::On {
@@ -109,7 +116,7 @@ fn workload(bin: &Path, url: &TargetUrl, label: &str, args: &[&str], secs: u32) 
             skipped += r.skipped;
         }
     }
-    monitors(url, true)?;
+    monitors(admin, true)?;
     let [on, off, none] = [mean(&tps[0]), mean(&tps[1]), mean(&tps[2])];
     let (d_on, h_on) = paired(&tps[0], &tps[1]);
     let (d_mon, h_mon) = paired(&tps[1], &tps[2]);
@@ -144,6 +151,7 @@ pub(super) fn sampling(home: &StateDir) -> Result<()> {
     let secs = (bench_seconds() / 3).max(5);
     let bin = txbench_bin()?;
     let url = bench_server(home, "bench-sampling", "2G")?;
+    let admin = server::get(home, "bench-sampling")?.record.admin_url();
     let url_s = url.to_string();
     let prepare = |args: &[&str]| txbench_prepare(&bin, &url_s, args);
     println!(
@@ -164,14 +172,14 @@ pub(super) fn sampling(home: &StateDir) -> Result<()> {
         "100000",
     ];
     prepare(&point)?;
-    workload(&bin, &url, "oltp_point_select", &point, secs)?;
+    workload(&bin, (&url, &admin), "oltp_point_select", &point, secs)?;
     measure(txbench_cmd(
         &bin,
         &url_s,
         &["cleanup", "oltp_point_select", "--tables", "4"],
     ))?;
     prepare(&["tpcc", "--warehouses", "2"])?;
-    workload(&bin, &url, "tpcc (2 wh)", &["tpcc"], secs)?;
+    workload(&bin, (&url, &admin), "tpcc (2 wh)", &["tpcc"], secs)?;
     println!(
         "  (on/off and mon/none: mean of the per-round ratios with the 95 % confidence half-width, rounds as samples; target: the sampler within 1 %)"
     );
