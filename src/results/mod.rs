@@ -1,6 +1,6 @@
-//! Stored results: `result.json` (versioned, rewritten atomically after every interval),
-//! `intervals.csv` and `latency.hlog` (HdrHistogram interval log), appended as the run
-//! goes, so a crash or Ctrl-C loses at most one interval.
+//! Stored results: `result.json` (versioned, rewritten atomically as the run goes within a
+//! budget, see `RunDir::checkpoint`, and at its end), `intervals.csv` and `latency.hlog`
+//! (HdrHistogram interval log), appended after every interval, so a crash loses at most one.
 
 mod files;
 mod finding;
@@ -41,7 +41,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
-    /// Still running: the file is rewritten after every interval.
+    /// Still running: the file is rewritten as the run goes (`RunDir::checkpoint`).
     Running,
     /// Ran its course.
     Completed,
