@@ -117,8 +117,15 @@ pub(super) fn other_targets_ready(
                     tpcc::run::ready_to_run(&mut conn, options, st)
                         .with_context(|| format!("table {}", sets.name(k)))?;
                 }
+                // The terminals enter set k by the first target's name for it (as the
+                // server-side counts do): every target must call it the same.
+                let named = if sets.count > 1 {
+                    format!(", set 2 in schema {}", sets.schema(2))
+                } else {
+                    String::new()
+                };
                 format!(
-                    "{} warehouse(s), --null-dates {}, {} table set(s)",
+                    "{} warehouse(s), --null-dates {}, {} table set(s){named}",
                     states[0].warehouses,
                     states[0].null_dates.name(),
                     sets.count
