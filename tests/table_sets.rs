@@ -307,14 +307,14 @@ fn two_shards_merge_per_set(home: &Home, s: &Server) {
 
 /// A run over two targets readies every set of the second as of the first: none keeps the
 /// initial-state mark, so `check` does not judge condition 11 (initial state only) on a set
-/// the run changed. Targets whose databases are named differently are refused: the
-/// terminals enter set k by the first target's name for it.
+/// the run changed; its terminals' deferred deliveries run on it. Targets whose databases
+/// are named differently are refused: the terminals enter set k by the first target's name.
 fn two_targets_ready_every_set(home: &Home, s: &Server) {
     let run = |urls: [&str; 2]| {
         home.cmd()
             .args(["--url", urls[0], "--url", urls[1]])
             .args(["run", "tpcc", "--table-sets", "2", "--threads", "4"])
-            .args(["--time", "2", "-q"])
+            .args(["--time", "2", "--delivery", "deferred", "-q"])
             .output()
             .unwrap()
     };
@@ -351,12 +351,23 @@ fn two_targets_ready_every_set(home: &Home, s: &Server) {
     prepare(&s2.url);
     let new_orders =
         || s2.count("SELECT CAST(SUM(d_next_o_id) AS UNSIGNED) FROM `txbench_set2`.district");
-    let before = new_orders();
+    // Deliveries, which the deliverer runs on the terminal's target, in both of its sets.
+    let delivered = || {
+        s2.count(
+            "SELECT (SELECT COUNT(*) FROM orders WHERE o_carrier_id IS NOT NULL) \
+             + (SELECT COUNT(*) FROM `txbench_set2`.orders WHERE o_carrier_id IS NOT NULL)",
+        )
+    };
+    let (before, delivered_before) = (new_orders(), delivered());
     let out = run([&s.url, &s2.url]);
     assert!(out.status.success(), "{:?}", text(&out));
     assert!(
         new_orders() > before,
         "set 2 of the second target was run on"
+    );
+    assert!(
+        delivered() > delivered_before,
+        "no delivery ran on the second target"
     );
     assert_eq!(
         s2.count(

@@ -107,8 +107,8 @@ pub fn level(
                 seed ^ 0x7cc,
             );
             if a.delivery == tpcc::run::DeliveryMode::Deferred {
-                let (url, s) = (target.clone(), s.clone());
-                t.start_deferred(Arc::new(move |k| s.connect(&url, k)))?;
+                let (urls, s) = (targets.to_vec(), s.clone());
+                t.start_deferred(targets.len(), Arc::new(move |i, k| s.connect(&urls[i], k)))?;
             }
             sets = Some(s);
             let t = Arc::new(t);

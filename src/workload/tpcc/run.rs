@@ -100,13 +100,15 @@ struct Deferred {
     failed: AtomicU64,
     stop: AtomicBool,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// How many targets the run has.
+    targets: usize,
 }
 
-/// A delivery queued by a terminal: its table set (0-based), inputs and when.
-pub(super) type Queued = (usize, Input, Instant);
+/// A delivery queued by a terminal: its target and table set (both 0-based), inputs and when.
+pub(super) type Queued = (usize, usize, Input, Instant);
 
-/// Opens a connection for the deliverer in table set k (1-based).
-pub type Connect = Arc<dyn Fn(u32) -> anyhow::Result<Conn> + Send + Sync>;
+/// Opens a connection for the deliverer to target i (0-based) in table set k (1-based).
+pub type Connect = Arc<dyn Fn(usize, u32) -> anyhow::Result<Conn> + Send + Sync>;
 
 /// Keying and think times.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -239,8 +241,10 @@ impl Tpcc {
         }
     }
 
-    /// `--delivery deferred`: starts the background deliverer on its own connection.
-    pub fn start_deferred(&mut self, connect: Connect) -> anyhow::Result<()> {
+    /// `--delivery deferred`: starts the background deliverer, with a connection of its own
+    /// to each of the run's `targets` in each table set: a terminal's deliveries run on the
+    /// target the driver connects it to (virtual user u to target u mod `targets`).
+    pub fn start_deferred(&mut self, targets: usize, connect: Connect) -> anyhow::Result<()> {
         let (tx, rx) = crossbeam_channel::bounded(10_000);
         let d = Arc::new(Deferred {
             tx,
@@ -249,30 +253,32 @@ impl Tpcc {
             failed: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             thread: Mutex::new(None),
+            targets: targets.max(1),
         });
-        // A connection per table set, each with its statements.
-        let mut conns = (1..=self.sets.count)
-            .map(|k| Ok((connect(k)?, Stmts::default())))
+        // A connection per target and table set, each with its statements.
+        let sets = self.sets.count as usize;
+        let mut conns = (0..d.targets * sets)
+            .map(|i| Ok((connect(i / sets, (i % sets) as u32 + 1)?, Stmts::default())))
             .collect::<anyhow::Result<Vec<_>>>()?;
         let (d2, counters, procedures) = (d.clone(), self.counters.clone(), self.procedures);
         let handle = std::thread::Builder::new()
             .name("deliverer".into())
             .spawn(move || {
                 loop {
-                    let (set, input, queued) = match d2.rx.recv_timeout(Duration::from_millis(100))
-                    {
-                        Ok(job) => job,
-                        Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
-                            if d2.stop.load(Ordering::Relaxed) {
-                                return;
+                    let (target, set, input, queued) =
+                        match d2.rx.recv_timeout(Duration::from_millis(100)) {
+                            Ok(job) => job,
+                            Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
+                                if d2.stop.load(Ordering::Relaxed) {
+                                    return;
+                                }
+                                continue;
                             }
-                            continue;
-                        }
-                        Err(_) => return,
-                    };
+                            Err(_) => return,
+                        };
                     let mut s = StmtCounts::default();
                     let mut done = None;
-                    let (conn, st) = &mut conns[set];
+                    let (conn, st) = &mut conns[target * sets + set];
                     let counters = &counters[set];
                     for _ in 0..4 {
                         match execute(procedures, conn, st, &input, &mut s) {
@@ -284,7 +290,7 @@ impl Tpcc {
                                 let _ = conn.rollback();
                             }
                             Err(e) if crate::engine::classify(&e).disconnects() => {
-                                match connect(set as u32 + 1) {
+                                match connect(target, set as u32 + 1) {
                                     Ok(c) => {
                                         *conn = c;
                                         *st = Stmts::default();
@@ -388,7 +394,10 @@ impl Workload for Tpcc {
             counters: self.counters.clone(),
             name: Vec::new(),
             procedures: self.procedures,
-            deferred: self.deferred.as_ref().map(|d| d.tx.clone()),
+            deferred: self
+                .deferred
+                .as_ref()
+                .map(|d| (d.tx.clone(), id as usize % d.targets)),
         })
     }
 

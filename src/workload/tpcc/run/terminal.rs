@@ -24,7 +24,9 @@ pub(super) struct TpccWorker {
     pub(super) counters: Arc<Vec<Counters>>,
     pub(super) name: Vec<u8>,
     pub(super) procedures: bool,
-    pub(super) deferred: Option<crossbeam_channel::Sender<Queued>>,
+    /// `--delivery deferred`: the deliverer's queue, and the target (0-based) this terminal's
+    /// deliveries run on.
+    pub(super) deferred: Option<(crossbeam_channel::Sender<Queued>, usize)>,
 }
 
 impl TpccWorker {
@@ -219,10 +221,10 @@ impl Worker for TpccWorker {
         }
         let input = self.input.clone().unwrap_or_else(|| self.input(kind));
         if kind == 3
-            && let Some(tx) = &self.deferred
+            && let Some((tx, target)) = &self.deferred
         {
             // 2.7.2.1: the terminal only queues the delivery; a full queue makes it wait.
-            let _ = tx.send((self.set, input, Instant::now()));
+            let _ = tx.send((*target, self.set, input, Instant::now()));
             self.counters[self.set].done[kind].fetch_add(1, Ordering::Relaxed);
             return Ok(Outcome::Committed);
         }
