@@ -314,7 +314,7 @@ fn two_targets_ready_every_set(home: &Home, s: &Server) {
         home.cmd()
             .args(["--url", urls[0], "--url", urls[1]])
             .args(["run", "tpcc", "--table-sets", "2", "--threads", "4"])
-            .args(["--time", "2", "--delivery", "deferred", "-q"])
+            .args(["--time", "2", "--delivery", "deferred", "--check", "-q"])
             .output()
             .unwrap()
     };
@@ -369,6 +369,13 @@ fn two_targets_ready_every_set(home: &Home, s: &Server) {
         delivered() > delivered_before,
         "no delivery ran on the second target"
     );
+    assert!(
+        text(&out)
+            .0
+            .contains("pass in every table set of every target"),
+        "{:?}",
+        text(&out)
+    );
     assert_eq!(
         s2.count(
             "SELECT COUNT(*) FROM `txbench_set2`.txbench_meta WHERE name LIKE 'tpcc.initial%'"
@@ -382,6 +389,17 @@ fn two_targets_ready_every_set(home: &Home, s: &Server) {
         .output()
         .unwrap();
     assert!(out.status.success(), "{:?}", text(&out));
+    // --check checks the second server too, and names what broke there.
+    s2.exec(&[
+        "UPDATE `txbench_set2`.district SET d_next_o_id = d_next_o_id + 5 WHERE d_w_id = 1 AND d_id = 4",
+    ]);
+    let out = run([&s.url, &s2.url]);
+    assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
+    assert!(
+        text(&out).1.contains("of target 2, set 2 (txbench_set2)"),
+        "{:?}",
+        text(&out)
+    );
 }
 
 #[test]

@@ -259,19 +259,42 @@ pub fn level(
             && !frozen
             && result.status != RunStatus::Interrupted;
         if check {
-            let per_set = tpcc::sets::check_all(&target, &t.sets, t.null_dates, &[])?;
-            let per_set = per_set.into_iter().map(|(c, _)| c).collect();
-            let conditions = tpcc::sets::name_conditions(&t.sets, per_set);
-            let several = t.sets.count > 1;
+            // Every target that holds data of its own (not a node of one cluster).
+            let checked = if run_targets.shared_data {
+                &targets[..1]
+            } else {
+                targets
+            };
+            let (several, each_target) = (t.sets.count > 1, checked.len() > 1);
+            let mut conditions = Vec::new();
+            for (i, url) in (1..).zip(checked) {
+                let per_set = tpcc::sets::check_all(url, &t.sets, t.null_dates, &[])?;
+                let per_set = per_set.into_iter().map(|(c, _)| c).collect();
+                let named = tpcc::sets::name_conditions(&t.sets, per_set);
+                conditions.extend(named.into_iter().map(|mut c| {
+                    if each_target {
+                        let sep = if several { ", " } else { ": " };
+                        c.description = format!("target {i}{sep}{}", c.description);
+                    }
+                    c
+                }));
+            }
             check_after_run(
                 &mut result,
                 &conditions,
-                if several {
-                    "conditions 1-10 and 12 pass in every table set"
-                } else {
-                    "conditions 1-10 and 12 pass"
+                match (several, each_target) {
+                    (false, false) => "conditions 1-10 and 12 pass",
+                    (true, false) => "conditions 1-10 and 12 pass in every table set",
+                    (false, true) => "conditions 1-10 and 12 pass on every target",
+                    (true, true) => {
+                        "conditions 1-10 and 12 pass in every table set of every target"
+                    }
                 },
-                |c| match c.description.split_once(": ").filter(|_| several) {
+                |c| match c
+                    .description
+                    .split_once(": ")
+                    .filter(|_| several || each_target)
+                {
                     Some((set, _)) => format!("{} of {set} ({} violating)", c.number, c.violations),
                     None => format!("{} ({} violating)", c.number, c.violations),
                 },
