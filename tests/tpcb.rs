@@ -402,6 +402,27 @@ fn bad_tpcb_input_is_refused_clearly() {
         "{:?}",
         text(&out)
     );
+
+    // --check over two targets with data of their own (two databases of one server) is
+    // refused: the committed history is recorded on the first target only.
+    let mut other = txbench::engine::TargetUrl::parse(&s.url).unwrap();
+    other.database = "txbench_b".into();
+    let other = other.to_string();
+    s.exec(&["CREATE DATABASE txbench_b"]);
+    let out = home
+        .cmd()
+        .args(["--url", &other, "prepare", "tpcb", "--history-key", "none"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "--url", &other, "run", "tpcb", "--check"])
+        .args(["--time", "1"])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 2).contains("--check: TPC-B's check"));
+    s.exec(&["DROP DATABASE txbench_b"]);
 }
 
 /// A write that quietly changes no row (a trigger keeps the teller's balance) is a data

@@ -161,6 +161,15 @@ pub fn level(
     drop(conn);
     let part = part::shard_part(&*workload, plan, threads, shard, start_at, clock)?;
     let run_targets = part::other_targets_ready(&plan.choice, targets)?;
+    if matches!(plan.choice, Choice::Tpcb { check: true, .. })
+        && targets.len() > 1
+        && !run_targets.shared_data
+    {
+        return Err(Failure::Usage(
+            "--check: TPC-B's check compares the history with the rows the runs committed, recorded on the first target only, so it cannot check targets that are not nodes of one cluster: run without --check".into(),
+        )
+        .into());
+    }
     let workload_options = match &plan.choice {
         Choice::Tpcb { .. } | Choice::Tpcc { .. } => workload_options,
         Choice::Oltp(_, o) => serde_json::to_value(o)?,
