@@ -79,8 +79,9 @@ pub(super) fn shard_part(
 /// Checks that every other target holds the first's workload data (TPC-C's warehouses,
 /// TPC-B's scale, the oltp tables), as the first was checked; every TPC-C table set of each
 /// is made ready as the first's were (no longer in its initial state, its procedures
-/// recreated with `--procedures`). Says which targets are Galera nodes, and whether all are nodes of one cluster
-/// (one database, so counts kept in its tables are the cluster's, not each node's).
+/// recreated with `--procedures`). Says which targets are Galera nodes, and whether all are
+/// nodes of one cluster (one database, so counts kept in its tables are the cluster's, not
+/// each node's).
 pub(super) fn other_targets_ready(
     choice: &Choice,
     targets: &[TargetUrl],
@@ -96,9 +97,9 @@ pub(super) fn other_targets_ready(
     if others.is_empty() {
         return Ok(out);
     }
-    // Each target made ready as the first one was, every table set of it, and described:
-    // the targets must hold the same data.
-    let shape = |t: &TargetUrl| -> Result<String> {
+    // Each target described, the others also made ready as the first one was (by the run's
+    // level), every table set of it: the targets must hold the same data.
+    let shape = |t: &TargetUrl, make_ready: bool| -> Result<String> {
         let mut conn = engine::connect(t)?;
         // A Galera node may still be applying the load: read after it (causal reads).
         crate::topology::causal_reads(&mut conn);
@@ -111,7 +112,7 @@ pub(super) fn other_targets_ready(
             } => {
                 let sets = tpcc::sets::resolve(&mut conn, *table_sets)?;
                 let states = tpcc::sets::ready_all(t, &sets, *warehouses)?;
-                for (k, st) in (1..).zip(&states) {
+                for (k, st) in (1..).zip(&states).filter(|_| make_ready) {
                     let mut conn = sets.connect(t, k)?;
                     crate::topology::causal_reads(&mut conn);
                     tpcc::run::ready_to_run(&mut conn, options, st)
@@ -145,11 +146,11 @@ pub(super) fn other_targets_ready(
             }
         })
     };
-    let want = shape(first)?;
+    let want = shape(first, false)?;
     let cluster = crate::topology::cluster_of(&mut engine::connect(first)?);
     let mut shared = cluster.is_some();
     for t in others {
-        let has = shape(t).with_context(|| format!("target {t}"))?;
+        let has = shape(t, true).with_context(|| format!("target {t}"))?;
         let mut c = engine::connect(t)?;
         if has != want {
             anyhow::bail!(
