@@ -53,8 +53,8 @@ const CHECKPOINT_BYTES_PER_S: f64 = 16.0 * 1024.0;
 
 /// Whether result.json may be rewritten `since` after a rewrite that took `took` and wrote
 /// `bytes`: the file holds every interval, so rewriting it every interval costs O(n²) over
-/// a long run (an 8-hour run at 1-s intervals would rewrite 40 MB every second). A small
-/// file is rewritten every interval; a large one as often as its budget allows.
+/// a long run (an 8-hour run at 1-s intervals would end rewriting 23 MB every second). A
+/// small file is rewritten every interval; a large one as often as its budget allows.
 fn checkpoint_due(since: std::time::Duration, took: std::time::Duration, bytes: usize) -> bool {
     since >= took * CHECKPOINT_TIME_SHARE
         && since.as_secs_f64() >= bytes as f64 / CHECKPOINT_BYTES_PER_S
