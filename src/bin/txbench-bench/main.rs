@@ -262,11 +262,11 @@ fn with_out(mut cmd: Command) -> Result<(Measured, serde_json::Value)> {
     result
 }
 
-/// `txbench prepare ARGS` on `url`.
-fn txbench_prepare(bin: &Path, url: &str, args: &[&str]) -> Result<()> {
+/// `txbench prepare ARGS` on `url`, and what it cost.
+fn txbench_prepare(bin: &Path, url: &str, args: &[&str]) -> Result<Measured> {
     let mut all = vec!["prepare"];
     all.extend_from_slice(args);
-    measure(txbench_cmd(bin, url, &all)).map(|_| ())
+    measure(txbench_cmd(bin, url, &all))
 }
 
 /// The order of `rounds` rounds over `n` configurations, each round starting one later

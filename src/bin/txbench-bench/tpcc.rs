@@ -17,9 +17,9 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
         "\n== TPC-C load, 2 warehouses, {loaders} loaders, wall seconds (schema, rows, indexes)"
     );
     let prepare = |extra: &[&str]| {
-        let mut args = vec!["prepare", "tpcc", "--warehouses", "2"];
+        let mut args = vec!["tpcc", "--warehouses", "2"];
         args.extend_from_slice(extra);
-        measure(txbench_cmd(&bin, &url_s, &args))
+        txbench_prepare(&bin, &url_s, &args)
     };
     let load = prepare(&["--load-threads", &loaders])?;
     // The same rows as CSV files, loaded by the server itself over as many connections: from
@@ -172,8 +172,8 @@ pub(super) fn modes_side_by_side(bin: &Path, url: &str, secs: u32, what: &str) -
     let secs = (secs / 2).max(10);
     // [mode] -> (NOPM, client s, server s per 1,000 New-Orders) per round.
     let mut figures: [Vec<(f64, f64, f64)>; 2] = Default::default();
+    let s = secs.to_string();
     for mode in rotation(ROUNDS, 2) {
-        let s = secs.to_string();
         let mut args = vec![
             "run",
             "tpcc",
