@@ -328,9 +328,7 @@ fn two_targets_ready_every_set(home: &Home, s: &Server) {
         assert!(out.status.success(), "{:?}", text(&out));
     };
     // Another database of the same server: its set 2 is txbench_other_set2.
-    let mut other = txbench::engine::TargetUrl::parse(&s.url).unwrap();
-    other.database = "txbench_other".into();
-    let other = other.to_string();
+    let other = s.url_of_database("txbench_other");
     s.exec(&["CREATE DATABASE txbench_other"]);
     prepare(&other);
     let err = assert_one_line_error(&run([&s.url, &other]), 1);

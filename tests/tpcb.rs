@@ -405,9 +405,7 @@ fn bad_tpcb_input_is_refused_clearly() {
 
     // --check over two targets with data of their own (two databases of one server) is
     // refused: the committed history is recorded on the first target only.
-    let mut other = txbench::engine::TargetUrl::parse(&s.url).unwrap();
-    other.database = "txbench_b".into();
-    let other = other.to_string();
+    let other = s.url_of_database("txbench_b");
     s.exec(&["CREATE DATABASE txbench_b"]);
     let out = home
         .cmd()

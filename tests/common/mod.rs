@@ -163,6 +163,13 @@ impl Server {
         login(&self.home, &self.url)
     }
 
+    /// The URL (without its password) of another `database` on this server.
+    pub fn url_of_database(&self, database: &str) -> String {
+        let mut url = txbench::engine::TargetUrl::parse(&self.url).expect("url");
+        url.database = database.into();
+        url.to_string()
+    }
+
     /// The sandboxes' password (for pgbench's PGPASSWORD).
     pub fn secret(&self) -> String {
         secret_of(&self.home)
