@@ -47,7 +47,7 @@ impl Setting {
         if value.contains('\n') {
             bail!("--set {key}: the value must be on one line");
         }
-        if let Some(m) = managed(key) {
+        if let Some(m) = refusal(key, value) {
             bail!("--set {key}: {m}");
         }
         Ok(Setting {
@@ -57,11 +57,117 @@ impl Setting {
     }
 }
 
-/// If `key` names a managed setting, why the user may not set it. The server reads dashes
-/// as underscores, takes `loose-`, `maximum-`, `enable-`, `disable-` and `skip-` before a
-/// name, and accepts any unambiguous prefix of a name (`bind-addr` is `bind-address`): each
-/// of those spellings of a managed name is refused too.
-pub(crate) fn managed(key: &str) -> Option<String> {
+/// Settings a sandbox never takes from a user, with why: each would let another local user
+/// in, run a program or load code into the server, open a listener, or read and write files
+/// outside the sandbox's directory.
+const REFUSED: &[(&str, &str)] = &[
+    (
+        "skip_grant_tables",
+        "would let every local user in as root without a password",
+    ),
+    (
+        "init_file",
+        "would run a file's SQL as the server's administrator",
+    ),
+    ("plugin_dir", "would load code from another directory"),
+    (
+        "basedir",
+        "would load the server's files from another directory",
+    ),
+    ("character_sets_dir", "would read files outside the sandbox"),
+    ("lc_messages_dir", "would read files outside the sandbox"),
+    ("chroot", "would move the server's root directory"),
+    ("debug", "would write a trace file outside the sandbox"),
+    ("admin_address", "would open another listener"),
+    ("admin_port", "would open another listener"),
+    ("wsrep_provider", "would load code into the server"),
+    (
+        "wsrep_provider_options",
+        "would open listeners and write files outside the sandbox",
+    ),
+    ("wsrep_notify_cmd", "would run a program"),
+    (
+        "wsrep_sst_method",
+        "would run a program (the topology chooses it)",
+    ),
+    (
+        "wsrep_sst_auth",
+        "would put a password in the configuration",
+    ),
+    ("wsrep_sst_receive_address", "would open another listener"),
+    ("wsrep_node_address", "would open another listener"),
+    ("wsrep_node_incoming_address", "would open another listener"),
+    (
+        "wsrep_cluster_address",
+        "would join another cluster (the topology sets it)",
+    ),
+    ("wsrep_data_home_dir", "would write outside the sandbox"),
+    ("innodb_data_home_dir", "would write outside the sandbox"),
+    (
+        "innodb_log_group_home_dir",
+        "would write outside the sandbox",
+    ),
+    ("innodb_undo_directory", "would write outside the sandbox"),
+    ("innodb_tmpdir", "would write outside the sandbox"),
+    (
+        "innodb_directories",
+        "would read and write outside the sandbox",
+    ),
+    ("innodb_doublewrite_dir", "would write outside the sandbox"),
+    (
+        "innodb_redo_log_archive_dirs",
+        "would write outside the sandbox",
+    ),
+    ("aria_log_dir_path", "would write outside the sandbox"),
+    ("slave_load_tmpdir", "would write outside the sandbox"),
+    ("replica_load_tmpdir", "would write outside the sandbox"),
+];
+
+/// Families of settings refused whole (every option whose name starts so): MySQL's X
+/// Protocol opens a listener of its own, on every address by default.
+const REFUSED_FAMILIES: &[(&str, &str)] = &[("mysqlx", "would open another listener")];
+
+/// Settings that name a file or a library: only a plain name is taken (no `/`), which the
+/// server reads in its data directory (or, for a plugin, in the build's own plugin
+/// directory), never a path elsewhere.
+const PLAIN_NAMES: &[&str] = &[
+    "general_log_file",
+    "slow_query_log_file",
+    "log_slow_query_file",
+    "log_bin",
+    "log_bin_index",
+    "relay_log",
+    "relay_log_index",
+    "relay_log_info_file",
+    "master_info_file",
+    "log_tc",
+    "innodb_buffer_pool_filename",
+    "innodb_data_file_path",
+    "innodb_temp_data_file_path",
+    "language",
+    "lc_messages",
+    "plugin_load",
+    "plugin_load_add",
+    "early_plugin_load",
+    "server_audit_file_path",
+    "file_key_management_filename",
+    "keyring_file_data",
+    "wsrep_status_file",
+];
+
+/// A value that names no path: no `/`, and not `.` or `..`.
+pub fn is_plain_name(value: &str) -> bool {
+    let v = value.trim().trim_matches(|c| c == '\'' || c == '"');
+    !v.contains('/') && v != "." && v != ".."
+}
+
+/// If `key=value` may not be set by the user in a MariaDB or MySQL sandbox, why: a managed
+/// setting (txbench owns it), a refused one, or a file setting given a path. The server
+/// reads dashes as underscores, takes `loose-`, `maximum-`, `enable-`, `disable-` and
+/// `skip-` before a name, and accepts any unambiguous prefix of a name (`bind-addr` is
+/// `bind-address`, `skip-grant` is `skip-grant-tables`): each of those spellings is judged
+/// as the name it would set.
+pub(crate) fn refusal(key: &str, value: &str) -> Option<String> {
     let norm = key.trim().to_ascii_lowercase().replace('-', "_");
     if norm.starts_with("set_variable") {
         return Some("set-variable is not supported: give the option's own name".into());
@@ -75,20 +181,74 @@ pub(crate) fn managed(key: &str) -> Option<String> {
         rest = r;
         names.push(rest);
     }
-    let hit = names.iter().find_map(|n| {
-        MANAGED
-            .iter()
-            .find(|m| !n.is_empty() && m.starts_with(n))
-            .copied()
-    })?;
-    Some(match hit {
-        "port" => "set the port with --port".to_string(),
-        "bind_address" | "skip_networking" => {
-            "sandbox servers listen on 127.0.0.1 only".to_string()
+    // The first spelling that names a listed option decides, as the server tries them.
+    let hit = names.iter().find_map(|n| resolve(n))?;
+    let spelled = |name: &str| {
+        if name == norm {
+            format!("'{norm}'")
+        } else {
+            format!("'{norm}' (it would set '{name}')")
         }
-        _ if hit == norm => format!("'{norm}' is managed by txbench"),
-        _ => format!("'{norm}' would set '{hit}', which is managed by txbench"),
-    })
+    };
+    match hit {
+        Listed::Safe => None,
+        Listed::Managed("port") => Some("set the port with --port".into()),
+        Listed::Managed("bind_address" | "skip_networking") => {
+            Some("sandbox servers listen on 127.0.0.1 only".into())
+        }
+        Listed::Managed(m) if m == norm => Some(format!("'{norm}' is managed by txbench")),
+        Listed::Managed(m) => Some(format!(
+            "'{norm}' would set '{m}', which is managed by txbench"
+        )),
+        Listed::Refused(name, why) => Some(format!("{} {why}: refused in a sandbox", spelled(name))),
+        Listed::Plain(name) => (!is_plain_name(value)).then(|| {
+                format!(
+                "{} names a path ({value}): a sandbox keeps its files in its own directory, give a plain file name (no '/')",
+                spelled(name)
+            )
+        }),
+    }
+}
+
+/// Options that begin like a refused one but are another (`innodb_doublewrite` is not MySQL's
+/// `innodb_doublewrite_dir`).
+const SAFE: &[&str] = &["innodb_doublewrite"];
+
+/// A listed option a spelling names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Listed {
+    Safe,
+    Managed(&'static str),
+    Refused(&'static str, &'static str),
+    Plain(&'static str),
+}
+
+/// The listed option `n` names: exactly (the server's choice when a name exists), else as a
+/// prefix of one (the server takes any unambiguous prefix; an ambiguous one it refuses, so
+/// judging by the first listed match never lets a dangerous one through).
+fn resolve(n: &str) -> Option<Listed> {
+    if n.is_empty() {
+        return None;
+    }
+    let all = || {
+        let safe = SAFE.iter().map(|m| (*m, Listed::Safe));
+        let managed = MANAGED.iter().map(|m| (*m, Listed::Managed(m)));
+        let refused = REFUSED.iter().map(|(m, why)| (*m, Listed::Refused(m, why)));
+        let plain = PLAIN_NAMES.iter().map(|m| (*m, Listed::Plain(m)));
+        safe.chain(managed).chain(refused).chain(plain)
+    };
+    if let Some((_, hit)) = all().find(|(m, _)| *m == n) {
+        return Some(hit);
+    }
+    if let Some((f, why)) = REFUSED_FAMILIES
+        .iter()
+        .find(|(f, _)| n.starts_with(f) || f.starts_with(n))
+    {
+        return Some(Listed::Refused(f, why));
+    }
+    all()
+        .find(|(m, hit)| *hit != Listed::Safe && m.starts_with(n))
+        .map(|(_, hit)| hit)
 }
 
 /// Physical memory in bytes, from /proc/meminfo (4 GiB if it cannot be read).

@@ -4,7 +4,7 @@
 use anyhow::{Result, bail};
 use std::path::Path;
 
-use crate::engine::sandbox::managed;
+pub(crate) use crate::engine::sandbox::refusal;
 pub use crate::engine::sandbox::{MANAGED, Setting, mem_total, path_hash};
 
 /// The server family, which decides a few option spellings and the bootstrap program.
@@ -28,7 +28,8 @@ impl Flavor {
     }
 }
 
-/// Checks a user `--config` file for managed settings; the error names file and line.
+/// Checks a user `--config` file for settings a sandbox refuses (managed by txbench, or
+/// unsafe: see [`Setting::parse`]); the error names file and line.
 pub fn check_user_config(path: &Path, text: &str) -> Result<()> {
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -46,8 +47,8 @@ pub fn check_user_config(path: &Path, text: &str) -> Result<()> {
                 i + 1
             );
         }
-        let key = line.split('=').next().unwrap_or(line).trim();
-        if let Some(m) = managed(key) {
+        let (key, value) = line.split_once('=').unwrap_or((line, ""));
+        if let Some(m) = refusal(key.trim(), value.trim()) {
             bail!("{} line {}: {m}", path.display(), i + 1);
         }
     }
@@ -357,9 +358,27 @@ mod tests {
             "log_error_verbosity=3",
             "skip-name-resolve=1",
             "socket_timeout=1",
+            // Options that begin like a refused or confined one, and plain file names.
+            "innodb_doublewrite=OFF",
+            "skip-innodb-doublewrite=1",
+            "lc_messages=en_US",
+            "log_slow_query=ON",
+            "log_bin_trust_function_creators=ON",
+            "general_log_file=general.log",
+            "plugin_load_add=ha_rocksdb",
+            "innodb_data_file_path=ibdata1:12M:autoextend",
+            "wsrep_slave_threads=4",
         ] {
             assert!(Setting::parse(ok).is_ok(), "{ok}");
         }
+        assert_eq!(
+            Setting::parse("skip-grant=1").unwrap_err().to_string(),
+            "--set skip-grant: 'skip_grant' (it would set 'skip_grant_tables') would let every local user in as root without a password: refused in a sandbox"
+        );
+        assert_eq!(
+            Setting::parse("log-bin=/tmp/b").unwrap_err().to_string(),
+            "--set log-bin: 'log_bin' names a path (/tmp/b): a sandbox keeps its files in its own directory, give a plain file name (no '/')"
+        );
     }
 
     #[test]

@@ -41,7 +41,42 @@ pub(super) fn write_postgres_conf(record: &ServerRecord) -> Result<()> {
     fs::write(&kept, &text).with_context(|| format!("writing {}", kept.display()))
 }
 
+/// Judges what a sandbox is started with as `--set` and `--config` are judged, at every
+/// start: a server.json from an older txbench, or edited by hand, cannot bring in a setting a
+/// sandbox refuses. The error names the flag, or the file and line.
+pub(super) fn check_settings(
+    engine: Engine,
+    sets: &[Setting],
+    user_config: Option<(&Path, &str)>,
+) -> Result<()> {
+    for set in sets {
+        let why = match engine {
+            Engine::Mysql => cnf::refusal(&set.key, &set.value),
+            #[cfg(feature = "postgres")]
+            Engine::Postgres => pg::refusal(&set.key, &set.value),
+            #[cfg(not(feature = "postgres"))]
+            Engine::Postgres => None,
+        };
+        if let Some(why) = why {
+            bail!("--set {}: {why}", set.key);
+        }
+    }
+    match (engine, user_config) {
+        (_, None) => Ok(()),
+        (Engine::Mysql, Some((path, text))) => cnf::check_user_config(path, text),
+        #[cfg(feature = "postgres")]
+        (Engine::Postgres, Some((path, text))) => pg::check_user_config(path, text),
+        #[cfg(not(feature = "postgres"))]
+        (Engine::Postgres, Some(_)) => bail!("this txbench was built without PostgreSQL"),
+    }
+}
+
 pub(super) fn write_cnf(record: &ServerRecord) -> Result<()> {
+    let user_config = record
+        .user_config
+        .as_ref()
+        .map(|(p, t)| (p.as_path(), t.as_str()));
+    check_settings(record.engine(), &record.sets, user_config)?;
     if record.engine() == Engine::Postgres {
         #[cfg(feature = "postgres")]
         return write_postgres_conf(record);

@@ -120,29 +120,20 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
         );
     }
     let engine = opts.engine.or(existing_engine).unwrap_or_default();
-    #[cfg(feature = "postgres")]
-    if engine == Engine::Postgres {
-        for set in &opts.sets {
-            if let Some(m) = pg::managed(&set.key) {
-                bail!("--set {}: {m}", set.key);
-            }
-        }
-    }
     let user_config = match &opts.config {
         Some(path) => {
             let text = fs::read_to_string(path)
                 .with_context(|| format!("--config {}: cannot read it", path.display()))?;
-            match engine {
-                Engine::Mysql => cnf::check_user_config(path, &text)?,
-                #[cfg(feature = "postgres")]
-                Engine::Postgres => pg::check_user_config(path, &text)?,
-                #[cfg(not(feature = "postgres"))]
-                Engine::Postgres => bail!("this txbench was built without PostgreSQL"),
-            }
             Some((path.clone(), text))
         }
         None => None,
     };
+    // Before anything is created or started.
+    setup::check_settings(
+        engine,
+        &opts.sets,
+        user_config.as_ref().map(|(p, t)| (p.as_path(), t.as_str())),
+    )?;
     if let Some(port) = opts.port {
         if port == 0 {
             bail!("--port 0: give a port from 1 to 65535, or leave --port out for a free one");

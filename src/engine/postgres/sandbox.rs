@@ -79,8 +79,43 @@ pub fn sibling(binary: &Path, name: &str) -> Result<PathBuf> {
     Ok(p)
 }
 
-/// Why a key may not be set by the user (txbench manages it), if it is one of those.
-pub fn managed(key: &str) -> Option<String> {
+/// Settings a PostgreSQL sandbox never takes from a user, with why: each runs a program,
+/// loads code, or reads files txbench did not put in the sandbox.
+const REFUSED: &[(&str, &str)] = &[
+    ("archive_command", "would run a program"),
+    ("archive_library", "would load code into the server"),
+    ("restore_command", "would run a program"),
+    ("archive_cleanup_command", "would run a program"),
+    ("recovery_end_command", "would run a program"),
+    ("ssl_passphrase_command", "would run a program"),
+    (
+        "shared_preload_libraries",
+        "would load code into the server",
+    ),
+    ("local_preload_libraries", "would load code into the server"),
+    (
+        "session_preload_libraries",
+        "would load code into the server",
+    ),
+    (
+        "dynamic_library_path",
+        "would load code from another directory",
+    ),
+    ("jit_provider", "would load code into the server"),
+    (
+        "krb_server_keyfile",
+        "would read a file outside the sandbox",
+    ),
+    ("stats_temp_directory", "would write outside the sandbox"),
+];
+
+/// Settings that name a file or directory: only a relative name without `/` is taken,
+/// which the server places in its data directory.
+const PLAIN_NAMES: &[&str] = &["log_directory", "log_filename", "promote_trigger_file"];
+
+/// Why `key = value` may not be set by the user in a PostgreSQL sandbox, if it may not:
+/// managed by txbench, refused, or a path where a plain name is needed.
+pub fn refusal(key: &str, value: &str) -> Option<String> {
     let k = key.trim().to_ascii_lowercase().replace('-', "_");
     const MANAGED: &[&str] = &[
         "data_directory",
@@ -102,18 +137,28 @@ pub fn managed(key: &str) -> Option<String> {
             "{k} directives are not supported in --config (inline the settings)"
         ));
     }
+    if let Some((_, why)) = REFUSED.iter().find(|(r, _)| *r == k) {
+        return Some(format!("{k} {why}: refused in a sandbox"));
+    }
+    if PLAIN_NAMES.contains(&k.as_str()) && !crate::engine::sandbox::is_plain_name(value) {
+        return Some(format!(
+            "{k} names a path ({}): a sandbox keeps its files in its own directory, give a plain name (no '/')",
+            value.trim()
+        ));
+    }
     None
 }
 
-/// Checks a `--config` postgresql.conf fragment for managed settings.
+/// Checks a `--config` postgresql.conf fragment for settings a sandbox refuses.
 pub fn check_user_config(path: &Path, text: &str) -> Result<()> {
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let key = line.split(['=', ' ', '\t']).next().unwrap_or(line).trim();
-        if let Some(m) = managed(key) {
+        let (key, value) = line.split_once(['=', ' ', '\t']).unwrap_or((line, ""));
+        let value = value.trim().trim_start_matches('=').trim();
+        if let Some(m) = refusal(key, value) {
             bail!("{} line {}: {m}", path.display(), i + 1);
         }
     }
@@ -429,7 +474,7 @@ mod tests {
             "u.conf line 3: port is managed by txbench (the sandbox's directory, loopback and port); use --port for the port"
         );
         assert!(check_user_config(Path::new("u"), "include 'x.conf'").is_err());
-        assert!(managed("data-directory").is_some());
-        assert!(managed("shared_buffers").is_none());
+        assert!(refusal("data-directory", "/x").is_some());
+        assert!(refusal("shared_buffers", "1GB").is_none());
     }
 }
