@@ -8,6 +8,7 @@ mod fired;
 pub mod pacer;
 mod part;
 mod signal;
+mod stall;
 mod targets;
 mod validity;
 mod worker;
@@ -72,6 +73,7 @@ pub fn run(
         targets: nt,
         pg_setup: Default::default(),
         pg_prepares_alone: Default::default(),
+        busy: stall::Busy::new(n),
     });
     let overflow = Arc::new(AtomicBool::new(false));
     let stop_flag = Arc::new(AtomicBool::new(false));
@@ -281,6 +283,10 @@ pub fn run(
     let mut last_tick = Duration::ZERO;
     let mut status = RunStatus::Completed;
     let mut fired = fired::Fired::default();
+    let mut stalls = stall::Stalls::default();
+    // Seconds the measured phase ran past its requested end, waiting for the transactions
+    // in flight (a run ended by time only).
+    let mut overrun_s = 0.0;
 
     loop {
         // The next boundary: a multiple of the interval within the phase, or the phase end.
@@ -300,6 +306,9 @@ pub fn run(
                 stopped_early = true;
                 break;
             }
+            if !in_warmup {
+                look_for_stall(&mut stalls, &shared, t0, el, phase_start, targets);
+            }
             display.tick(el, total);
             std::thread::sleep((next - el).min(Duration::from_millis(50)));
         }
@@ -309,6 +318,10 @@ pub fn run(
             || t0.elapsed() >= total
             || (part.events.is_some() && shared.remaining.load(Ordering::SeqCst) <= 0);
         if ending {
+            if !in_warmup {
+                look_for_stall(&mut stalls, &shared, t0, t0.elapsed(), phase_start, targets);
+            }
+            let by_time = !stopped_early && t0.elapsed() >= total;
             if !stopped_early {
                 targets::sample_and_wait(&samplers, Duration::from_secs(2));
             }
@@ -320,6 +333,9 @@ pub fn run(
                     "{left} virtual user(s) did not finish their transaction within {} s of the run's end: the server stopped answering them",
                     END_JOIN_LIMIT.as_secs()
                 ));
+            }
+            if by_time {
+                overrun_s = t0.elapsed().saturating_sub(total).as_secs_f64();
             }
         }
         let now = t0.elapsed();
@@ -497,6 +513,9 @@ pub fn run(
             result.validity.valid = false;
             result.validity.reasons.push(reason);
         }
+        if finished {
+            judge_timing(&mut result, &stalls, overrun_s, n);
+        }
         if finished && cfg.server_metrics && !samplers.is_empty() {
             // A frozen server will not answer the last sample: do not wait for it.
             let wait = if unresponsive {
@@ -557,6 +576,51 @@ pub fn run(
         out.write_result(&result)?;
     }
     Ok(result)
+}
+
+/// Looks at whether every virtual user is stuck inside a transaction (at `now` since `t0`;
+/// the measured phase began at `measure_start`), and asks the first target what its
+/// sessions wait on once a stall lasts.
+fn look_for_stall(
+    stalls: &mut stall::Stalls,
+    shared: &Shared,
+    t0: Instant,
+    now: Duration,
+    measure_start: Duration,
+    targets: &Targets,
+) {
+    let since = shared
+        .busy
+        .all_since()
+        .map(|i| i.saturating_duration_since(t0).as_secs_f64());
+    if stalls.look(since, now.as_secs_f64(), measure_start.as_secs_f64())
+        && let Some(url) = targets.urls.first()
+    {
+        stall::ask_server(url.clone(), stalls.answer());
+    }
+}
+
+/// The run's end kept to its time: a measured phase blocked for a fifth of its time, or one
+/// that ran past its requested end by more than [`validity::overrun`] allows, is INVALID;
+/// the overrun is recorded in the summary and a shorter stall noted.
+fn judge_timing(result: &mut RunResult, stalls: &stall::Stalls, overrun_s: f64, users: usize) {
+    let requested_s = result.config.time_s;
+    let stalled = stalls.reason(users, requested_s);
+    if stalled.is_none()
+        && let Some(note) = stalls.note(users)
+    {
+        result.notes.push(note);
+    }
+    for reason in [stalled, validity::overrun(overrun_s, requested_s)]
+        .into_iter()
+        .flatten()
+    {
+        result.validity.valid = false;
+        result.validity.reasons.push(reason);
+    }
+    if let Some(s) = result.summary.as_mut() {
+        s.overrun_s = overrun_s;
+    }
 }
 
 /// How long before --start-at the virtual users connect.

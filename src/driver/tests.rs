@@ -28,6 +28,7 @@ fn shared() -> Arc<Shared> {
         targets: 1,
         pg_setup: Default::default(),
         pg_prepares_alone: Default::default(),
+        busy: super::stall::Busy::new(0),
     })
 }
 
@@ -72,4 +73,21 @@ fn process_cpu_grows_with_work() {
     }
     std::hint::black_box(x);
     assert!(process_cpu_s() > a);
+}
+
+#[test]
+fn an_overrun_past_a_tenth_or_five_seconds_is_invalid() {
+    use super::validity::overrun;
+    assert!(overrun(0.05, 10.0).is_none());
+    assert!(overrun(5.0, 10.0).is_none(), "at the bound");
+    let r = overrun(12.0, 12.0).unwrap();
+    assert!(
+        r.starts_with(
+            "the measured phase ran 12.0 s past its requested 12 s (more than 5.0 s allowed)"
+        ),
+        "{r}"
+    );
+    // A tenth of a long run.
+    assert!(overrun(300.0, 3600.0).is_none());
+    assert!(overrun(361.0, 3600.0).is_some());
 }

@@ -96,3 +96,19 @@ pub(super) fn error_rate(row: &IntervalRow, rec: &Recorder, cfg: &RunConfig) -> 
     }
     None
 }
+
+/// The least a run may overrun its requested end, seconds: the last sample and the
+/// transactions in flight normally take milliseconds.
+const OVERRUN_MIN_S: f64 = 5.0;
+
+/// The INVALID reason when the measured phase ran `overrun_s` seconds past its requested
+/// `requested_s`, more than a tenth of it or [`OVERRUN_MIN_S`]: the transactions in flight
+/// at the end were held (a lock, a frozen server), and the figures include the wait.
+pub(super) fn overrun(overrun_s: f64, requested_s: f64) -> Option<String> {
+    let bound = (0.1 * requested_s).max(OVERRUN_MIN_S);
+    (overrun_s > bound).then(|| {
+        format!(
+            "the measured phase ran {overrun_s:.1} s past its requested {requested_s:.0} s (more than {bound:.1} s allowed) waiting for the transactions in flight to finish: the throughput and latency include that wait"
+        )
+    })
+}

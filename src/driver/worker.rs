@@ -47,6 +47,8 @@ pub(super) struct Shared {
     /// protocol, for the cross-check).
     pub(super) pg_setup: std::sync::atomic::AtomicU64,
     pub(super) pg_prepares_alone: std::sync::atomic::AtomicU64,
+    /// Which virtual users are inside a transaction, since when (a stalled run's rule).
+    pub(super) busy: super::stall::Busy,
 }
 
 impl Shared {
@@ -111,6 +113,7 @@ fn worker_loop(
             }
             break;
         }
+        shared.busy.enter(id);
         let start = Instant::now();
         let mut stmts = StmtCounts::default();
         let mut retries = 0u32;
@@ -140,6 +143,7 @@ fn worker_loop(
             }
         };
         let end = Instant::now();
+        shared.busy.leave(id);
         let lost = {
             let mut r = recorder.lock().unwrap_or_else(|p| p.into_inner());
             r.stmts.reads += stmts.reads;

@@ -21,6 +21,7 @@ pub mod namespace;
 pub mod postgres;
 pub mod sandbox;
 mod value;
+pub mod waits;
 
 pub use clock::clock_offset;
 pub use error::*;

@@ -110,7 +110,7 @@ pub fn summary(r: &RunResult) -> String {
     if let Some(s) = &r.summary {
         let _ = writeln!(
             out,
-            "  transactions: {} ({:.2} per sec.)\n  queries:      {} ({:.2} per sec.)  read/write/other: {}/{}/{}\n  errors:       {} ({:.2} per sec.){}  retries: {}{}  reconnects: {}\n  time:         {:.2} s measured after {:.0} s warm-up",
+            "  transactions: {} ({:.2} per sec.)\n  queries:      {} ({:.2} per sec.)  read/write/other: {}/{}/{}\n  errors:       {} ({:.2} per sec.){}  retries: {}{}  reconnects: {}\n  time:         {:.2} s measured after {:.0} s warm-up{}",
             s.transactions,
             s.tps,
             s.queries,
@@ -125,7 +125,15 @@ pub fn summary(r: &RunResult) -> String {
             by_class(&s.retries_by_class),
             s.reconnects,
             s.duration_s,
-            r.config.warmup_s
+            r.config.warmup_s,
+            if s.overrun_s >= 1.0 {
+                format!(
+                    " ({:.1} s past the requested {:.0} s, waiting for the transactions in flight)",
+                    s.overrun_s, r.config.time_s
+                )
+            } else {
+                String::new()
+            }
         );
         if s.errors + s.retries > 0 {
             // pgbench's --failures-detailed: what finally failed apart from what was retried

@@ -30,6 +30,10 @@ pub struct KindSummary {
 pub struct Summary {
     /// Measured seconds.
     pub duration_s: f64,
+    /// Seconds the measured phase ran past its requested end, waiting for the transactions
+    /// in flight (0 for a run ended by --events or a stop).
+    #[serde(default)]
+    pub overrun_s: f64,
     /// Completed transactions.
     pub transactions: u64,
     /// Completed per second.
@@ -135,6 +139,7 @@ impl Summary {
         top_errors.truncate(5);
         Summary {
             duration_s: secs,
+            overrun_s: 0.0,
             transactions,
             tps: transactions as f64 / secs,
             queries: rec.stmts.total(),

@@ -108,6 +108,12 @@ pub(super) fn merge_summary(
     let errors: u64 = measured.iter().map(|r| r.errors).sum();
     Summary {
         duration_s: secs,
+        // The latest shard's: the merged phase ends with it.
+        overrun_s: parts
+            .iter()
+            .filter_map(|p| p.r.summary.as_ref())
+            .map(|s| s.overrun_s)
+            .fold(0.0, f64::max),
         transactions,
         tps: transactions as f64 / secs,
         queries: stmts.total(),
