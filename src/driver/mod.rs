@@ -283,10 +283,7 @@ pub fn run(
     let mut last_tick = Duration::ZERO;
     let mut status = RunStatus::Completed;
     let mut fired = fired::Fired::default();
-    let mut stalls = stall::Stalls::default();
-    // Seconds the measured phase ran past its requested end, waiting for the transactions
-    // in flight (a run ended by time only).
-    let mut overrun_s = 0.0;
+    let mut watch = stall::Watch::new(t0, targets);
 
     loop {
         // The next boundary: a multiple of the interval within the phase, or the phase end.
@@ -294,6 +291,7 @@ pub fn run(
         let k = ((last_tick - phase_start).as_secs_f64() / interval.as_secs_f64()).floor() + 1.0;
         let next = (phase_start + interval.mul_f64(k)).min(phase_end);
         let mut stopped_early = false;
+        let measuring = (!in_warmup).then_some(phase_start);
         loop {
             let el = t0.elapsed();
             if el >= next {
@@ -306,9 +304,7 @@ pub fn run(
                 stopped_early = true;
                 break;
             }
-            if !in_warmup {
-                look_for_stall(&mut stalls, &shared, t0, el, phase_start, targets);
-            }
+            watch.look(&shared.busy, el, measuring);
             display.tick(el, total);
             std::thread::sleep((next - el).min(Duration::from_millis(50)));
         }
@@ -318,9 +314,7 @@ pub fn run(
             || t0.elapsed() >= total
             || (part.events.is_some() && shared.remaining.load(Ordering::SeqCst) <= 0);
         if ending {
-            if !in_warmup {
-                look_for_stall(&mut stalls, &shared, t0, t0.elapsed(), phase_start, targets);
-            }
+            watch.look(&shared.busy, t0.elapsed(), measuring);
             let by_time = !stopped_early && t0.elapsed() >= total;
             if !stopped_early {
                 targets::sample_and_wait(&samplers, Duration::from_secs(2));
@@ -335,7 +329,7 @@ pub fn run(
                 ));
             }
             if by_time {
-                overrun_s = t0.elapsed().saturating_sub(total).as_secs_f64();
+                watch.overrun_s = t0.elapsed().saturating_sub(total).as_secs_f64();
             }
         }
         let now = t0.elapsed();
@@ -513,9 +507,6 @@ pub fn run(
             result.validity.valid = false;
             result.validity.reasons.push(reason);
         }
-        if finished {
-            judge_timing(&mut result, &stalls, overrun_s, n);
-        }
         if finished && cfg.server_metrics && !samplers.is_empty() {
             // A frozen server will not answer the last sample: do not wait for it.
             let wait = if unresponsive {
@@ -543,6 +534,7 @@ pub fn run(
             );
         }
         if finished {
+            stall::judge(&mut result, &watch, n);
             result.status = status;
             result.ended_at =
                 Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string());
@@ -576,51 +568,6 @@ pub fn run(
         out.write_result(&result)?;
     }
     Ok(result)
-}
-
-/// Looks at whether every virtual user is stuck inside a transaction (at `now` since `t0`;
-/// the measured phase began at `measure_start`), and asks the first target what its
-/// sessions wait on once a stall lasts.
-fn look_for_stall(
-    stalls: &mut stall::Stalls,
-    shared: &Shared,
-    t0: Instant,
-    now: Duration,
-    measure_start: Duration,
-    targets: &Targets,
-) {
-    let since = shared
-        .busy
-        .all_since()
-        .map(|i| i.saturating_duration_since(t0).as_secs_f64());
-    if stalls.look(since, now.as_secs_f64(), measure_start.as_secs_f64())
-        && let Some(url) = targets.urls.first()
-    {
-        stall::ask_server(url.clone(), stalls.answer());
-    }
-}
-
-/// The run's end kept to its time: a measured phase blocked for a fifth of its time, or one
-/// that ran past its requested end by more than [`validity::overrun`] allows, is INVALID;
-/// the overrun is recorded in the summary and a shorter stall noted.
-fn judge_timing(result: &mut RunResult, stalls: &stall::Stalls, overrun_s: f64, users: usize) {
-    let requested_s = result.config.time_s;
-    let stalled = stalls.reason(users, requested_s);
-    if stalled.is_none()
-        && let Some(note) = stalls.note(users)
-    {
-        result.notes.push(note);
-    }
-    for reason in [stalled, validity::overrun(overrun_s, requested_s)]
-        .into_iter()
-        .flatten()
-    {
-        result.validity.valid = false;
-        result.validity.reasons.push(reason);
-    }
-    if let Some(s) = result.summary.as_mut() {
-        s.overrun_s = overrun_s;
-    }
 }
 
 /// How long before --start-at the virtual users connect.

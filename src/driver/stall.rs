@@ -172,6 +172,71 @@ pub(super) fn ask_server(url: crate::engine::TargetUrl, said: Arc<Mutex<Option<S
         });
 }
 
+/// The driver's watch over a run: its start, the target asked what its sessions wait on,
+/// the stalls seen, and how far the run went past its requested end (`overrun_s`, seconds
+/// waiting for the transactions in flight; 0 unless the run ended by time).
+pub(super) struct Watch {
+    t0: Instant,
+    url: Option<crate::engine::TargetUrl>,
+    stalls: Stalls,
+    pub(super) overrun_s: f64,
+}
+
+impl Watch {
+    /// The watch over a run that started at `t0` against `targets`.
+    pub(super) fn new(t0: Instant, targets: &super::Targets) -> Watch {
+        Watch {
+            t0,
+            url: targets.urls.first().cloned(),
+            stalls: Stalls::default(),
+            overrun_s: 0.0,
+        }
+    }
+
+    /// Looks at whether every virtual user is stuck inside a transaction (`busy`, at `now`
+    /// since the start; the measured phase began at `measure_start`, None during the
+    /// warm-up), and asks the first target what its sessions wait on once a stall lasts.
+    pub(super) fn look(&mut self, busy: &Busy, now: Duration, measure_start: Option<Duration>) {
+        let Some(measure_start) = measure_start else {
+            return;
+        };
+        let since = busy
+            .all_since()
+            .map(|i| i.saturating_duration_since(self.t0).as_secs_f64());
+        if self
+            .stalls
+            .look(since, now.as_secs_f64(), measure_start.as_secs_f64())
+            && let Some(url) = &self.url
+        {
+            ask_server(url.clone(), self.stalls.answer());
+        }
+    }
+}
+
+/// The run's end kept to its time: a measured phase blocked for a fifth of its time, or one
+/// that ran past its requested end by more than [`super::validity::overrun`] allows, is INVALID;
+/// the overrun is recorded in the summary and a shorter stall noted.
+pub(super) fn judge(result: &mut crate::results::RunResult, watch: &Watch, users: usize) {
+    let (stalls, overrun_s) = (&watch.stalls, watch.overrun_s);
+    let requested_s = result.config.time_s;
+    let stalled = stalls.reason(users, requested_s);
+    if stalled.is_none()
+        && let Some(note) = stalls.note(users)
+    {
+        result.notes.push(note);
+    }
+    for reason in [stalled, super::validity::overrun(overrun_s, requested_s)]
+        .into_iter()
+        .flatten()
+    {
+        result.validity.valid = false;
+        result.validity.reasons.push(reason);
+    }
+    if let Some(s) = result.summary.as_mut() {
+        s.overrun_s = overrun_s;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
