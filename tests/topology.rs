@@ -464,6 +464,75 @@ fn a_galera_cluster_runs_over_every_node_survives_one_killed_and_losing_quorum_i
 }
 
 #[test]
+fn galera_nodes_that_name_different_databases_are_checked_each_on_its_own() {
+    // Two nodes of one cluster, each target naming a database of its own: their tables hold
+    // each target's New-Orders, not the cluster's (they were counted as one shared set: the
+    // first database's count against both targets' total made the run INVALID, and --check
+    // checked the first database only).
+    let h = Home::new();
+    let g = h.start("gdb", &["--galera", "2"]);
+    let mut second = txbench::engine::TargetUrl::parse(&member_url(&g, 0)).unwrap();
+    second.database = "txbench_b".into();
+    let second = second.to_string();
+    g.exec(&["CREATE DATABASE txbench_b"]);
+    for url in [&g.url, &second] {
+        let out = h
+            .cmd()
+            .args([
+                "--url",
+                url,
+                "prepare",
+                "tpcc",
+                "--warehouses",
+                "1",
+                "--procedures",
+                "-q",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{:?}", text(&out));
+    }
+    let dir = h.path().join("two-dbs");
+    let out = h
+        .cmd()
+        .args([
+            "--url",
+            &g.url,
+            "--url",
+            &second,
+            "run",
+            "tpcc",
+            "--procedures",
+            "--check",
+        ])
+        .args([
+            "--threads",
+            "2",
+            "--time",
+            "4",
+            "--report-interval",
+            "1",
+            "-q",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let r = result_json(&dir);
+    assert!(out.status.success(), "{:?} {}", text(&out), r["validity"]);
+    let checks = r["summary"]["server"]["cross_checks"].to_string();
+    assert!(
+        checks.contains("target 2: New-Orders"),
+        "each target's New-Orders against its own: {checks}"
+    );
+    let notes = r["notes"].to_string();
+    assert!(
+        notes.contains("conditions 1-10 and 12 pass on every target"),
+        "--check checked the second database: {notes}"
+    );
+}
+
+#[test]
 fn two_targets_report_each_one_beside_the_total() {
     let h = Home::new();
     let a = common::point_select_server(&h, "a");

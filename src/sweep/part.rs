@@ -80,8 +80,8 @@ pub(super) fn shard_part(
 /// TPC-B's scale, the oltp tables), as the first was checked; every TPC-C table set of each
 /// is made ready as the first's were (no longer in its initial state, its procedures
 /// recreated with `--procedures`). Says which targets are Galera nodes, and whether all are
-/// nodes of one cluster (one database, so counts kept in its tables are the cluster's, not
-/// each node's).
+/// nodes of one cluster naming one database (so counts kept in its tables are the
+/// cluster's, not each node's).
 pub(super) fn other_targets_ready(
     choice: &Choice,
     targets: &[TargetUrl],
@@ -157,7 +157,10 @@ pub(super) fn other_targets_ready(
                 "target {t} holds {has}, the first target {want}: every target needs the same data"
             );
         }
-        shared &= cluster.is_some() && crate::topology::cluster_of(&mut c) == cluster;
+        // One database on nodes of one cluster: another database is data of its own.
+        shared &= cluster.is_some()
+            && t.database == first.database
+            && crate::topology::cluster_of(&mut c) == cluster;
     }
     out.shared_data = shared;
     Ok(out)
