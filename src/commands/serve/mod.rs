@@ -1,8 +1,11 @@
 //! `txbench serve`: the results store browsed in a web browser. A local, read-only web
-//! server (tiny_http): the stored runs with filters, each benchmark's history with its change
-//! points, every run's report. It binds to 127.0.0.1 unless `--listen` names another
-//! address; it answers GET and HEAD only, opens the store read-only, and serves a run's
-//! report only for a directory the store holds.
+//! server (http.rs: bounded workers, queue, request size and time, Host checked): the stored
+//! runs with filters, each benchmark's history with its change points, every run's report.
+//! It binds to 127.0.0.1 unless `--listen` names another address; it answers GET and HEAD
+//! only, opens the store read-only, and serves a run's report only for a directory the
+//! store holds.
+
+mod http;
 
 use super::Output;
 use crate::analysis::history;
@@ -43,11 +46,10 @@ pub fn serve(out: &Output, port: u16, listen: Option<&str>) -> Result<i32> {
     let path = super::store::existing_store(out)?;
     Store::open_read_only(&path)?;
     let addr = bind_address(port, listen)?;
-    let server = tiny_http::Server::http(addr)
+    let listener = std::net::TcpListener::bind(addr)
         .map_err(|e| anyhow::anyhow!("--port {}: cannot listen on {addr}: {e}", addr.port()))?;
-    let shown = server
-        .server_addr()
-        .to_ip()
+    let shown = listener
+        .local_addr()
         .map_or(addr.to_string(), |a| a.to_string());
     if !addr.ip().is_loopback() {
         out.note(&format!(
@@ -61,32 +63,14 @@ pub fn serve(out: &Output, port: u16, listen: Option<&str>) -> Result<i32> {
     );
     use std::io::Write as _;
     let _ = std::io::stdout().flush();
-    for req in server.incoming_requests() {
-        let (status, body) = respond(&path, req.method(), req.url());
-        let header =
-            tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..])
-                .expect("a valid header");
-        let nosniff =
-            tiny_http::Header::from_bytes(&b"X-Content-Type-Options"[..], &b"nosniff"[..])
-                .expect("a valid header");
-        let resp = tiny_http::Response::from_string(body)
-            .with_status_code(status)
-            .with_header(header)
-            .with_header(nosniff);
-        let _ = req.respond(resp);
-    }
+    http::serve(listener, http::Limits::default(), move |req| {
+        respond(&path, &req.target)
+    });
     Ok(EXIT_OK)
 }
 
-/// The status and page for one request.
-fn respond(store: &Path, method: &tiny_http::Method, url: &str) -> (u16, String) {
-    use tiny_http::Method;
-    if !matches!(method, Method::Get | Method::Head) {
-        return (
-            405,
-            browse::message_page("Not allowed", "this server is read-only: GET only"),
-        );
-    }
+/// The status and page for a GET of `url` (http.rs refused every other method).
+fn respond(store: &Path, url: &str) -> (u16, String) {
     let (route, query) = url.split_once('?').unwrap_or((url, ""));
     let q: HashMap<String, String> = url::form_urlencoded::parse(query.as_bytes())
         .into_owned()
@@ -249,13 +233,9 @@ mod tests {
     }
 
     #[test]
-    fn only_get_is_answered_and_unknown_paths_are_404() {
+    fn unknown_paths_are_404() {
         let store = Path::new("/nonexistent/store.sqlite");
-        assert_eq!(respond(store, &tiny_http::Method::Post, "/").0, 405);
-        assert_eq!(
-            respond(store, &tiny_http::Method::Get, "/etc/passwd").0,
-            404
-        );
-        assert_eq!(respond(store, &tiny_http::Method::Get, "/run").0, 400);
+        assert_eq!(respond(store, "/etc/passwd").0, 404);
+        assert_eq!(respond(store, "/run").0, 400);
     }
 }
