@@ -12,6 +12,7 @@ pub mod error;
 pub mod experiment;
 pub mod k8s;
 pub mod metrics;
+pub mod owned;
 pub mod preflight;
 pub mod report;
 pub mod results;

@@ -114,10 +114,9 @@ pub fn run_generated(
     text: &str,
     dir: &Path,
 ) -> Result<Option<Experiment>> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("--out {}: cannot create it", dir.display()))?;
+    crate::owned::make_dir(dir, "--out")?;
     let file = dir.join(format!("{name}.toml"));
-    std::fs::write(&file, text).with_context(|| format!("{}: cannot write it", file.display()))?;
+    crate::owned::write(&file, text)?;
     let src = read_plan(&file.display().to_string())?;
     let (dir, mut e, plan) = begin(out, src, Some(dir), None, None, &Default::default())?;
     let note = |line: &str| out.note(line);
@@ -155,8 +154,7 @@ fn begin(
         ))
         .into());
     }
-    std::fs::create_dir_all(&dir)
-        .with_context(|| format!("--out {}: cannot create it", dir.display()))?;
+    crate::owned::make_dir(&dir, "--out")?;
     let seed = seed.or(plan.seed).unwrap_or_else(|| {
         SystemTime::now()
             .duration_since(SystemTime::UNIX_EPOCH)

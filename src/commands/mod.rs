@@ -437,17 +437,14 @@ pub fn report(
     };
     let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let rep = html::build(&inputs, &experiments, &now)?;
-    std::fs::write(&file, &rep.html)
-        .with_context(|| format!("-o {}: cannot write it", file.display()))?;
+    crate::owned::write(&file, &rep.html).with_context(|| format!("-o {}", file.display()))?;
     let mut pngs = Vec::new();
     if let (Some(dir), Some(fonts)) = (png, &fonts) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("--png {}: cannot create it", dir.display()))?;
+        crate::owned::make_dir(dir, "--png")?;
         for (i, c) in rep.charts.iter().enumerate() {
             let path = dir.join(format!("{:02}-{}.png", i + 1, c.id));
             let bytes = charts::png(&charts::svg(c)?, fonts)?;
-            std::fs::write(&path, bytes)
-                .with_context(|| format!("--png: writing {}", path.display()))?;
+            crate::owned::write(&path, bytes)?;
             pngs.push(path);
         }
     }

@@ -5,6 +5,7 @@ use super::Output;
 use crate::analysis::history::{self, History};
 use crate::cli::{HistoryCmd, RunsCmd, Select, StoreCommand};
 use crate::error::{EXIT_OK, Failure};
+use crate::report::text::shown;
 use crate::store::{self, Entry, Filter, Store};
 use anyhow::Result;
 use std::fmt::Write as _;
@@ -21,7 +22,7 @@ pub fn store(out: &Output, command: StoreCommand) -> Result<i32> {
             let mut s = Store::open(&path)?;
             let (recorded, skipped) = s.import(&dirs)?;
             for line in &skipped {
-                out.note(&format!("skipped {line}"));
+                out.note(&format!("skipped {}", shown(line)));
             }
             if out.json {
                 println!(
@@ -109,7 +110,7 @@ pub fn runs(out: &Output, cmd: &RunsCmd) -> Result<i32> {
     let labels = |e: &Entry| {
         e.labels
             .iter()
-            .map(|(k, v)| format!("{k}={v}"))
+            .map(|(k, v)| format!("{}={}", shown(k), shown(v)))
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -124,17 +125,17 @@ pub fn runs(out: &Output, cmd: &RunsCmd) -> Result<i32> {
             let _ = writeln!(
                 o,
                 "{},{},{},{},{},{},{},{},{},{},{}",
-                e.started_at,
-                e.workload,
+                csv_field(&shown(&e.started_at)),
+                csv_field(&shown(&e.workload)),
                 e.threads,
-                e.engine,
-                e.identity,
+                csv_field(&shown(&e.engine)),
+                csv_field(&shown(&e.identity)),
                 if e.valid { "VALID" } else { "INVALID" },
                 f("tps"),
                 f("nopm"),
                 f("p99_ms"),
                 csv_field(&labels(e)),
-                csv_field(&e.dir)
+                csv_field(&shown(&e.dir))
             );
         }
     } else {
@@ -147,11 +148,11 @@ pub fn runs(out: &Output, cmd: &RunsCmd) -> Result<i32> {
             let _ = writeln!(
                 o,
                 "{:<20} {:<22} {:>4} {:<8} {:<12} {:<7} {:>16} {:>9}  {}{}",
-                e.started_at.get(..19).unwrap_or(&e.started_at),
-                e.workload,
+                shown(e.started_at.get(..19).unwrap_or(&e.started_at)),
+                shown(&e.workload),
                 e.threads,
-                e.engine,
-                e.identity,
+                shown(&e.engine),
+                shown(&e.identity),
                 if e.valid { "VALID" } else { "INVALID" },
                 headline(e),
                 e.figures
@@ -161,7 +162,7 @@ pub fn runs(out: &Output, cmd: &RunsCmd) -> Result<i32> {
                     l if l.is_empty() => String::new(),
                     l => format!("{l}  "),
                 },
-                e.dir
+                shown(&e.dir)
             );
         }
         let _ = writeln!(o, "{} run(s)", entries.len());
@@ -268,10 +269,10 @@ fn csv(h: &History) -> String {
         let _ = writeln!(
             o,
             "{i},{},{},{},{change},{}",
-            p.started_at,
-            csv_field(p.label.as_deref().unwrap_or("")),
+            csv_field(&shown(&p.started_at)),
+            csv_field(&shown(p.label.as_deref().unwrap_or(""))),
             p.value,
-            csv_field(&p.dir)
+            csv_field(&shown(&p.dir))
         );
     }
     o
@@ -282,10 +283,10 @@ fn text(h: &History, threshold: Option<f64>) -> String {
     let _ = writeln!(
         o,
         "history of {} ({} at {} threads, identity {}): {} run(s){}; {} is better",
-        h.figure,
-        h.workload,
+        shown(&h.figure),
+        shown(&h.workload),
         h.threads,
-        h.identity,
+        shown(&h.identity),
         h.points.len(),
         h.left_out_text(),
         if h.higher_is_better { "more" } else { "less" }
@@ -297,10 +298,10 @@ fn text(h: &History, threshold: Option<f64>) -> String {
         let _ = writeln!(
             o,
             "  {i:>4}  {:<20} {:<16} {:>12.2}  {}",
-            p.started_at.get(..19).unwrap_or(&p.started_at),
-            p.label.as_deref().unwrap_or(""),
+            shown(p.started_at.get(..19).unwrap_or(&p.started_at)),
+            shown(p.label.as_deref().unwrap_or("")),
             p.value,
-            p.dir
+            shown(&p.dir)
         );
     }
     if h.steps.is_empty() {
@@ -324,7 +325,8 @@ fn text(h: &History, threshold: Option<f64>) -> String {
                 let _ = writeln!(
                     o,
                     "REGRESSION: the current level is {:+.1} % from the one before, beyond --threshold {t} % (since {})",
-                    s.change.step_pct, s.first_after
+                    s.change.step_pct,
+                    shown(&s.first_after)
                 );
             }
             None => {
@@ -343,7 +345,7 @@ fn step_line(s: &Step) -> String {
     format!(
         "── change at {} (first: {}): {:.2} → {:.2}, {:+.1} %{} (p = {:.3}){}",
         c.index,
-        s.first_after,
+        shown(&s.first_after),
         c.before,
         c.after,
         c.step_pct,

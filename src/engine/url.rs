@@ -138,6 +138,9 @@ pub struct TargetUrl {
     /// The password is a sandbox's secret, which txbench found itself: the URL is shown
     /// (and handed to a child txbench, which finds it again) as the user gave it, without.
     pub sandbox_login: bool,
+    /// A sandbox login's pid file: before every connection the process listening where the
+    /// URL points must be the one it names (see `listener::check_sandbox`).
+    pub sandbox_pid_file: Option<PathBuf>,
     /// PostgreSQL's `?sslmode=` (default prefer).
     pub sslmode: SslMode,
     /// PostgreSQL's `?sslrootcert=`: the authorities' certificates (PEM) the verify modes
@@ -272,6 +275,7 @@ impl TargetUrl {
             database,
             socket,
             sandbox_login: false,
+            sandbox_pid_file: None,
             sslmode,
             sslrootcert,
         })

@@ -29,7 +29,7 @@ pub enum Outcome {
 /// user can read: a URL's password reaches the child and nobody else.
 fn child(targets: &[TargetUrl], args: &[String], log: &Path) -> Result<std::process::ExitStatus> {
     let exe = std::env::current_exe().context("finding the txbench program")?;
-    let f = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
+    let f = crate::owned::replace(log)?;
     let urls: Vec<String> = targets.iter().map(TargetUrl::with_secret).collect();
     let status = Command::new(exe)
         .args(args)

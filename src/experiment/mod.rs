@@ -194,9 +194,8 @@ impl Experiment {
     /// Reads experiment.json, refusing a newer schema.
     pub fn load(dir: &Path) -> anyhow::Result<Experiment> {
         let path = dir.join(FILE);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let v: serde_json::Value = serde_json::from_str(&text)
+        let bytes = crate::results::read_file(&path)?;
+        let v: serde_json::Value = serde_json::from_slice(&bytes)
             .map_err(|e| anyhow::anyhow!("{} is not JSON: {e}", path.display()))?;
         let version = v["schema_version"].as_u64().unwrap_or(0);
         if version > u64::from(SCHEMA_VERSION) {
@@ -205,8 +204,12 @@ impl Experiment {
                 path.display()
             );
         }
-        serde_json::from_value(v)
-            .map_err(|e| anyhow::anyhow!("{} is not an experiment: {e}", path.display()))
+        let e: Experiment = serde_json::from_value(v)
+            .map_err(|e| anyhow::anyhow!("{} is not an experiment: {e}", path.display()))?;
+        for c in &e.cells {
+            crate::results::check_inside(&c.dir, &path)?;
+        }
+        Ok(e)
     }
 
     /// Blocks (repetitions) whose every cell finished, counted from the first.

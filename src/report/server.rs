@@ -115,8 +115,8 @@ pub(super) fn section(
     n: usize,
     x: &RunRef<'_>,
 ) -> Result<()> {
-    let rows = std::fs::read_to_string(x.dir.join("server.csv"))
-        .map(|t| ServerRow::parse_csv(&t))
+    let rows = crate::results::read_file(&x.dir.join("server.csv"))
+        .map(|t| ServerRow::parse_csv(&String::from_utf8_lossy(&t)))
         .unwrap_or_default();
     let srv = x.r.summary.as_ref().and_then(|s| s.server.as_ref());
     if rows.is_empty() && srv.is_none() {
@@ -206,9 +206,10 @@ fn waits_chart(
     x: &RunRef<'_>,
     end: f64,
 ) -> Result<()> {
-    let Ok(text) = std::fs::read_to_string(x.dir.join("waits.csv")) else {
+    let Ok(bytes) = crate::results::read_file(&x.dir.join("waits.csv")) else {
         return Ok(());
     };
+    let text = String::from_utf8_lossy(&bytes);
     let rows = WaitRow::parse_csv(&text);
     let mut total: BTreeMap<&str, f64> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.phase == Phase::Measure) {

@@ -2,7 +2,31 @@
 
 use crate::metrics::LatencyStats;
 use crate::results::{IntervalRow, Phase, RunResult};
+use std::borrow::Cow;
 use std::fmt::Write;
+
+/// `s` as a terminal may safely show it: text from a result.json or a store (labels,
+/// directories, names) may hold control characters (an escape sequence that rewrites the
+/// screen, a carriage return or newline that forges a line, C1 codes) or bidirectional
+/// overrides; each is written escaped (`\u{1b}`, `\n`), never sent raw.
+pub fn shown(s: &str) -> Cow<'_, str> {
+    let unsafe_char =
+        |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !s.chars().any(unsafe_char) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if unsafe_char(c) {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
 
 /// `[ 10s ] thds: 16 tps: 812.31 qps: 16250.14 (r/w/o: 11375.0/3250.0/1625.1) lat (ms,95%): 27.66 err/s: 0.00 reconn/s: 0.00`
 pub fn interval_line(row: &IntervalRow) -> String {

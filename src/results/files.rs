@@ -3,10 +3,56 @@
 
 use super::*;
 
+/// The most a file txbench reads back may hold (result.json, sweep.json, experiment.json,
+/// server.csv, a profile's folded stacks once unpacked): an 8-hour run at 1-s intervals
+/// writes a 3.4 MB result.json, so this is far past any of ours and keeps a crafted file
+/// (or a small gzip that unpacks to gigabytes) from taking the machine's memory.
+pub const READ_CAP: u64 = 256 << 20;
+
+/// Reads all of `from` (`path` names it in errors), refusing more than [`READ_CAP`] bytes.
+pub fn read_capped(from: impl std::io::Read, path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    from.take(READ_CAP + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {}", path.display()))?;
+    if bytes.len() as u64 > READ_CAP {
+        bail!(
+            "{}: more than {} MiB: not a file txbench wrote",
+            path.display(),
+            READ_CAP >> 20
+        );
+    }
+    Ok(bytes)
+}
+
+/// Reads the file at `path`, at most [`READ_CAP`] bytes, never through a symbolic link.
+pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+    read_capped(crate::owned::open(path)?, path)
+}
+
+/// Checks a path a stored file names inside its own directory (a sweep's level, an
+/// experiment's cell, a run's profile): relative, and made of plain names only, so that a
+/// crafted file cannot point a report, a resume or a merge at `/etc` or `../..`.
+pub fn check_inside(name: &str, file: &Path) -> Result<()> {
+    use std::path::Component;
+    let p = Path::new(name);
+    if name.is_empty()
+        || name.contains('\0')
+        || !p.components().all(|c| matches!(c, Component::Normal(_)))
+    {
+        bail!(
+            "{}: names {name:?}, which is not a plain name inside its directory: refused",
+            file.display()
+        );
+    }
+    Ok(())
+}
+
 /// Reads a JSON file of ours (result.json, sweep.json), refusing other schema versions
 /// clearly; `what` names the kind of file in the messages.
 pub(super) fn read_versioned<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> Result<T> {
-    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = read_file(path)?;
     let v: serde_json::Value = serde_json::from_slice(&bytes)
         .with_context(|| format!("{} is not JSON", path.display()))?;
     match v.get("schema_version").and_then(|s| s.as_u64()) {
@@ -65,6 +111,11 @@ const CSV_HEADER: &str = "phase,start_s,end_s,threads,transactions,tps,qps,reads
 impl RunDir {
     /// Creates `path` (which must not hold a run already) with the CSV and log headers.
     pub fn create(path: &Path, start: std::time::SystemTime) -> Result<RunDir> {
+        // Another user's directory, or one others may write into, could hold links planted
+        // to make this run truncate files elsewhere: refused even when empty.
+        if fs::symlink_metadata(path).is_ok() {
+            crate::owned::check_dir(path, "--out")?;
+        }
         if path.join("result.json").exists() {
             bail!(
                 "--out {}: holds a run already; choose another directory",
@@ -82,15 +133,8 @@ impl RunDir {
                 first.file_name().to_string_lossy()
             );
         }
-        fs::create_dir_all(path)
-            .with_context(|| format!("--out {}: cannot create it", path.display()))?;
-        let open = |name: &str| -> Result<File> {
-            OpenOptions::new()
-                .create_new(true)
-                .write(true)
-                .open(path.join(name))
-                .with_context(|| format!("creating {}", path.join(name).display()))
-        };
+        crate::owned::make_dir(path, "--out")?;
+        let open = |name: &str| crate::owned::create_new(&path.join(name));
         let mut csv = open("intervals.csv")?;
         csv.write_all(CSV_HEADER.as_bytes())?;
         let mut hlog = open("latency.hlog")?;
@@ -275,7 +319,7 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<usize> 
     let bytes = serde_json::to_vec_pretty(value)?;
     // Written, synced, renamed, and the rename synced: a power cut leaves the old file or
     // the new one, never an empty one.
-    let mut f = File::create(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
+    let mut f = crate::owned::replace(&tmp)?;
     f.write_all(&bytes)
         .and_then(|_| f.sync_all())
         .with_context(|| format!("writing {}", tmp.display()))?;

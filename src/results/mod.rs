@@ -30,7 +30,7 @@ use hdrhistogram::serialization::{Serializer, V2DeflateSerializer};
 use serde::{Deserialize, Serialize};
 pub use stability::{Stability, Stall};
 use std::collections::BTreeMap;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -260,7 +260,11 @@ impl RunResult {
         if !path.is_file() {
             bail!("{} is not a run directory (no result.json)", dir.display());
         }
-        read_versioned(&path, "result")
+        let r: RunResult = read_versioned(&path, "result")?;
+        for p in &r.profiles {
+            files::check_inside(&p.file, &path)?;
+        }
+        Ok(r)
     }
 
     /// The headline throughput: the workload's rate (TPC-C: NOPM) where it has one, else

@@ -52,9 +52,8 @@ pub struct Profile {
 }
 
 /// The folded stacks of a profile file (gzip), as `run --profile` wrote them.
-pub fn read_folded(path: &std::path::Path) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut s = String::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(path)?).read_to_string(&mut s)?;
-    Ok(s)
+pub fn read_folded(path: &std::path::Path) -> anyhow::Result<String> {
+    let f = crate::owned::open(path)?;
+    let bytes = super::files::read_capped(flate2::read::GzDecoder::new(f), path)?;
+    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{}: not text", path.display()))
 }

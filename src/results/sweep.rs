@@ -81,7 +81,12 @@ impl Sweep {
 
     /// Reads `dir`/sweep.json, refusing newer schema versions clearly.
     pub fn load(dir: &Path) -> Result<Sweep> {
-        read_versioned(&dir.join(Self::FILE), "sweep")
+        let path = dir.join(Self::FILE);
+        let s: Sweep = read_versioned(&path, "sweep")?;
+        for level in &s.runs {
+            super::files::check_inside(&level.dir, &path)?;
+        }
+        Ok(s)
     }
 
     /// Rewrites `dir`/sweep.json atomically.

@@ -19,10 +19,7 @@ pub(super) struct Files {
 
 impl Files {
     pub(super) fn create(dir: &Path) -> anyhow::Result<Files> {
-        let open = |name: &str| {
-            File::create(dir.join(name))
-                .map_err(|e| anyhow::anyhow!("creating {}: {e}", dir.join(name).display()))
-        };
+        let open = |name: &str| crate::owned::create_new(&dir.join(name));
         let mut csv = open("server.csv")?;
         csv.write_all(ServerRow::csv_header().as_bytes())?;
         Ok(Files {
@@ -37,7 +34,8 @@ impl Files {
     /// Appends an interval's wait rows to waits.csv, creating it with its header first.
     pub(super) fn write_waits(&mut self, rows: &[waits::WaitRow]) -> std::io::Result<()> {
         if self.waits.is_none() {
-            let mut f = File::create(self.dir.join("waits.csv"))?;
+            let mut f = crate::owned::create_new(&self.dir.join("waits.csv"))
+                .map_err(std::io::Error::other)?;
             f.write_all(waits::CSV_HEADER.as_bytes())?;
             self.waits = Some(f);
         }

@@ -220,89 +220,11 @@ pub fn server_pid(pid_file: &Path) -> Result<i32, String> {
     Ok(pid)
 }
 
-/// The inodes of the sockets that listen where `url` connects: TCP sockets in LISTEN on
-/// its port (any local address, IPv4 or IPv6), or the unix socket at its path (MySQL's
-/// socket file; PostgreSQL's `DIR/.s.PGSQL.PORT`).
-pub fn listening_inodes(url: &crate::engine::TargetUrl) -> Vec<u64> {
-    let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
-    match &url.socket {
-        Some(sock) => {
-            let path = match url.engine {
-                crate::engine::Engine::Postgres => sock.join(format!(".s.PGSQL.{}", url.port)),
-                _ => sock.clone(),
-            };
-            unix_inodes(&read("/proc/net/unix"), &path)
-        }
-        None => {
-            let mut v = tcp_listen_inodes(&read("/proc/net/tcp"), url.port);
-            v.extend(tcp_listen_inodes(&read("/proc/net/tcp6"), url.port));
-            v
-        }
-    }
-}
-
-/// Inodes of /proc/net/tcp (or tcp6) lines in LISTEN (state 0A) on `port`.
-pub fn tcp_listen_inodes(table: &str, port: u16) -> Vec<u64> {
-    table
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let local_port = u16::from_str_radix(f.get(1)?.rsplit_once(':')?.1, 16).ok()?;
-            (local_port == port && *f.get(3)? == "0A").then(|| f.get(9)?.parse().ok())?
-        })
-        .collect()
-}
-
-/// Inodes of /proc/net/unix lines bound to `path`.
-pub fn unix_inodes(table: &str, path: &Path) -> Vec<u64> {
-    let want = path.to_string_lossy();
-    table
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (*f.get(7)? == want).then(|| f.get(6)?.parse().ok())?
-        })
-        .collect()
-}
-
-/// Whether process `pid` holds one of `inodes` open; Err when its descriptors cannot be
-/// read.
-pub fn holds_socket(pid: i32, inodes: &[u64]) -> Result<bool, String> {
-    let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
-        .map_err(|e| format!("/proc/{pid}/fd cannot be read ({e})"))?;
-    Ok(fds.flatten().any(|fd| {
-        std::fs::read_link(fd.path()).is_ok_and(|t| {
-            t.to_str()
-                .and_then(|t| t.strip_prefix("socket:[")?.strip_suffix(']')?.parse().ok())
-                .is_some_and(|n: u64| inodes.contains(&n))
-        })
-    }))
-}
+pub use crate::engine::listener::{holds_socket, listening_inodes, tcp_listen_inodes, unix_inodes};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn listening_sockets_from_proc_net() {
-        let tcp = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n\
-   0: 0100007F:0CEB 00000000:0000 0A 00000000:00000000 00:00000000 00000000   106        0 41234 1 0 100 0 0 10 0\n\
-   1: 0100007F:0CEB 0100007F:D2A4 01 00000000:00000000 00:00000000 00000000   106        0 41299 1 0 20 4 30 10 -1\n\
-   2: 00000000:0016 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1111 1 0 100 0 0 10 0\n";
-        assert_eq!(tcp_listen_inodes(tcp, 3307), vec![41234]);
-        assert_eq!(tcp_listen_inodes(tcp, 22), vec![1111]);
-        assert!(tcp_listen_inodes(tcp, 5432).is_empty());
-        let unix = "Num       RefCount Protocol Flags    Type St Inode Path\n\
-0000000000000000: 00000002 00000000 00010000 0001 01 52011 /tmp/x/mysqld.sock\n\
-0000000000000000: 00000003 00000000 00000000 0001 03 52012\n";
-        assert_eq!(
-            unix_inodes(unix, Path::new("/tmp/x/mysqld.sock")),
-            vec![52011]
-        );
-        assert!(unix_inodes(unix, Path::new("/tmp/y.sock")).is_empty());
-    }
 
     #[test]
     fn process_figures_from_proc_files() {

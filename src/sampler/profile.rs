@@ -90,7 +90,7 @@ pub fn start(what: &'static str, pids: &[i32], dir: &Path) -> Result<Recording, 
 /// Starts `perf record` on `target` (`-a`, or `-p PIDS`) into `data`, its messages into
 /// `log`; Err says why it could not, or why it stopped at once.
 fn record(data: &Path, log: &Path, target: &[String]) -> Result<Child, String> {
-    let err = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = crate::owned::replace(log).map_err(|e| format!("{e:#}"))?;
     let mut child = Command::new(perf())
         .args([
             "record",
@@ -234,7 +234,7 @@ fn fold(data: &Path, only: Option<&str>) -> Result<String, String> {
 }
 
 fn write_gz(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let f = std::fs::File::create(path)?;
+    let f = crate::owned::replace(path).map_err(std::io::Error::other)?;
     let mut gz = flate2::write::GzEncoder::new(f, flate2::Compression::default());
     gz.write_all(bytes)?;
     gz.finish()?.sync_all()

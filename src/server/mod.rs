@@ -80,7 +80,10 @@ impl StateDir {
         Self::at(root)
     }
 
-    /// A state directory at `root` (made absolute).
+    /// A state directory at `root` (made absolute). One that exists must be this user's,
+    /// writable by no other (it holds the sandboxes' secret and records, whose binaries and
+    /// settings txbench runs): a `./.txbench` someone else made in a shared directory is
+    /// refused, never used.
     pub fn at(root: impl Into<PathBuf>) -> Result<StateDir> {
         let root = root.into();
         let root = if root.is_absolute() {
@@ -90,7 +93,15 @@ impl StateDir {
                 .context("reading the current directory")?
                 .join(root)
         };
+        if fs::symlink_metadata(&root).is_ok() {
+            crate::owned::check_dir(&root, "the state directory ($TXBENCH_HOME)")?;
+        }
         Ok(StateDir { root })
+    }
+
+    /// Makes the state directory if it is not there yet (checked as [`StateDir::at`] does).
+    pub fn make(&self) -> Result<()> {
+        crate::owned::make_dir(&self.root, "the state directory ($TXBENCH_HOME)")
     }
 
     /// The directory of server `name`.
@@ -253,6 +264,7 @@ impl ServerRecord {
             database: BENCH_DB.into(),
             socket: None,
             sandbox_login: false,
+            sandbox_pid_file: None,
             sslmode: Default::default(),
             sslrootcert: None,
         }
@@ -262,6 +274,7 @@ impl ServerRecord {
         TargetUrl {
             password: self.secret(),
             sandbox_login: true,
+            sandbox_pid_file: Some(self.pid_file()),
             ..self.url()
         }
     }
@@ -281,6 +294,7 @@ impl ServerRecord {
                 user: "root".into(),
                 password: self.secret(),
                 sandbox_login: true,
+                sandbox_pid_file: Some(self.pid_file()),
                 socket,
                 ..self.url()
             },

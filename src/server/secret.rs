@@ -33,8 +33,7 @@ pub fn ensure(home: &StateDir) -> Result<String> {
     if let Some(s) = read(home.root())? {
         return Ok(s);
     }
-    fs::create_dir_all(home.root())
-        .with_context(|| format!("creating {}", home.root().display()))?;
+    home.make()?;
     let secret = generate()?;
     let tmp = home
         .root()
@@ -67,11 +66,26 @@ pub fn ensure(home: &StateDir) -> Result<String> {
 pub fn read(root: &Path) -> Result<Option<String>> {
     use std::os::unix::fs::MetadataExt;
     let p = path(root);
-    let meta = match fs::symlink_metadata(&p) {
-        Ok(m) => m,
+    // Opened once, without following a link, and judged by what was opened: a check by path
+    // and a second open could read a file swapped in between.
+    let f = match fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(&p)
+    {
+        Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            anyhow::bail!(
+                "{}: a symbolic link, not a file of this user's: remove it with the sandboxes that use it",
+                p.display()
+            )
+        }
         Err(e) => return Err(e).with_context(|| format!("reading {}", p.display())),
     };
+    let meta = f
+        .metadata()
+        .with_context(|| format!("reading {}", p.display()))?;
     // SAFETY: geteuid has no preconditions.
     let me = unsafe { libc::geteuid() };
     if !meta.file_type().is_file() || meta.uid() != me {
@@ -88,8 +102,8 @@ pub fn read(root: &Path) -> Result<Option<String>> {
         );
     }
     let mut s = String::new();
-    fs::File::open(&p)
-        .and_then(|mut f| f.read_to_string(&mut s))
+    f.take(4096)
+        .read_to_string(&mut s)
         .with_context(|| format!("reading {}", p.display()))?;
     let s = s.trim();
     if s.len() < 16 || !s.bytes().all(|b| ALPHABET.contains(&b)) {
@@ -142,30 +156,24 @@ pub fn fill(home: &StateDir, url: &mut TargetUrl) -> Result<()> {
     let Ok(entries) = fs::read_dir(home.root().join("servers")) else {
         return Ok(());
     };
-    let ours = entries.flatten().any(|e| {
-        ServerRecord::load(&e.path()).is_ok_and(|r| {
-            let named = r.engine() == url.engine
+    let ours = entries.flatten().find_map(|e| {
+        ServerRecord::load(&e.path()).ok().filter(|r| {
+            r.engine() == url.engine
                 && match &url.socket {
                     Some(s) => *s == r.socket,
                     None => r.port == url.port,
-                };
-            named && serves(r, url)
+                }
         })
     });
-    if ours && let Some(secret) = read(home.root())? {
+    if let Some(r) = ours
+        && let Some(secret) = read(home.root())?
+    {
+        // The listener is checked before this and every later connection.
         url.password = Some(secret);
         url.sandbox_login = true;
+        url.sandbox_pid_file = Some(r.pid_file());
     }
     Ok(())
-}
-
-/// Whether the sandbox's own server process holds the socket `url` connects to.
-fn serves(record: ServerRecord, url: &TargetUrl) -> bool {
-    use crate::sampler::host;
-    super::inspect(record)
-        .state
-        .pid()
-        .is_some_and(|pid| host::holds_socket(pid, &host::listening_inodes(url)).unwrap_or(false))
 }
 
 /// A `--url` as given, with the password of the sandbox it names, if it names one of this

@@ -72,16 +72,53 @@ pub fn path(flag: Option<&Path>) -> Result<PathBuf> {
     })
 }
 
+/// Refuses an existing SQLite database that is not a store (tables of its own and no
+/// `runs`), before anything switches it to WAL or adds tables to it.
+fn refuse_other_databases(conn: &Connection, path: &Path) -> Result<()> {
+    let tables: Vec<String> = match conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+    {
+        Ok(t) => t,
+        Err(e) => bail!(
+            "the store {} is not an SQLite database: {e}",
+            path.display()
+        ),
+    };
+    if !tables.is_empty() && !tables.iter().any(|t| t == "runs") {
+        bail!(
+            "the store {} is an SQLite database but not a txbench store (its tables: {}): choose another --store",
+            path.display(),
+            tables.join(", ")
+        );
+    }
+    Ok(())
+}
+
 impl Store {
     /// Opens (creating and migrating as needed) the store at `path`.
     pub fn open(path: &Path) -> Result<Store> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("the store's directory {}", dir.display()))?;
+            crate::owned::make_dir(dir, "the store's directory")?;
         }
-        let conn = Connection::open(path)
+        // Another user's file, one others may write, or a link is refused: its rows decide
+        // what `history --confirm` runs.
+        let existed = std::fs::symlink_metadata(path).is_ok();
+        if existed {
+            crate::owned::check_file(path, "the store")?;
+        }
+        use rusqlite::OpenFlags as F;
+        let flags = F::SQLITE_OPEN_READ_WRITE
+            | F::SQLITE_OPEN_CREATE
+            | F::SQLITE_OPEN_NOFOLLOW
+            | F::SQLITE_OPEN_NO_MUTEX
+            | F::SQLITE_OPEN_URI;
+        let conn = Connection::open_with_flags(path, flags)
             .with_context(|| format!("opening the store {}", path.display()))?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        if existed {
+            refuse_other_databases(&conn, path)?;
+        }
         // WAL with synchronous=NORMAL: a power cut may lose the last runs recorded, never
         // the database; the run directories hold them anyway (`store import`).
         // Switching a new store to WAL takes an exclusive lock that SQLite's busy timeout

@@ -130,8 +130,7 @@ pub fn sweep(
                     dir.display()
                 );
             }
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("--out {}: cannot create it", dir.display()))?;
+            crate::owned::make_dir(dir, "--out")?;
             Sweep {
                 schema_version: SCHEMA_VERSION,
                 workload: plan.choice.name().to_string(),

@@ -107,8 +107,7 @@ fn merge_sweeps(dirs: &[PathBuf], stored: &[Stored], out: &Path, score: Scorer) 
             );
         }
     }
-    std::fs::create_dir_all(out)
-        .with_context(|| format!("--out {}: cannot create it", out.display()))?;
+    crate::owned::make_dir(out, "--out")?;
     let mut merged = Sweep {
         schema_version: crate::results::SCHEMA_VERSION,
         workload: first.workload.clone(),

@@ -277,8 +277,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path, score: Scorer) -> Result<RunResu
         start_spread_s: spread,
     });
 
-    std::fs::create_dir_all(out)
-        .with_context(|| format!("--out {}: cannot create it", out.display()))?;
+    crate::owned::make_dir(out, "--out")?;
     let start = UNIX_EPOCH + Duration::from_secs_f64(t0.max(0.0));
     let mut dir = RunDir::create(out, start)?;
     // The measured rows, and every measured histogram merged per (kind, service) as it goes.

@@ -8,6 +8,10 @@ use crate::preflight::{Preflight, VARIABLES};
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
 
+/// The server key a sandbox login names: never a file, so that a server asking for the
+/// password itself (caching_sha2_password's full authentication) is refused.
+const NO_SERVER_KEY: &str = "/nonexistent/txbench-sandboxes-use-mysql_native_password";
+
 /// Connection options for a target URL.
 pub fn opts(url: &TargetUrl) -> mysql::Opts {
     let mut b = mysql::OptsBuilder::new()
@@ -27,12 +31,22 @@ pub fn opts(url: &TargetUrl) -> mysql::Opts {
         Some(socket) => b = b.socket(Some(socket.to_string_lossy())),
         None => b = b.ip_or_hostname(Some(&url.host)).tcp_port(url.port),
     }
+    if url.sandbox_login {
+        // Sandboxes log in with mysql_native_password, whose scramble never carries the
+        // password. caching_sha2_password's full authentication would send it, encrypted
+        // with a key the server hands over: a key file that is never there makes the
+        // client refuse instead (whoever asks is not the sandbox).
+        b = b.server_key_path(Some(std::path::PathBuf::from(NO_SERVER_KEY)));
+    }
     b.into()
 }
 
 /// Opens one connection, turning the driver's errors into one line that names the target
 /// (with its password redacted) and what to check.
 pub fn connect(url: &TargetUrl) -> Result<mysql::Conn> {
+    if let Some(pid_file) = &url.sandbox_pid_file {
+        super::listener::check_sandbox(url, pid_file)?;
+    }
     mysql::Conn::new(opts(url)).map_err(|e| connect_error(url, e))
 }
 
@@ -46,6 +60,11 @@ fn connect_error(url: &TargetUrl, e: mysql::Error) -> anyhow::Error {
             format!("database '{}' does not exist", url.database)
         }
         mysql::Error::MySqlError(me) => format!("server said: {} ({})", me.message, me.code),
+        mysql::Error::IoError(io)
+            if url.sandbox_login && io.kind() == std::io::ErrorKind::NotFound =>
+        {
+            "the server asked for the password itself (caching_sha2_password's full authentication), and sandboxes use mysql_native_password: whoever asks is not the sandbox, refused".into()
+        }
         mysql::Error::IoError(io) => io_reason(io.kind(), &io.to_string()),
         mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(Some((_, desc, kind)))) => {
             io_reason(*kind, desc)
@@ -210,6 +229,71 @@ mod tests {
                 "Deadlock found when trying to get lock; try restarting transaction"
             )),
             ErrorClass::Deadlock
+        );
+    }
+
+    /// A fake server on loopback that greets as MySQL 8 with caching_sha2_password, then
+    /// asks for full authentication (the password itself); returns its port and what it
+    /// received after asking.
+    fn asking_for_the_password() -> (u16, std::thread::JoinHandle<Vec<u8>>) {
+        use std::io::{Read, Write};
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        let h = std::thread::spawn(move || {
+            let (mut s, _) = l.accept().unwrap();
+            s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .unwrap();
+            let packet = |seq: u8, body: &[u8]| {
+                let mut p = (body.len() as u32).to_le_bytes()[..3].to_vec();
+                p.push(seq);
+                p.extend_from_slice(body);
+                p
+            };
+            let mut hs = vec![0x0a];
+            hs.extend_from_slice(b"8.0.99-squatter\0");
+            hs.extend_from_slice(&7u32.to_le_bytes());
+            hs.extend_from_slice(b"abcdefgh\0");
+            hs.extend_from_slice(&0xA209u16.to_le_bytes());
+            hs.push(0x21);
+            hs.extend_from_slice(&2u16.to_le_bytes());
+            hs.extend_from_slice(&0x0008u16.to_le_bytes());
+            hs.push(21);
+            hs.extend_from_slice(&[0; 10]);
+            hs.extend_from_slice(b"ijklmnopqrst\0");
+            hs.extend_from_slice(b"caching_sha2_password\0");
+            s.write_all(&packet(0, &hs)).unwrap();
+            let mut head = [0u8; 4];
+            s.read_exact(&mut head).unwrap();
+            let len = u32::from_le_bytes([head[0], head[1], head[2], 0]) as usize;
+            let mut response = vec![0u8; len];
+            s.read_exact(&mut response).unwrap();
+            // "Perform full authentication": the client would send the password next.
+            s.write_all(&packet(2, &[0x01, 0x04])).unwrap();
+            let mut after = Vec::new();
+            let _ = s.read_to_end(&mut after);
+            after
+        });
+        (port, h)
+    }
+
+    #[test]
+    fn a_sandbox_login_never_sends_the_password_to_a_server_that_asks_for_it() {
+        let (port, fake) = asking_for_the_password();
+        let mut url =
+            TargetUrl::parse(&format!("mysql://txbench@127.0.0.1:{port}/txbench")).unwrap();
+        url.password = Some("sandbox-secret-0123456789".into());
+        url.sandbox_login = true;
+        let e = connect(&url).map(drop).unwrap_err().to_string();
+        assert!(
+            e.contains("whoever asks is not the sandbox, refused"),
+            "{e}"
+        );
+        // Nothing but a COM_QUIT as the connection is dropped: no request for the server's
+        // key (0x02, then the password encrypted with it), no password.
+        let after = fake.join().unwrap();
+        assert!(
+            after.is_empty() || after == [1, 0, 0, 0, 1],
+            "the client answered the request for the password: {after:?}"
         );
     }
 }

@@ -390,8 +390,7 @@ pub fn write_csv(
     table: &'static str,
 ) -> Result<u64> {
     let path = dir.join(format!("{table}-{}.csv", unit.key()));
-    let file = std::fs::File::create(&path)
-        .with_context(|| format!("--csv: creating {}", path.display()))?;
+    let file = crate::owned::replace(&path)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
     let mut g = TableGen::new(pop.clone(), unit, table);
     let mut rows = Rows::new(Format::Csv);

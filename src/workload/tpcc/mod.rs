@@ -373,8 +373,7 @@ pub fn write_csv(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<u64> {
     o.validate()?;
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("--csv {}: cannot create it", dir.display()))?;
+    crate::owned::make_dir(dir, "--csv")?;
     let seed = 1;
     let pop = Arc::new(Population {
         seed,
@@ -410,8 +409,7 @@ pub fn write_csv(
         script.push_str(&step.sql);
         script.push_str(";\n");
     }
-    std::fs::write(dir.join("load.sql"), &script)
-        .with_context(|| format!("--csv: writing {}", dir.join("load.sql").display()))?;
+    crate::owned::write(&dir.join("load.sql"), &script)?;
     let rows = std::sync::atomic::AtomicU64::new(0);
     loader::parallel_units(&|| Ok(()), threads, &jobs, &|_, &(u, t)| {
         let n = load::write_csv(dir, &pop, u, t)?;
