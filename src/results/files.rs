@@ -11,16 +11,20 @@ pub const READ_CAP: u64 = 256 << 20;
 
 /// Reads all of `from` (`path` names it in errors), refusing more than [`READ_CAP`] bytes.
 pub fn read_capped(from: impl std::io::Read, path: &Path) -> Result<Vec<u8>> {
+    read_at_most(from, path, READ_CAP)
+}
+
+fn read_at_most(from: impl std::io::Read, path: &Path, cap: u64) -> Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    from.take(READ_CAP + 1)
+    from.take(cap + 1)
         .read_to_end(&mut bytes)
         .with_context(|| format!("reading {}", path.display()))?;
-    if bytes.len() as u64 > READ_CAP {
+    if bytes.len() as u64 > cap {
         bail!(
             "{}: more than {} MiB: not a file txbench wrote",
             path.display(),
-            READ_CAP >> 20
+            cap >> 20
         );
     }
     Ok(bytes)
@@ -341,6 +345,25 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<usize> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_small_gzip_that_unpacks_past_the_cap_is_refused() {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&vec![0u8; 4 << 20]).unwrap();
+        let packed = gz.finish().unwrap();
+        assert!(packed.len() < 64 << 10, "{} bytes", packed.len());
+        let path = Path::new("profile-server.folded.gz");
+        let e = read_at_most(flate2::read::GzDecoder::new(&packed[..]), path, 1 << 20)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "profile-server.folded.gz: more than 1 MiB: not a file txbench wrote"
+        );
+        let ok = read_at_most(flate2::read::GzDecoder::new(&packed[..]), path, 4 << 20).unwrap();
+        assert_eq!(ok.len(), 4 << 20);
+    }
     use std::time::Duration;
 
     #[test]
