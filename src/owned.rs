@@ -121,6 +121,38 @@ pub fn check_file(path: &Path, what: &str) -> Result<()> {
     check_parents(path, what)
 }
 
+/// Checks that the program at `path` (its links followed) is one this user may run, as root
+/// too: it and every directory above it belong to root or to this user, and no other user
+/// may write into any of them (a sticky directory such as /tmp aside), so nobody else can
+/// replace it between its check and its start. Returns its canonical path.
+pub fn check_program(path: &Path, what: &str) -> Result<PathBuf> {
+    let abs = fs::canonicalize(path)
+        .with_context(|| format!("{what} {}: cannot read it", path.display()))?;
+    let meta = fs::metadata(&abs).with_context(|| format!("{what} {}", abs.display()))?;
+    let why = if !meta.is_file() {
+        Some("is not a file".to_string())
+    } else if meta.uid() != 0 && meta.uid() != me() {
+        Some(format!(
+            "belongs to uid {}, neither root nor this user",
+            meta.uid()
+        ))
+    } else if meta.mode() & 0o002 != 0
+        || (meta.mode() & 0o020 != 0 && meta.gid() != 0 && !my_group(meta.gid()))
+    {
+        Some(format!(
+            "may be written by other users (mode {:o})",
+            meta.mode() & 0o7777
+        ))
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        bail!("{what} {}: {why}: refused", abs.display());
+    }
+    check_parents(&abs, what)?;
+    Ok(abs)
+}
+
 /// Makes the directory `path` (and its missing parents), or takes the one there if
 /// [`check_dir`] trusts it. A directory another user made first, even empty, is refused.
 pub fn make_dir(path: &Path, what: &str) -> Result<()> {

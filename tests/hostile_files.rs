@@ -423,3 +423,125 @@ fn serve_answers_its_own_address_only_within_bounds() {
     assert_eq!(status, 200);
     drop(served);
 }
+
+/// A program `dir`/`name` that says it is MySQL 8's server, and when asked to make a data
+/// directory writes the uid it runs as into `seen` and fails.
+fn fake_mysqld(dir: &Path, seen: &Path) -> PathBuf {
+    let path = dir.join("mysqld");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\ncase \"$*\" in\n*--version*) echo 'mysqld  Ver 8.0.36 for Linux on x86_64 (MySQL Community Server - GPL)';;\n*--initialize-insecure*) id -u > {}; exit 1;;\nesac\n",
+            seen.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn a_build_is_never_run_as_root_nor_taken_from_other_users() {
+    let home = Home::new();
+    let builds = home.path().join("builds");
+    std::fs::create_dir(&builds).unwrap();
+    std::fs::set_permissions(&builds, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let drop_box = home.path().join("seen");
+    std::fs::create_dir(&drop_box).unwrap();
+    std::fs::set_permissions(&drop_box, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let seen = drop_box.join("uid");
+    let build = fake_mysqld(&builds, &seen);
+    let start = |binary: &Path| {
+        home.cmd()
+            .args(["server", "start", "b", "--binary"])
+            .arg(binary)
+            .output()
+            .unwrap()
+    };
+    // Others may write the build, or the directory it is in.
+    std::fs::set_permissions(&build, std::fs::Permissions::from_mode(0o757)).unwrap();
+    let line = assert_one_line_error(&start(&build), 1);
+    assert!(
+        line.contains("may be written by other users (mode 757): refused"),
+        "{line}"
+    );
+    std::fs::set_permissions(&build, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&builds, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let line = assert_one_line_error(&start(&build), 1);
+    assert!(
+        line.contains("another user could swap what it holds"),
+        "{line}"
+    );
+    std::fs::set_permissions(&builds, std::fs::Permissions::from_mode(0o755)).unwrap();
+    if !root() {
+        return;
+    }
+    // Another user's build.
+    std::os::unix::fs::chown(&build, Some(NOBODY), Some(NOBODY)).unwrap();
+    let line = assert_one_line_error(&start(&build), 1);
+    assert!(
+        line.contains("belongs to uid 65534, neither root nor this user"),
+        "{line}"
+    );
+    std::os::unix::fs::chown(&build, Some(0), Some(0)).unwrap();
+    // Root's own build makes its data directory as the servers' account, not as root.
+    let out = start(&build);
+    assert!(!out.status.success(), "{:?}", text(&out));
+    let uid = std::fs::read_to_string(&seen).expect("the build was asked to make a data directory");
+    assert_ne!(uid.trim(), "0", "the build ran as root");
+}
+
+#[test]
+fn a_pid_file_naming_another_process_records_no_build() {
+    if !root() {
+        return;
+    }
+    let home = Home::new();
+    let s = point_select_server(&home, "pidfile");
+    // A process whose name says mysqld (a link to sleep), named by the server's pid file.
+    let decoy_dir = home.path().join("decoy");
+    std::fs::create_dir(&decoy_dir).unwrap();
+    let decoy = decoy_dir.join("mysqld");
+    std::os::unix::fs::symlink("/bin/sleep", &decoy).unwrap();
+    let mut sleeper = std::process::Command::new(&decoy)
+        .arg("60")
+        .spawn()
+        .unwrap();
+    let record: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(home.path().join("servers/pidfile/server.json")).unwrap(),
+    )
+    .unwrap();
+    let data = PathBuf::from(record["data_dir"].as_str().unwrap());
+    let pid_file = data.parent().unwrap().join("mysqld.pid");
+    let real = std::fs::read_to_string(&pid_file).unwrap();
+    std::fs::write(&pid_file, format!("{}\n", sleeper.id())).unwrap();
+    let dir = home.path().join("run");
+    // With the password in the URL: a sandbox login would refuse this server outright (its
+    // pid file names another process), which is not what this test is about.
+    let mut url = s.login_url();
+    url.sandbox_login = false;
+    let url = url.with_secret();
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &url,
+            "run",
+            "oltp_point_select",
+            "--table-size",
+            "1000",
+        ])
+        .args(["--time", "1", "-q", "--no-server-metrics", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    std::fs::write(&pid_file, real).unwrap();
+    let _ = sleeper.kill();
+    let _ = sleeper.wait();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let host = result_json(&dir)["server"]["host"].clone();
+    assert!(
+        !host.to_string().contains("sleep"),
+        "the decoy was recorded as the build: {host}"
+    );
+}

@@ -82,6 +82,47 @@ fn step_index(h: &History, at: &str) -> Result<Option<usize>> {
     }
 }
 
+/// The driver options that define a benchmark, which `--confirm` replays beside the
+/// workload's own (each takes a value).
+const BENCHMARK_OPTIONS: &[&str] = &[
+    "--rate",
+    "--rate-dist",
+    "--retries",
+    "--max-error-rate",
+    "--isolation",
+    "--stability-window",
+    "--cpus",
+];
+
+/// What `--confirm` may replay of `workload`'s recorded `run` and `prepare` lines: the
+/// workload's own options as the CLI defines them (`--csv`, a place, aside), and for `run`
+/// [`BENCHMARK_OPTIONS`] and `--no-server-metrics`.
+fn replayable(workload: &str) -> confirm::Replayable {
+    use clap::CommandFactory;
+    let cli = crate::cli::Cli::command();
+    let own = |command: &str| -> Vec<(String, bool)> {
+        cli.find_subcommand(command)
+            .and_then(|c| c.find_subcommand(workload))
+            .map(|w| {
+                w.get_arguments()
+                    .filter(|a| !a.is_global_set())
+                    .filter_map(|a| {
+                        let long = format!("--{}", a.get_long()?);
+                        (long != "--csv").then(|| (long, a.get_action().takes_values()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut run = own("run");
+    run.extend(BENCHMARK_OPTIONS.iter().map(|o| (o.to_string(), true)));
+    run.push(("--no-server-metrics".into(), false));
+    confirm::Replayable {
+        run,
+        prepare: own("prepare"),
+    }
+}
+
 /// Runs the confirming experiment of `cmd.confirm` on `h`: None when there is no step.
 pub fn confirm(out: &Output, cmd: &HistoryCmd, h: &History) -> Result<Option<Confirmation>> {
     let Some(at) = &cmd.confirm else {
@@ -125,7 +166,14 @@ pub fn confirm(out: &Output, cmd: &HistoryCmd, h: &History) -> Result<Option<Con
         label(index - 1),
         label(index)
     );
-    let mut plan = confirm::plan((&bs, &b), (&as_, &a), cmd.confirm_repetitions, &description)?;
+    let replay = replayable(&b.config.workload);
+    let mut plan = confirm::plan(
+        (&bs, &b),
+        (&as_, &a),
+        cmd.confirm_repetitions,
+        &description,
+        &replay,
+    )?;
     if !throughput {
         plan.primary = Some(outcome.clone());
     }
@@ -235,4 +283,21 @@ pub fn text(c: &Confirmation) -> String {
         )),
         c.experiment
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn what_may_be_replayed_comes_from_the_cli() {
+        let r = super::replayable("tpcc");
+        let has = |l: &[(String, bool)], o: &str| l.iter().find(|(n, _)| n == o).map(|x| x.1);
+        assert_eq!(has(&r.run, "--warehouses"), Some(true));
+        assert_eq!(has(&r.run, "--procedures"), Some(false));
+        assert_eq!(has(&r.run, "--rate"), Some(true));
+        for place in ["--url", "--store", "--out", "--csv", "--server"] {
+            assert_eq!(has(&r.run, place), None, "{place}");
+            assert_eq!(has(&r.prepare, place), None, "{place}");
+        }
+        assert_eq!(has(&r.prepare, "--warehouses"), Some(true));
+    }
 }

@@ -9,9 +9,9 @@ use crate::results::RunResult;
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 
-/// `run` options the confirming plan sets itself, or that name the original server or
-/// place: dropped from the recorded command line, with their values.
-const SET_BY_PLAN: &[&str] = &[
+/// Options dropped from a recorded command line, with their values: what the confirming
+/// plan sets itself, and what names the original run's server, files or output.
+const DROPPED: &[&str] = &[
     "--threads",
     "--time",
     "--warmup",
@@ -23,7 +23,29 @@ const SET_BY_PLAN: &[&str] = &[
     "--seed",
     "--profile",
     "--report-interval",
+    "--url",
+    "--store",
+    "--out",
+    "--resume",
+    "--csv",
+    "--load-threads",
 ];
+
+/// Flags dropped from a recorded command line: how the original run printed.
+const DROPPED_FLAGS: &[&str] = &["-q", "--quiet", "--json"];
+
+/// What `history --confirm` replays of a recorded command line: for `run` and for
+/// `prepare`, the options it passes on, each with whether it takes a value (the commands
+/// read them from the CLI's definition: the workload's own, and for `run` the driver
+/// options that define the benchmark). Anything else recorded is refused: a result.json
+/// is a file anyone may have written.
+#[derive(Debug, Clone, Default)]
+pub struct Replayable {
+    /// `run`'s.
+    pub run: Vec<(String, bool)>,
+    /// `prepare`'s.
+    pub prepare: Vec<(String, bool)>,
+}
 
 /// One side of the step: a stored run and the build it measured.
 #[derive(Debug, Clone)]
@@ -54,6 +76,9 @@ pub fn side(dir: &Path, r: &RunResult) -> Result<Side> {
         );
     }
     let binary = PathBuf::from(binary);
+    // The hash proves only that the file did not change since it was recorded: whose it is,
+    // and who may write it, decide whether it may be run.
+    crate::owned::check_program(&binary, "--confirm: the build")?;
     let now = crate::server::binary::sha256(&binary).map_err(|e| {
         anyhow::anyhow!(
             "--confirm: {}, the build of the run in {}: {e:#}",
@@ -77,14 +102,49 @@ pub fn side(dir: &Path, r: &RunResult) -> Result<Side> {
     })
 }
 
-/// `args` without the options in `drop` (and their values), and without its first word
-/// when that is the workload's name.
-fn without(args: &[String], workload: &str, drop: &[&str]) -> Vec<String> {
-    let rest = match args.first() {
-        Some(w) if w == workload => &args[1..],
-        _ => args,
-    };
-    crate::config::strip_options(rest, drop, &[])
+/// The options of recorded `args` that `allowed` lets through (with their values), the
+/// workload's name and [`DROPPED`] ones left out; anything else is refused, naming it and
+/// the run's directory `dir`.
+fn replayed(
+    args: &[String],
+    workload: &str,
+    allowed: &[(String, bool)],
+    dir: &Path,
+) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (name, inline) = match a.split_once('=') {
+            Some((n, _)) if n.starts_with("--") => (n, true),
+            _ => (a.as_str(), false),
+        };
+        if a == workload || DROPPED_FLAGS.contains(&name) {
+            continue;
+        }
+        if DROPPED.contains(&name) {
+            if !inline {
+                it.next();
+            }
+            continue;
+        }
+        match allowed.iter().find(|(o, _)| o == name) {
+            Some((_, valued)) => {
+                out.push(a.clone());
+                if *valued && !inline {
+                    out.extend(it.next().cloned());
+                }
+            }
+            None => {
+                let names: Vec<&str> = allowed.iter().map(|(o, _)| o.as_str()).collect();
+                bail!(
+                    "--confirm: the run in {} was started with {a}, which history --confirm does not replay (it replays {})",
+                    dir.display(),
+                    names.join(", ")
+                );
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The plan that measures `before`'s build against `after`'s, for the benchmark both runs
@@ -95,6 +155,7 @@ pub fn plan(
     after: (&Side, &RunResult),
     repetitions: u32,
     description: &str,
+    replay: &Replayable,
 ) -> Result<Plan> {
     let (b, a) = (before.1, after.1);
     for (side, r) in [before, after] {
@@ -119,15 +180,16 @@ pub fn plan(
         );
     }
     let w = &b.config.workload;
-    let run = without(&b.config.args, w, SET_BY_PLAN);
-    let prepare = without(&b.config.prepare_args, w, &["--server", "--load-threads"]);
-    if run != without(&a.config.args, w, SET_BY_PLAN) {
+    let run = replayed(&b.config.args, w, &replay.run, &before.0.dir)?;
+    let prepare = replayed(&b.config.prepare_args, w, &replay.prepare, &before.0.dir)?;
+    let run_after = replayed(&a.config.args, w, &replay.run, &after.0.dir)?;
+    if run != run_after {
         bail!(
             "--confirm: the runs in {} and {} were started with other options ({} against {})",
             before.0.dir.display(),
             after.0.dir.display(),
             run.join(" "),
-            without(&a.config.args, w, SET_BY_PLAN).join(" ")
+            run_after.join(" ")
         );
     }
     let variant = |name: &str, side: &Side| Variant {
@@ -164,18 +226,31 @@ mod tests {
     }
 
     #[test]
-    fn the_recorded_command_line_loses_what_the_plan_sets_and_keeps_the_rest() {
+    fn the_recorded_command_line_keeps_only_what_may_be_replayed() {
+        let allowed = vec![
+            ("--mix".to_string(), true),
+            ("--procedures".to_string(), false),
+            ("--rate".to_string(), true),
+        ];
+        let dir = Path::new("r1");
         let args = words(
-            "tpcc --threads 4 --time=10 --warmup 2 --label commit=3f --label=branch=main --server s1 --mix 10,10,1,1,1 --procedures",
+            "--time 2 --url mysql://u@h/db tpcc --threads 4 --time=10 --warmup 2 --label commit=3f --label=branch=main --server s1 --mix 10,10,1,1,1 --procedures -q --store /tmp/s.sqlite",
         );
         assert_eq!(
-            without(&args, "tpcc", SET_BY_PLAN),
+            replayed(&args, "tpcc", &allowed, dir).unwrap(),
             words("--mix 10,10,1,1,1 --procedures")
         );
-        // A first word that is not the workload stays.
         assert_eq!(
-            without(&words("--threads 4 --rate 100"), "tpcc", SET_BY_PLAN),
-            words("--rate 100")
+            replayed(&words("--threads 4 --rate=100"), "tpcc", &allowed, dir).unwrap(),
+            words("--rate=100")
+        );
+        // What is neither the workload's nor the benchmark's is refused, not passed on.
+        let e = replayed(&words("tpcc --profile-out /etc/x"), "tpcc", &allowed, dir)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("--confirm: the run in r1 was started with --profile-out, which history --confirm does not replay"),
+            "{e}"
         );
     }
 }

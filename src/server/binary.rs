@@ -37,7 +37,8 @@ pub fn check(path: &Path) -> Result<(PathBuf, Flavor, String)> {
     if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
         bail!("--binary {shown}: not an executable file");
     }
-    let abs = std::fs::canonicalize(path).with_context(|| format!("--binary {shown}"))?;
+    // Another user's build, or one others may write, is never run (as root, least of all).
+    let abs = crate::owned::check_program(path, "--binary")?;
     // Started by root, the server runs as its own account: `--version` runs as that
     // account, which must reach the program.
     let account = super::server_account(crate::engine::Engine::Mysql)?;

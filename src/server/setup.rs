@@ -202,12 +202,19 @@ pub(super) fn bootstrap(record: &ServerRecord) -> Result<()> {
                 .arg("--skip-test-db");
             match server_account(Engine::Mysql)? {
                 // The data directory becomes mysql's, and mysql@localhost administers
-                // (Galera's state transfer connects as it).
-                Some(a) => c.arg(format!("--user={}", a.name)),
-                None => c.arg(format!(
-                    "--auth-root-socket-user={}",
-                    process::Account::current().name
-                )),
+                // (Galera's state transfer connects as it). The program runs as mysql from
+                // its first instruction: a build is never run as root, not even to drop
+                // its privileges itself.
+                Some(a) => {
+                    c.arg(format!("--user={}", a.name));
+                    a.apply(&mut c, &record.files_home());
+                }
+                None => {
+                    c.arg(format!(
+                        "--auth-root-socket-user={}",
+                        process::Account::current().name
+                    ));
+                }
             };
             // The server it runs as mysql would see a password in a TXBENCH_URL.
             c.env_remove("TXBENCH_URL");
@@ -219,6 +226,7 @@ pub(super) fn bootstrap(record: &ServerRecord) -> Result<()> {
                 .arg("--initialize-insecure");
             if let Some(a) = server_account(Engine::Mysql)? {
                 c.arg(format!("--user={}", a.name));
+                a.apply(&mut c, &record.files_home());
             }
             c
         }

@@ -204,6 +204,13 @@ pub(super) fn placement_facts(
     if let Some(c) = placement::cpus_allowed(pid) {
         p.host.insert("server_cpus".into(), c);
     }
+    // The build is recorded only for the process clients reach here (it holds the listening
+    // socket), as the sampler checks: a pid file can name any process whose name says
+    // "mysqld", and the program recorded is the one `history --confirm` runs.
+    use crate::sampler::host::{holds_socket, listening_inodes};
+    if !holds_socket(pid, &listening_inodes(url)).unwrap_or(false) {
+        return;
+    }
     if let Ok(exe) = std::fs::read_link(format!("/proc/{pid}/exe")) {
         if let Ok(sha) = binary::sha256(Path::new(&format!("/proc/{pid}/exe"))) {
             p.host.insert("server_binary_sha256".into(), sha);
