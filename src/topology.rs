@@ -119,11 +119,15 @@ pub fn replicas(conn: &mut mysql::Conn) -> Vec<ReplicaAddr> {
 }
 
 /// The URL of a replica: the primary's user, password and database at the replica's address.
+/// The primary's pid file names another process than the replica's: a sandbox login to a
+/// replica is not checked against it (it still answers only mysql_native_password, whose
+/// scramble never carries the password).
 pub fn replica_url(primary: &TargetUrl, r: &ReplicaAddr) -> TargetUrl {
     TargetUrl {
         host: r.host.clone(),
         port: r.port,
         socket: None,
+        sandbox_pid_file: None,
         ..primary.clone()
     }
 }

@@ -378,11 +378,16 @@ fn a_galera_cluster_runs_over_every_node_survives_one_killed_and_losing_quorum_i
     // lost quorum or every target lost must not be among the reasons.
     assert_eq!(r["status"], "completed", "{}", r["validity"]);
     let reasons = r["validity"]["reasons"].as_array().unwrap();
+    // Nor may a stall other than the cluster's own eviction of the dead node: until it
+    // suspects it (evs.suspect_timeout, 5 s), every commit waits for certification, and a
+    // stall of a fifth of the run is INVALID as any other (its length is in the reason).
     assert!(
         out.status.success()
             || reasons.iter().all(|x| {
                 let x = x.as_str().unwrap();
-                x.starts_with("the server counted") || x.contains("New-Order transactions failed")
+                x.starts_with("the server counted")
+                    || x.contains("New-Order transactions failed")
+                    || x.contains("was blocked inside a transaction")
             }),
         "the cluster survives one node: {} {}",
         String::from_utf8_lossy(&out.stderr),
