@@ -156,6 +156,8 @@ pub fn check_program(path: &Path, what: &str) -> Result<PathBuf> {
 /// Makes the directory `path` (and its missing parents), or takes the one there if
 /// [`check_dir`] trusts it. A directory another user made first, even empty, is refused.
 pub fn make_dir(path: &Path, what: &str) -> Result<()> {
+    // Nothing is made under a parent another user could swap.
+    check_parents(path, what)?;
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent)
             .with_context(|| format!("{what} {}: cannot create it", path.display()))?;
@@ -201,13 +203,18 @@ pub fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<()> {
         .with_context(|| format!("writing {}", path.display()))
 }
 
-/// Opens `path` for reading without following a symbolic link.
+/// Opens the regular file `path` for reading without following a symbolic link (and
+/// without waiting on a FIFO planted in its place).
 pub fn open(path: &Path) -> Result<File> {
-    OpenOptions::new()
+    let f = OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NONBLOCK)
         .open(path)
-        .with_context(|| format!("opening {} (a symbolic link is refused)", path.display()))
+        .with_context(|| format!("opening {} (a symbolic link is refused)", path.display()))?;
+    if !f.metadata().is_ok_and(|m| m.is_file()) {
+        bail!("{}: not a regular file: refused", path.display());
+    }
+    Ok(f)
 }
 
 #[cfg(test)]

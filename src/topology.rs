@@ -118,16 +118,20 @@ pub fn replicas(conn: &mut mysql::Conn) -> Vec<ReplicaAddr> {
     out
 }
 
-/// The URL of a replica: the primary's user, password and database at the replica's address.
-/// The primary's pid file names another process than the replica's: a sandbox login to a
-/// replica is not checked against it (it still answers only mysql_native_password, whose
-/// scramble never carries the password).
+/// The URL of a replica: the primary's user, password and database at the replica's address
+/// (which the replica itself reports to its primary). A sandbox login's replica must be
+/// served by the account that runs the primary (a program another user started on a stopped
+/// replica's port could relay the login to the primary).
 pub fn replica_url(primary: &TargetUrl, r: &ReplicaAddr) -> TargetUrl {
     TargetUrl {
         host: r.host.clone(),
         port: r.port,
         socket: None,
         sandbox_pid_file: None,
+        sandbox_peer_of: primary
+            .sandbox_pid_file
+            .clone()
+            .or_else(|| primary.sandbox_peer_of.clone()),
         ..primary.clone()
     }
 }

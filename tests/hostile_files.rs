@@ -414,6 +414,21 @@ fn serve_answers_its_own_address_only_within_bounds() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(status_of(port, &get(&format!("localhost:{port}"))), 503);
     drop(idle);
+    // A client that sends a byte now and then is cut off at the head's deadline (5 s), not
+    // kept for as long as it keeps sending.
+    let t = std::time::Instant::now();
+    let mut slow = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut cut_at = None;
+    for b in b"GET / HTTP/1.1\r\nHost: localhost:".iter().take(14) {
+        use std::io::Write;
+        if slow.write_all(&[*b]).is_err() {
+            cut_at = Some(t.elapsed());
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
+    let cut_at = cut_at.expect("the slow client was never cut off");
+    assert!(cut_at.as_secs() < 10, "cut off only after {cut_at:?}");
     // Once they are gone (or timed out) it answers again.
     let t = std::time::Instant::now();
     let mut status = 0;

@@ -62,6 +62,24 @@ fn settings_that_open_a_mariadb_sandbox_are_refused_in_every_spelling() {
     for set in refused {
         assert_refused(&home, "r", &["--set", set], "refused in a sandbox");
     }
+    // What mariadb-install-db reads from the same file at the first bootstrap.
+    for set in [
+        "extra-file=/tmp/x.sql",
+        "srcdir=/tmp",
+        "builddir=/tmp",
+        "mysqld=/tmp/x",
+    ] {
+        assert_refused(&home, "r", &["--set", set], "refused in a sandbox");
+    }
+    // The server drops everything up to a '.' of any option but a key cache's:
+    // x.skip-grant-tables is skip-grant-tables.
+    for set in [
+        "x.skip-grant-tables=1",
+        "cache.plugin-dir=/tmp",
+        "a.b.bind-address=0.0.0.0",
+    ] {
+        assert_refused(&home, "r", &["--set", set], "sets a key cache's option");
+    }
     let paths = [
         "plugin_load_add=/tmp/evil.so",
         "plugin-load-add=../../tmp/evil.so",
@@ -87,6 +105,8 @@ fn settings_that_open_a_mariadb_sandbox_are_refused_in_every_spelling() {
         ("plugin_load_add = /tmp/evil.so", "names a path"),
         ("general_log_file=/var/tmp/g.log", "names a path"),
         ("mysqlx=ON", "refused in a sandbox"),
+        ("x.skip-grant-tables", "sets a key cache's option"),
+        ("extra-file=/tmp/grant-everyone.sql", "refused in a sandbox"),
     ] {
         let cnf = home.path().join("mine.cnf");
         std::fs::write(
@@ -135,6 +155,7 @@ fn settings_that_open_a_postgres_sandbox_are_refused() {
     }
     for set in [
         "log_directory=/tmp",
+        "log_directory=\\057tmp",
         "log_directory=../..",
         "log_filename=../../../tmp/x.log",
     ] {

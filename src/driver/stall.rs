@@ -218,7 +218,9 @@ impl Watch {
 /// the overrun is recorded in the summary and a shorter stall noted.
 pub(super) fn judge(result: &mut crate::results::RunResult, watch: &Watch, users: usize) {
     let (stalls, overrun_s) = (&watch.stalls, watch.overrun_s);
-    let requested_s = result.config.time_s;
+    // A run ended by --events (or a stop) before its time is judged by what it measured.
+    let measured_s = result.summary.as_ref().map_or(0.0, |s| s.duration_s);
+    let requested_s = result.config.time_s.min(measured_s.max(1.0));
     let stalled = stalls.reason(users, requested_s);
     if stalled.is_none()
         && let Some(note) = stalls.note(users)

@@ -77,6 +77,59 @@ const CHECK_STANDS: Duration = Duration::from_secs(1);
 /// When each (port, socket) was last found held by its sandbox.
 static CHECKED: Mutex<Vec<(u16, Option<std::path::PathBuf>, Instant)>> = Mutex::new(Vec::new());
 
+/// The checks a sandbox login asks for before every connection: [`check_sandbox`] for a
+/// sandbox's own URL, [`check_peer`] for a server reached through it.
+pub fn check(url: &TargetUrl) -> anyhow::Result<()> {
+    if let Some(pid_file) = &url.sandbox_pid_file {
+        check_sandbox(url, pid_file)?;
+    }
+    if let Some(pid_file) = &url.sandbox_peer_of {
+        check_peer(url, pid_file)?;
+    }
+    Ok(())
+}
+
+/// The uid of process `pid`.
+fn uid_of(pid: i32) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(format!("/proc/{pid}"))
+        .map(|m| m.uid())
+        .ok()
+}
+
+/// Before a sandbox login to a server another one reported (a replica): the process
+/// listening where `url` connects must run as the account of the process `pid_file` names
+/// (the sandboxes' servers' account). Processes of other accounts are not even looked at.
+pub fn check_peer(url: &TargetUrl, pid_file: &Path) -> anyhow::Result<()> {
+    let owner = std::fs::read_to_string(pid_file)
+        .ok()
+        .and_then(|t| t.lines().next()?.trim().parse::<i32>().ok())
+        .and_then(uid_of);
+    let inodes = listening_inodes(url);
+    let served = owner.is_some_and(|uid| {
+        std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(|n| n.parse::<i32>().ok())
+                    .is_some_and(|pid| {
+                        uid_of(pid) == Some(uid) && holds_socket(pid, &inodes).unwrap_or(false)
+                    })
+            })
+    });
+    if !served {
+        anyhow::bail!(
+            "the process listening at {}:{} does not run as the sandboxes' servers do: the sandbox's password is not sent to it",
+            url.host,
+            url.port
+        );
+    }
+    Ok(())
+}
+
 /// Before a sandbox login: the process listening where `url` connects must be the one its
 /// pid file (`pid_file`, in the sandbox's private directory) names. Err names what was found.
 pub fn check_sandbox(url: &TargetUrl, pid_file: &Path) -> anyhow::Result<()> {
@@ -89,7 +142,16 @@ pub fn check_sandbox(url: &TargetUrl, pid_file: &Path) -> anyhow::Result<()> {
     let pid: Option<i32> = std::fs::read_to_string(pid_file)
         .ok()
         .and_then(|t| t.lines().next()?.trim().parse().ok());
-    let held = pid.is_some_and(|pid| holds_socket(pid, &listening_inodes(url)).unwrap_or(false));
+    // The server wrote its pid file: a process of another user that got the same pid after a
+    // crash (a stale pid file) is not it.
+    let same_owner = |pid: i32| {
+        use std::os::unix::fs::MetadataExt;
+        let owner = |p: &Path| std::fs::metadata(p).map(|m| m.uid()).ok();
+        owner(pid_file).is_some() && owner(pid_file) == owner(Path::new(&format!("/proc/{pid}")))
+    };
+    let held = pid.is_some_and(|pid| {
+        same_owner(pid) && holds_socket(pid, &listening_inodes(url)).unwrap_or(false)
+    });
     if !held {
         let at = match &url.socket {
             Some(s) => s.display().to_string(),

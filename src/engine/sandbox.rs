@@ -47,7 +47,11 @@ impl Setting {
         if value.contains('\n') {
             bail!("--set {key}: the value must be on one line");
         }
-        if let Some(m) = refusal(key, value) {
+        // A dotted name is PostgreSQL's custom setting or MySQL's structured option: the
+        // engine's own rules judge it when the sandbox starts (server::setup::check_settings).
+        if !key.contains('.')
+            && let Some(m) = refusal(key, value)
+        {
             bail!("--set {key}: {m}");
         }
         Ok(Setting {
@@ -121,6 +125,61 @@ const REFUSED: &[(&str, &str)] = &[
     ("aria_log_dir_path", "would write outside the sandbox"),
     ("slave_load_tmpdir", "would write outside the sandbox"),
     ("replica_load_tmpdir", "would write outside the sandbox"),
+    (
+        "innodb_temp_tablespaces_dir",
+        "would write outside the sandbox",
+    ),
+    ("debug_dbug", "would write a trace file outside the sandbox"),
+    // Read by mariadb-install-db from the same file at the first bootstrap.
+    (
+        "extra_file",
+        "would run a file's SQL as the administrator at bootstrap",
+    ),
+    (
+        "srcdir",
+        "would run the bootstrap's programs from another directory",
+    ),
+    (
+        "builddir",
+        "would run the bootstrap's programs from another directory",
+    ),
+    ("mysqld", "would choose the bootstrap's server program"),
+    (
+        "auth_root_authentication_method",
+        "would change who administers the sandbox",
+    ),
+    (
+        "auth_root_socket_user",
+        "would change who administers the sandbox",
+    ),
+    (
+        "cross_bootstrap",
+        "would change how the sandbox is bootstrapped",
+    ),
+    ("rpm", "would change how the sandbox is bootstrapped"),
+    ("force", "would change how the sandbox is bootstrapped"),
+    ("ldata", "would move the data directory"),
+    ("defaults_file", "would read another configuration file"),
+    (
+        "defaults_extra_file",
+        "would read another configuration file",
+    ),
+    (
+        "defaults_group_suffix",
+        "would read other groups of the configuration",
+    ),
+];
+
+/// The options a structured name (`CACHE.option`) may set: a named key cache's. The server
+/// drops everything up to the first `.` of any other option name (`x.skip-grant-tables` is
+/// `skip-grant-tables`), so no other option may be given so.
+const KEY_CACHE_OPTIONS: &[&str] = &[
+    "key_buffer_size",
+    "key_cache_block_size",
+    "key_cache_division_limit",
+    "key_cache_age_threshold",
+    "key_cache_segments",
+    "key_cache_file_hash_size",
 ];
 
 /// Families of settings refused whole (every option whose name starts so): MySQL's X
@@ -158,7 +217,8 @@ const PLAIN_NAMES: &[&str] = &[
 /// A value that names no path: no `/`, and not `.` or `..`.
 pub fn is_plain_name(value: &str) -> bool {
     let v = value.trim().trim_matches(|c| c == '\'' || c == '"');
-    !v.contains('/') && v != "." && v != ".."
+    // A backslash may spell a '/' in an escape (PostgreSQL reads '\057' as one).
+    !v.contains(['/', '\\']) && v != "." && v != ".."
 }
 
 /// If `key=value` may not be set by the user in a MariaDB or MySQL sandbox, why: a managed
@@ -171,6 +231,14 @@ pub(crate) fn refusal(key: &str, value: &str) -> Option<String> {
     let norm = key.trim().to_ascii_lowercase().replace('-', "_");
     if norm.starts_with("set_variable") {
         return Some("set-variable is not supported: give the option's own name".into());
+    }
+    if let Some((_, option)) = norm.split_once('.')
+        && !KEY_CACHE_OPTIONS.contains(&option)
+    {
+        return Some(format!(
+            "'{norm}': a name with a '.' sets a key cache's option ({}) and nothing else in a sandbox (the server would read it as '{option}')",
+            KEY_CACHE_OPTIONS.join(", ")
+        ));
     }
     let mut names = vec![norm.as_str()];
     let mut rest = norm.as_str();

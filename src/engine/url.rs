@@ -141,6 +141,10 @@ pub struct TargetUrl {
     /// A sandbox login's pid file: before every connection the process listening where the
     /// URL points must be the one it names (see `listener::check_sandbox`).
     pub sandbox_pid_file: Option<PathBuf>,
+    /// A sandbox login to a server reached through another (a replica its primary reports):
+    /// the process listening must belong to the same account as the one this pid file names
+    /// (see `listener::check_peer`).
+    pub sandbox_peer_of: Option<PathBuf>,
     /// PostgreSQL's `?sslmode=` (default prefer).
     pub sslmode: SslMode,
     /// PostgreSQL's `?sslrootcert=`: the authorities' certificates (PEM) the verify modes
@@ -276,6 +280,7 @@ impl TargetUrl {
             socket,
             sandbox_login: false,
             sandbox_pid_file: None,
+            sandbox_peer_of: None,
             sslmode,
             sslrootcert,
         })

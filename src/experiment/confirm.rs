@@ -130,7 +130,10 @@ fn replayed(
         match allowed.iter().find(|(o, _)| o == name) {
             Some((_, valued)) => {
                 out.push(a.clone());
-                if *valued && !inline {
+                // An option whose value may be left out (`--skip-trx`) is followed by the next
+                // option, which is judged on its own, never passed on as a value.
+                if *valued && !inline && it.as_slice().first().is_some_and(|v| !v.starts_with('-'))
+                {
                     out.extend(it.next().cloned());
                 }
             }
@@ -243,6 +246,18 @@ mod tests {
         assert_eq!(
             replayed(&words("--threads 4 --rate=100"), "tpcc", &allowed, dir).unwrap(),
             words("--rate=100")
+        );
+        // An option whose value may be left out does not carry the next option through.
+        let optional = vec![("--skip-trx".to_string(), true)];
+        assert_eq!(
+            replayed(
+                &words("tpcc --skip-trx --url=mysql://u@elsewhere/db"),
+                "tpcc",
+                &optional,
+                dir
+            )
+            .unwrap(),
+            words("--skip-trx")
         );
         // What is neither the workload's nor the benchmark's is refused, not passed on.
         let e = replayed(&words("tpcc --profile-out /etc/x"), "tpcc", &allowed, dir)

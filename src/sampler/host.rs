@@ -220,7 +220,7 @@ pub fn server_pid(pid_file: &Path) -> Result<i32, String> {
     Ok(pid)
 }
 
-pub use crate::engine::listener::{holds_socket, listening_inodes, tcp_listen_inodes, unix_inodes};
+pub use crate::engine::listener::{holds_socket, listening_inodes};
 
 #[cfg(test)]
 mod tests {

@@ -23,6 +23,8 @@ const WAIT_INSTRUMENTS_SQL: &str = "SELECT COUNT(*) FROM performance_schema.setu
 
 impl Worker {
     pub(super) fn connect(&self) -> Result<mysql::Conn, (String, bool)> {
+        // A sandbox login's listener is checked before every connection, the sampler's too.
+        crate::engine::listener::check(&self.opts.url).map_err(|e| (format!("{e:#}"), false))?;
         let opts = mysql::OptsBuilder::from_opts(engine::mysql::opts(&self.opts.url))
             .read_timeout(Some(UNRESPONSIVE_LIMIT))
             .write_timeout(Some(UNRESPONSIVE_LIMIT));
@@ -183,7 +185,9 @@ impl Worker {
                 let opts = mysql::OptsBuilder::from_opts(engine::mysql::opts(&url))
                     .read_timeout(Some(Duration::from_secs(2)))
                     .tcp_connect_timeout(Some(Duration::from_secs(1)));
-                *conn = mysql::Conn::new(opts).ok();
+                *conn = crate::engine::listener::check(&url)
+                    .ok()
+                    .and_then(|_| mysql::Conn::new(opts).ok());
             }
             let Some(c) = conn.as_mut() else {
                 lost.push(addr.to_string());

@@ -265,6 +265,7 @@ impl ServerRecord {
             socket: None,
             sandbox_login: false,
             sandbox_pid_file: None,
+            sandbox_peer_of: None,
             sslmode: Default::default(),
             sslrootcert: None,
         }

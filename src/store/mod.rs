@@ -111,8 +111,7 @@ impl Store {
         let flags = F::SQLITE_OPEN_READ_WRITE
             | F::SQLITE_OPEN_CREATE
             | F::SQLITE_OPEN_NOFOLLOW
-            | F::SQLITE_OPEN_NO_MUTEX
-            | F::SQLITE_OPEN_URI;
+            | F::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags)
             .with_context(|| format!("opening the store {}", path.display()))?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;

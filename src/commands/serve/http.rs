@@ -72,7 +72,8 @@ pub fn serve(
         if let Err(crossbeam_channel::TrySendError::Full(mut s)) = tx.try_send(stream) {
             let _ = s.set_write_timeout(Some(Duration::from_millis(200)));
             let _ = write_answer(&mut s, "GET", &(503, page(503, "busy: try again")));
-            close(s, Duration::from_millis(100));
+            // A short linger on the accepting thread: 20 ms at most a refused connection.
+            close(s, Duration::from_millis(20));
         }
     }
 }
@@ -86,7 +87,7 @@ fn answer(
 ) {
     let _ = stream.set_read_timeout(Some(limits.read_timeout));
     let _ = stream.set_write_timeout(Some(limits.write_timeout));
-    let head = match read_head(&mut stream, limits.head_bytes) {
+    let head = match read_head(&mut stream, limits.head_bytes, limits.read_timeout) {
         Ok(h) => h,
         Err(status) => {
             let _ = write_answer(&mut stream, "GET", &(status, page(status, reason(status))));
@@ -108,18 +109,22 @@ fn answer(
 /// the connection, and the client may lose the answer with them).
 fn close(mut stream: TcpStream, linger: Duration) {
     let _ = stream.shutdown(std::net::Shutdown::Write);
-    let _ = stream.set_read_timeout(Some(linger));
     let mut sink = [0u8; 4096];
-    let mut left = 64usize;
-    while left > 0 && matches!(stream.read(&mut sink), Ok(n) if n > 0) {
-        left -= 1;
+    let mut rest = Deadline {
+        stream: &mut stream,
+        deadline: std::time::Instant::now() + linger,
+    };
+    let mut reads = 64usize;
+    while reads > 0 && matches!(rest.read(&mut sink), Ok(n) if n > 0) {
+        reads -= 1;
     }
 }
 
 /// The request head (up to the empty line), or the status to refuse it with: 431 when
 /// longer than `max` bytes, 408 when the client is too slow, 400 when it is not text.
-fn read_head(stream: &mut TcpStream, max: usize) -> Result<String, u16> {
-    let mut r = BufReader::new(stream.take(max as u64 + 1));
+fn read_head(stream: &mut TcpStream, max: usize, within: Duration) -> Result<String, u16> {
+    let deadline = std::time::Instant::now() + within;
+    let mut r = BufReader::new(Deadline { stream, deadline }.take(max as u64 + 1));
     let mut head = Vec::new();
     loop {
         let before = head.len();
@@ -148,6 +153,26 @@ fn read_head(stream: &mut TcpStream, max: usize) -> Result<String, u16> {
         }
     }
     String::from_utf8(head).map_err(|_| 400)
+}
+
+/// A stream read until a deadline: each read may wait only for the time left, so a client
+/// sending a byte now and then cannot hold a worker past it.
+struct Deadline<'a> {
+    stream: &'a mut TcpStream,
+    deadline: std::time::Instant,
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self
+            .deadline
+            .saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        self.stream.read(buf)
+    }
 }
 
 /// The request in `head`, or the answer refusing it: only GET and HEAD (405), a Host

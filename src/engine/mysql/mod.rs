@@ -44,9 +44,7 @@ pub fn opts(url: &TargetUrl) -> mysql::Opts {
 /// Opens one connection, turning the driver's errors into one line that names the target
 /// (with its password redacted) and what to check.
 pub fn connect(url: &TargetUrl) -> Result<mysql::Conn> {
-    if let Some(pid_file) = &url.sandbox_pid_file {
-        super::listener::check_sandbox(url, pid_file)?;
-    }
+    super::listener::check(url)?;
     mysql::Conn::new(opts(url)).map_err(|e| connect_error(url, e))
 }
 

@@ -38,10 +38,7 @@ pub fn connect_within(
     timeout: Duration,
     app: &str,
 ) -> std::result::Result<Session, wire::Error> {
-    if let Some(pid_file) = &url.sandbox_pid_file {
-        crate::engine::listener::check_sandbox(url, pid_file)
-            .map_err(|e| wire::Error::Protocol(format!("{e:#}")))?;
-    }
+    crate::engine::listener::check(url).map_err(|e| wire::Error::Protocol(format!("{e:#}")))?;
     let client = wire::connect(url, app, timeout)?;
     Ok(Session {
         client,
