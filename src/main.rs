@@ -15,7 +15,10 @@ fn main() {
     let code = match txbench::run(cli) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("Error: {}", txbench::error::one_line(&err));
+            // An error may quote a file someone else wrote: escape sequences never reach the
+            // terminal raw.
+            let line = txbench::error::one_line(&err);
+            eprintln!("Error: {}", txbench::report::text::shown(&line));
             txbench::error::exit_code(&err)
         }
     };

@@ -560,3 +560,23 @@ fn a_pid_file_naming_another_process_records_no_build() {
         "the decoy was recorded as the build: {host}"
     );
 }
+
+#[test]
+fn what_compare_prints_of_a_crafted_run_is_escaped() {
+    let home = Home::new();
+    let s = point_select_server(&home, "cmp");
+    let a = a_run(&home, &s, "a");
+    let b = a_run(&home, &s, "b");
+    for dir in [&a, &b] {
+        edit_result(dir, |v| {
+            v["notes"] = serde_json::json!(["\x1b]0;owned\x07 note"]);
+            v["kinds"][0] = serde_json::json!("point_select\x1b[2J");
+            v["summary"]["kinds"][0]["name"] = serde_json::json!("point_select\x1b[2J");
+            v["config"]["workload"] = serde_json::json!("oltp_point_select\x1b[2J");
+        });
+    }
+    let out = home.cmd().arg("compare").arg(&a).arg(&b).output().unwrap();
+    let (o, e) = text(&out);
+    assert!(!o.contains('\x1b') && !e.contains('\x1b'), "{o:?} {e:?}");
+    assert!(o.contains("oltp_point_select\\u{1b}[2J"), "{o}");
+}

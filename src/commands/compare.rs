@@ -95,6 +95,7 @@ pub fn compare(
             profiles: &profiles,
         }),
     };
-    print!("{text}");
+    // The runs compared may be anyone's: what they name reaches the terminal escaped.
+    print!("{}", crate::report::text::shown_lines(&text));
     Ok(EXIT_OK)
 }

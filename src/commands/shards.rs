@@ -29,7 +29,8 @@ pub fn merge(out: &Output, shards: &[PathBuf], dir: &Path) -> Result<i32> {
                            "notes": r.notes})
                 );
             } else {
-                print!("{}", text::summary(r));
+                // The shards' result.json files may come from anywhere.
+                print!("{}", text::shown_lines(&text::summary(r)));
                 if !out.quiet {
                     println!("merged: {}", dir.display());
                 }
@@ -50,7 +51,7 @@ pub fn merge(out: &Output, shards: &[PathBuf], dir: &Path) -> Result<i32> {
                 v["sweep_dir"] = json!(dir);
                 println!("{v}");
             } else {
-                print!("{}", text::sweep_table(s));
+                print!("{}", text::shown_lines(&text::sweep_table(s)));
                 if !out.quiet {
                     println!("merged sweep: {}", dir.display());
                 }

@@ -80,8 +80,9 @@ pub(super) struct Stalls {
     longest: Option<Span>,
     /// Where the stall the server was last asked about began.
     asked: Option<f64>,
-    /// What the server said its sessions waited on, once it answers.
-    said: Arc<Mutex<Option<String>>>,
+    /// What the server said its sessions waited on, per stall (by where it began), once it
+    /// answers.
+    said: Vec<(f64, Arc<Mutex<Option<String>>>)>,
 }
 
 impl Stalls {
@@ -111,8 +112,10 @@ impl Stalls {
     }
 
     /// Where the server's answer goes.
-    pub(super) fn answer(&self) -> Arc<Mutex<Option<String>>> {
-        self.said.clone()
+    pub(super) fn answer(&mut self) -> Arc<Mutex<Option<String>>> {
+        let slot = Arc::new(Mutex::new(None));
+        self.said.push((self.asked.unwrap_or(0.0), slot.clone()));
+        slot
     }
 
     /// The longest stall, if it lasted [`NOTED_S`] or more.
@@ -133,7 +136,7 @@ impl Stalls {
             l.secs(),
             l.start_s,
             l.end_s,
-            self.on_what()
+            self.on_what(l.start_s)
         ))
     }
 
@@ -145,15 +148,17 @@ impl Stalls {
             l.secs(),
             l.start_s,
             l.end_s,
-            self.on_what()
+            self.on_what(l.start_s)
         ))
     }
 
-    fn on_what(&self) -> String {
+    /// What the server said during the stall that began at `start_s`.
+    fn on_what(&self, start_s: f64) -> String {
         self.said
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+            .iter()
+            .rev()
+            .find(|(s, _)| *s == start_s)
+            .and_then(|(_, a)| a.lock().unwrap_or_else(|p| p.into_inner()).clone())
             .unwrap_or_else(|| "the server had not said what its sessions waited on".into())
     }
 }
@@ -276,9 +281,12 @@ mod tests {
         assert!(s.longest().is_none(), "under a second is not noted");
         // Past a second: ask the server once for this stall.
         assert!(s.look(Some(1.0), 3.5, 2.0));
+        let first = s.answer();
         assert!(!s.look(Some(1.0), 4.0, 2.0));
-        // A later, shorter stall leaves the longest; a new one is asked about again.
+        // A later, shorter stall leaves the longest; a new one is asked about again, and
+        // its answer is not the longest's.
         assert!(s.look(Some(6.0), 7.2, 2.0));
+        *s.answer().lock().unwrap() = Some("the server: nothing now".into());
         assert_eq!(
             s.longest(),
             Some(Span {
@@ -290,7 +298,7 @@ mod tests {
         assert!(s.reason(4, 12.0).is_none());
         assert!(s.note(4).unwrap().contains("none finished for 2.0 s"));
         // Of 10 requested, 2 s is a fifth: INVALID, naming what the server said.
-        *s.answer().lock().unwrap() = Some("the server: 4 transaction(s) in LOCK WAIT".into());
+        *first.lock().unwrap() = Some("the server: 4 transaction(s) in LOCK WAIT".into());
         let r = s.reason(4, 10.0).unwrap();
         assert!(r.contains("every virtual user (4) was blocked"), "{r}");
         assert!(r.contains("for 2.0 s of the 10 s measured (from 2.0 s to 4.0 s; the server: 4 transaction(s) in LOCK WAIT)"), "{r}");

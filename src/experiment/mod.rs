@@ -194,7 +194,7 @@ impl Experiment {
     /// Reads experiment.json, refusing a newer schema.
     pub fn load(dir: &Path) -> anyhow::Result<Experiment> {
         let path = dir.join(FILE);
-        let bytes = crate::results::read_file(&path)?;
+        let bytes = crate::results::read_json(&path)?;
         let v: serde_json::Value = serde_json::from_slice(&bytes)
             .map_err(|e| anyhow::anyhow!("{} is not JSON: {e}", path.display()))?;
         let version = v["schema_version"].as_u64().unwrap_or(0);

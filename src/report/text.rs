@@ -10,8 +10,23 @@ use std::fmt::Write;
 /// screen, a carriage return or newline that forges a line, C1 codes) or bidirectional
 /// overrides; each is written escaped (`\u{1b}`, `\n`), never sent raw.
 pub fn shown(s: &str) -> Cow<'_, str> {
-    let unsafe_char =
-        |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    escaped(s, |_| false)
+}
+
+/// [`shown`] for text of several lines that txbench laid out itself (a run's summary, a
+/// comparison) but which holds strings from files: its newlines stay, every other control
+/// character is escaped.
+pub fn shown_lines(s: &str) -> Cow<'_, str> {
+    escaped(s, |c| c == '\n')
+}
+
+/// `s` with every control character and bidirectional override but those `keep` allows
+/// written escaped.
+fn escaped(s: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        !keep(c)
+            && (c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
+    };
     if !s.chars().any(unsafe_char) {
         return Cow::Borrowed(s);
     }
