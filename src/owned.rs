@@ -43,14 +43,17 @@ fn not_ours(meta: &fs::Metadata) -> Option<String> {
     if meta.uid() != me() {
         return Some(format!("belongs to uid {}, not to this user", meta.uid()));
     }
+    written_by_others(meta, false)
+}
+
+/// Why other users may write what `meta` describes, if they may: anyone (o+w), or a group
+/// that is not one of ours (with `root_group`, root's group counts as ours: a system's
+/// programs).
+fn written_by_others(meta: &fs::Metadata, root_group: bool) -> Option<String> {
     let mode = meta.mode();
-    if mode & 0o002 != 0 || (mode & 0o020 != 0 && !my_group(meta.gid())) {
-        return Some(format!(
-            "may be written by other users (mode {:o})",
-            mode & 0o7777
-        ));
-    }
-    None
+    let ours = my_group(meta.gid()) || (root_group && meta.gid() == 0);
+    (mode & 0o002 != 0 || (mode & 0o020 != 0 && !ours))
+        .then(|| format!("may be written by other users (mode {:o})", mode & 0o7777))
 }
 
 /// The absolute form of `path` (relative to the working directory), not resolved.
@@ -107,13 +110,8 @@ pub fn check_file(path: &Path, what: &str) -> Result<()> {
         Some("is not a file".into())
     } else if meta.uid() != me() {
         Some(format!("belongs to uid {}, not to this user", meta.uid()))
-    } else if meta.mode() & 0o002 != 0 || (meta.mode() & 0o020 != 0 && !my_group(meta.gid())) {
-        Some(format!(
-            "may be written by other users (mode {:o})",
-            meta.mode() & 0o7777
-        ))
     } else {
-        None
+        written_by_others(&meta, false)
     };
     if let Some(why) = why {
         bail!("{what} {}: {why}: refused", path.display());
@@ -136,15 +134,8 @@ pub fn check_program(path: &Path, what: &str) -> Result<PathBuf> {
             "belongs to uid {}, neither root nor this user",
             meta.uid()
         ))
-    } else if meta.mode() & 0o002 != 0
-        || (meta.mode() & 0o020 != 0 && meta.gid() != 0 && !my_group(meta.gid()))
-    {
-        Some(format!(
-            "may be written by other users (mode {:o})",
-            meta.mode() & 0o7777
-        ))
     } else {
-        None
+        written_by_others(&meta, true)
     };
     if let Some(why) = why {
         bail!("{what} {}: {why}: refused", abs.display());
