@@ -71,8 +71,7 @@ fn check_parents(path: &Path, what: &str) -> Result<()> {
             continue;
         };
         let owner_ok = meta.uid() == 0 || meta.uid() == me();
-        let open_to_others = meta.mode() & 0o002 != 0
-            || (meta.mode() & 0o020 != 0 && meta.gid() != 0 && !my_group(meta.gid()));
+        let open_to_others = written_by_others(&meta, true).is_some();
         let sticky = meta.mode() & 0o1000 != 0;
         if !owner_ok || (open_to_others && !sticky) {
             bail!(

@@ -335,16 +335,6 @@ fn a_program_on_a_stopped_sandboxs_port_is_never_sent_its_password() {
     assert!(got.is_empty(), "txbench connected to the squatter: {got:?}");
 }
 
-/// A `txbench serve` child, killed on drop.
-struct Served(std::process::Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// One raw request to 127.0.0.1:`port`; the status of the answer (0 when there is none).
 fn status_of(port: u16, request: &[u8]) -> u16 {
     use std::io::{Read, Write};
@@ -363,28 +353,16 @@ fn status_of(port: u16, request: &[u8]) -> u16 {
 
 #[test]
 fn serve_answers_its_own_address_only_within_bounds() {
-    use std::io::BufRead;
     let home = Home::new();
     let s = point_select_server(&home, "serve");
     let _dir = a_run(&home, &s, "run");
-    let mut child = home
-        .std_cmd()
-        .args(["serve", "--port", "0"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port: u16 = line
-        .split("http://127.0.0.1:")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
+    let served = serve(&home);
+    let port: u16 = served
+        .base
+        .rsplit(':')
+        .next()
         .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("serve said: {line}"));
-    let served = Served(child);
+        .unwrap_or_else(|| panic!("serve's address: {}", served.base));
     let get = |host: &str| format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n").into_bytes();
     assert_eq!(status_of(port, &get(&format!("127.0.0.1:{port}"))), 200);
     assert_eq!(status_of(port, &get(&format!("localhost:{port}"))), 200);

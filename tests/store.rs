@@ -241,41 +241,6 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
     assert!(assert_one_line_error(&out, 2).contains("--label a b=c: the key must be"));
 }
 
-/// `txbench serve` until dropped.
-struct Served {
-    child: std::process::Child,
-    base: String,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(home: &Home) -> Served {
-    use std::io::BufRead;
-    let mut child = home
-        .std_cmd()
-        .args(["serve", "--port", "0"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("serve said: {line}"))
-        .trim_end_matches('/')
-        .to_string();
-    Served { child, base }
-}
-
 /// The store's pages in headless Chromium: no console message, the filters select, the
 /// history draws the planted step, and a point's link opens its run's report.
 fn browse_the_store(home: &Home, dirs: &[PathBuf]) {
