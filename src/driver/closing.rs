@@ -6,6 +6,7 @@
 use super::{Targets, targets};
 use crate::analysis::cross_checks::{Ends, PgCosts, cross_checks};
 use crate::analysis::verdict::{self, Sampling};
+use crate::metrics::server::ServerSummary;
 use crate::results::{RunResult, Summary};
 use crate::workload::Workload;
 
@@ -33,22 +34,7 @@ pub(super) fn server_figures(
     client: &ClientEnd,
     workload: &dyn Workload,
 ) {
-    if let Some(r) = reports.first() {
-        use crate::analysis::profile;
-        let durability = result.server.durability();
-        result.profiles = r
-            .profiles
-            .iter()
-            .map(|(p, folded)| profile::of(p.clone(), folded, Some(&durability)))
-            .collect();
-        // The server's CPU is known when it runs on this host.
-        let shares_host = r.measured.as_ref().is_some_and(|m| m.process.is_some());
-        let client_pct = result.summary.as_ref().map_or(0.0, |s| s.client_cpu_pct);
-        for p in &mut result.profiles {
-            p.findings
-                .extend(profile::client_finding(p, client_pct, shares_host));
-        }
-    }
+    record_profiles(result, &reports);
     for (i, r) in reports.iter().enumerate() {
         for e in &r.events {
             result.events.push(crate::results::Event {
@@ -60,32 +46,8 @@ pub(super) fn server_figures(
     let Some(summary) = result.summary.as_mut() else {
         return;
     };
-    if let Some(shard) = result.shard.as_mut() {
-        // The server's counters hold every shard's work: divided by this shard's transactions
-        // or compared with its count they would mislead. `merge` does both over all shards.
-        let mut mode = workload.server_count();
-        mode.statements &= !targets.shared_data;
-        shard.server_count = Some(mode);
-        let ends = ends_of(workload, summary.kinds.len(), 0);
-        shard.commits = ends.commits;
-        shard.autocommit_statements = ends.autocommit_statements;
-        if let Some(r) = reports.first().filter(|_| shard.index == 1) {
-            shard.server_measured = r.measured.clone().filter(|_| r.final_taken);
-            // The merge cross-checks this shard's counts: without them it cannot.
-            let why = r.checks_not_made();
-            shard.opening_lag_s = r.opening_lag_s;
-            // Its own block records only how the server was sampled.
-            let mut block = crate::metrics::server::ServerSummary {
-                duration_s: r.measured.as_ref().map_or(0.0, |m| m.secs),
-                ..Default::default()
-            };
-            Sampling::of_report(r).record(&mut block);
-            summary.server = Some(block);
-            verdict::invalidate(
-                result,
-                why.map(|why| format!("the merge's cross-checks cannot be made: {why}")),
-            );
-        }
+    if result.shard.is_some() {
+        shard_figures(result, &reports, targets, workload);
         return;
     }
     for (t, r) in summary.targets.iter_mut().zip(&reports) {
@@ -113,53 +75,15 @@ pub(super) fn server_figures(
         warmup: result.config.warmup_s > 0.0,
         monitor_unflushed: report.pg_monitor_unflushed,
     });
-    // Only a phase bounded by samples on both sides, the last after every transaction
-    // ended, can be compared with txbench's count.
-    for (i, r) in reports.iter().enumerate() {
-        let Some(m) = r.measured.as_ref().filter(|_| r.final_taken) else {
-            if let Some(why) = r.checks_not_made() {
-                let line =
-                    targets::label(targets, i, format!("the cross-checks were not made: {why}"));
-                if client.lost.get(i).copied().unwrap_or(false) {
-                    // A target lost while others served is an event of the run already.
-                    s.not_recorded
-                        .push(format!("{line} (the target was lost during the run)"));
-                } else {
-                    s.checks_not_made.push(line);
-                }
-            }
-            continue;
-        };
-        let own = if per_target.is_empty() {
-            &*summary
-        } else {
-            &per_target[i]
-        };
-        let mut mode = workload.server_count();
-        if targets.shared_data {
-            // A node's appliers count the other nodes' writes as its statements.
-            mode.statements = false;
-        }
-        let mut checks = cross_checks(m, own, mode, &ends, r.opening_lag_s);
-        if targets.shared_data {
-            // Each node's tables hold the whole cluster's New-Orders: the first node's
-            // count against every target's.
-            checks.retain(|c| !c.what.starts_with("New-Orders"));
-            if i == 0 {
-                checks.extend(
-                    cross_checks(m, summary, mode, &ends, r.opening_lag_s)
-                        .into_iter()
-                        .filter(|c| c.what.starts_with("New-Orders")),
-                );
-            }
-        }
-        for mut c in checks {
-            if targets.urls.len() > 1 {
-                c.what = format!("target {}: {}", i + 1, c.what);
-            }
-            s.cross_checks.push(c);
-        }
-    }
+    let checking = Checking {
+        reports: &reports,
+        per_target,
+        targets,
+        client,
+        workload,
+        ends: &ends,
+    };
+    checking.cross_check_targets(&mut s, summary);
     let mut reasons = verdict::reasons(&s);
     if !report.pg_other_clients.is_empty() && !targets.shared_data {
         // Their work reaches pg_stat_database only when they idle or exit: the count
@@ -171,6 +95,133 @@ pub(super) fn server_figures(
     }
     verdict::invalidate(result, reasons);
     verdict::conclude(result, s, &report.rows);
+}
+
+/// The first target's profiles, each with the finding of how much of the CPU the client
+/// took where the server shares its host.
+fn record_profiles(result: &mut RunResult, reports: &[crate::sampler::Report]) {
+    let Some(r) = reports.first() else {
+        return;
+    };
+    use crate::analysis::profile;
+    let durability = result.server.durability();
+    result.profiles = r
+        .profiles
+        .iter()
+        .map(|(p, folded)| profile::of(p.clone(), folded, Some(&durability)))
+        .collect();
+    // The server's CPU is known when it runs on this host.
+    let shares_host = r.measured.as_ref().is_some_and(|m| m.process.is_some());
+    let client_pct = result.summary.as_ref().map_or(0.0, |s| s.client_cpu_pct);
+    for p in &mut result.profiles {
+        p.findings
+            .extend(profile::client_finding(p, client_pct, shares_host));
+    }
+}
+
+/// A shard's server figures: only what `merge` needs to divide and cross-check over all
+/// shards, recorded by the first shard.
+fn shard_figures(
+    result: &mut RunResult,
+    reports: &[crate::sampler::Report],
+    targets: &Targets,
+    workload: &dyn Workload,
+) {
+    let (Some(summary), Some(shard)) = (result.summary.as_mut(), result.shard.as_mut()) else {
+        return;
+    };
+    // The server's counters hold every shard's work: divided by this shard's transactions
+    // or compared with its count they would mislead. `merge` does both over all shards.
+    let mut mode = workload.server_count();
+    mode.statements &= !targets.shared_data;
+    shard.server_count = Some(mode);
+    let ends = ends_of(workload, summary.kinds.len(), 0);
+    shard.commits = ends.commits;
+    shard.autocommit_statements = ends.autocommit_statements;
+    if let Some(r) = reports.first().filter(|_| shard.index == 1) {
+        shard.server_measured = r.measured.clone().filter(|_| r.final_taken);
+        // The merge cross-checks this shard's counts: without them it cannot.
+        let why = r.checks_not_made();
+        shard.opening_lag_s = r.opening_lag_s;
+        // Its own block records only how the server was sampled.
+        let mut block = crate::metrics::server::ServerSummary {
+            duration_s: r.measured.as_ref().map_or(0.0, |m| m.secs),
+            ..Default::default()
+        };
+        Sampling::of_report(r).record(&mut block);
+        summary.server = Some(block);
+        verdict::invalidate(
+            result,
+            why.map(|why| format!("the merge's cross-checks cannot be made: {why}")),
+        );
+    }
+}
+
+/// What the cross-checks of every target need.
+struct Checking<'a> {
+    reports: &'a [crate::sampler::Report],
+    per_target: &'a [Summary],
+    targets: &'a Targets,
+    client: &'a ClientEnd,
+    workload: &'a dyn Workload,
+    ends: &'a Ends,
+}
+
+impl Checking<'_> {
+    /// Each target's counts against what its virtual users ran. Only a phase bounded by
+    /// samples on both sides, the last after every transaction ended, can be compared with
+    /// txbench's count.
+    fn cross_check_targets(&self, s: &mut ServerSummary, summary: &Summary) {
+        let targets = self.targets;
+        for (i, r) in self.reports.iter().enumerate() {
+            let Some(m) = r.measured.as_ref().filter(|_| r.final_taken) else {
+                if let Some(why) = r.checks_not_made() {
+                    let line = targets::label(
+                        targets,
+                        i,
+                        format!("the cross-checks were not made: {why}"),
+                    );
+                    if self.client.lost.get(i).copied().unwrap_or(false) {
+                        // A target lost while others served is an event of the run already.
+                        s.not_recorded
+                            .push(format!("{line} (the target was lost during the run)"));
+                    } else {
+                        s.checks_not_made.push(line);
+                    }
+                }
+                continue;
+            };
+            let own = if self.per_target.is_empty() {
+                summary
+            } else {
+                &self.per_target[i]
+            };
+            let mut mode = self.workload.server_count();
+            if targets.shared_data {
+                // A node's appliers count the other nodes' writes as its statements.
+                mode.statements = false;
+            }
+            let mut checks = cross_checks(m, own, mode, self.ends, r.opening_lag_s);
+            if targets.shared_data {
+                // Each node's tables hold the whole cluster's New-Orders: the first node's
+                // count against every target's.
+                checks.retain(|c| !c.what.starts_with("New-Orders"));
+                if i == 0 {
+                    checks.extend(
+                        cross_checks(m, summary, mode, self.ends, r.opening_lag_s)
+                            .into_iter()
+                            .filter(|c| c.what.starts_with("New-Orders")),
+                    );
+                }
+            }
+            for mut c in checks {
+                if targets.urls.len() > 1 {
+                    c.what = format!("target {}: {}", i + 1, c.what);
+                }
+                s.cross_checks.push(c);
+            }
+        }
+    }
 }
 
 /// What the client knows at the end of a run that the cross-checks use.

@@ -115,73 +115,119 @@ fn worker_loop(
         }
         shared.busy.enter(id);
         let start = Instant::now();
-        let mut stmts = StmtCounts::default();
-        let mut retries = 0u32;
-        // The class of each retry (written only when one happens).
-        let mut retried_as = [0u32; crate::metrics::ErrorClass::ALL.len()];
-        let result = loop {
-            match worker.execute(conn, kind, retries > 0, &mut stmts) {
-                Ok(outcome) => break Ok(outcome),
-                Err(e) => {
-                    let class = engine::classify(&e);
-                    if class.disconnects() {
-                        break Err((class, engine::error_message(&e)));
-                    }
-                    // A lock-wait timeout rolls back only the statement: end the transaction.
-                    let _ = conn.rollback();
-                    // On Galera another node's write can reach a row between this
-                    // transaction's read and its write (certification would roll it back).
-                    let conflict = class == crate::metrics::ErrorClass::Data
-                        && galera.get(*current).copied().unwrap_or(false);
-                    if (class.retryable() || conflict) && retries < cfg.retries {
-                        retries += 1;
-                        retried_as[class.index()] += 1;
-                        continue;
-                    }
-                    break Err((class, engine::error_message(&e)));
-                }
-            }
-        };
+        let galera_node = galera.get(*current).copied().unwrap_or(false);
+        let attempts = attempt(cfg, worker, conn, kind, galera_node);
         let end = Instant::now();
         shared.busy.leave(id);
-        let lost = {
-            let mut r = recorder.lock().unwrap_or_else(|p| p.into_inner());
-            r.stmts.reads += stmts.reads;
-            r.stmts.writes += stmts.writes;
-            r.stmts.other += stmts.other;
-            if retries > 0 {
-                for c in crate::metrics::ErrorClass::ALL {
-                    let n = retried_as[c.index()];
-                    if n > 0 {
-                        r.kinds[kind].retries += u64::from(n);
-                        r.kinds[kind].retries_by_class[c.index()] += u64::from(n);
-                    }
-                }
-            }
-            match &result {
-                Ok(outcome) => {
-                    r.completed(
-                        kind,
-                        *outcome,
-                        end.saturating_duration_since(intended).as_micros() as u64,
-                        (end - start).as_micros() as u64,
-                    );
-                    if retries > 0 {
-                        r.kinds[kind].retried_completed += 1;
-                    }
-                    false
-                }
-                Err((class, msg)) => {
-                    r.failed(kind, &names[kind], *class, msg);
-                    class.disconnects()
-                }
-            }
-        };
+        let lost = attempts.record(recorder, kind, names, (intended, start, end));
         if lost && !reconnect(cfg, urls, current, id, shared, worker, conn) {
             break;
         }
         if !pause(shared, think) {
             break;
+        }
+    }
+}
+
+/// The class of each retry, indexed by ErrorClass::index.
+type RetriedAs = [u32; crate::metrics::ErrorClass::ALL.len()];
+
+/// A transaction's attempts: how it ended (its outcome, or the class and message of its last
+/// error), its statements and its retries by class.
+struct Attempts {
+    result: Result<crate::metrics::Outcome, (crate::metrics::ErrorClass, String)>,
+    stmts: StmtCounts,
+    retries: u32,
+    retried_as: RetriedAs,
+}
+
+/// Runs transaction `kind`, retrying a deadlock, a lock-wait timeout or a serialization
+/// failure (on a Galera node also a data error: a conflict) up to --retries times.
+#[inline]
+fn attempt(
+    cfg: &RunConfig,
+    worker: &mut dyn crate::workload::Worker,
+    conn: &mut crate::engine::Conn,
+    kind: usize,
+    galera_node: bool,
+) -> Attempts {
+    let mut stmts = StmtCounts::default();
+    let mut retries = 0u32;
+    // The class of each retry (written only when one happens).
+    let mut retried_as: RetriedAs = [0; crate::metrics::ErrorClass::ALL.len()];
+    let result = loop {
+        match worker.execute(conn, kind, retries > 0, &mut stmts) {
+            Ok(outcome) => break Ok(outcome),
+            Err(e) => {
+                let class = engine::classify(&e);
+                if class.disconnects() {
+                    break Err((class, engine::error_message(&e)));
+                }
+                // A lock-wait timeout rolls back only the statement: end the transaction.
+                let _ = conn.rollback();
+                // On Galera another node's write can reach a row between this
+                // transaction's read and its write (certification would roll it back).
+                let conflict = class == crate::metrics::ErrorClass::Data && galera_node;
+                if (class.retryable() || conflict) && retries < cfg.retries {
+                    retries += 1;
+                    retried_as[class.index()] += 1;
+                    continue;
+                }
+                break Err((class, engine::error_message(&e)));
+            }
+        }
+    };
+    Attempts {
+        result,
+        stmts,
+        retries,
+        retried_as,
+    }
+}
+
+impl Attempts {
+    /// Counts the transaction in its virtual user's recorder: statements, retries by class,
+    /// and its latencies (`at`: intended start, actual start, end) or its failure. Returns
+    /// whether it lost its connection.
+    #[inline]
+    fn record(
+        &self,
+        recorder: &Mutex<Recorder>,
+        kind: usize,
+        names: &[String],
+        at: (Instant, Instant, Instant),
+    ) -> bool {
+        let (intended, start, end) = at;
+        let mut r = recorder.lock().unwrap_or_else(|p| p.into_inner());
+        r.stmts.reads += self.stmts.reads;
+        r.stmts.writes += self.stmts.writes;
+        r.stmts.other += self.stmts.other;
+        if self.retries > 0 {
+            for c in crate::metrics::ErrorClass::ALL {
+                let n = self.retried_as[c.index()];
+                if n > 0 {
+                    r.kinds[kind].retries += u64::from(n);
+                    r.kinds[kind].retries_by_class[c.index()] += u64::from(n);
+                }
+            }
+        }
+        match &self.result {
+            Ok(outcome) => {
+                r.completed(
+                    kind,
+                    *outcome,
+                    end.saturating_duration_since(intended).as_micros() as u64,
+                    (end - start).as_micros() as u64,
+                );
+                if self.retries > 0 {
+                    r.kinds[kind].retried_completed += 1;
+                }
+                false
+            }
+            Err((class, msg)) => {
+                r.failed(kind, &names[kind], *class, msg);
+                class.disconnects()
+            }
         }
     }
 }

@@ -4,6 +4,29 @@ use super::*;
 
 /// The consistency conditions, each with the figures it compared.
 pub fn check(conn: &mut Conn, s: &State) -> Result<Vec<Condition>> {
+    let f = read_figures(conn)?;
+    Ok(conditions(&f, s))
+}
+
+/// What the conditions compare, read from the tables.
+struct Figures {
+    branches: i64,
+    tellers: i64,
+    accounts: i64,
+    b_sum: i64,
+    t_sum: i64,
+    a_sum: i64,
+    /// Branches whose balance differs from their tellers' sum.
+    per_branch: i64,
+    /// History deltas of TPC-B transactions.
+    h_tpcb: i64,
+    /// History deltas of TPC-B and simple-update transactions.
+    h_accounts: i64,
+    h_rows: i64,
+}
+
+/// Counts and sums of the four tables.
+fn read_figures(conn: &mut Conn) -> Result<Figures> {
     let q = |conn: &mut Conn, sql: &str| -> Result<i64> {
         let v: Option<Option<i64>> = conn.query_first(sql).with_context(|| sql.to_string())?;
         Ok(v.flatten().unwrap_or(0))
@@ -11,7 +34,6 @@ pub fn check(conn: &mut Conn, s: &State) -> Result<Vec<Condition>> {
     let branches = q(conn, "SELECT COUNT(*) FROM pgbench_branches")?;
     let tellers = q(conn, "SELECT COUNT(*) FROM pgbench_tellers")?;
     let accounts = q(conn, "SELECT COUNT(*) FROM pgbench_accounts")?;
-    let scale = i64::from(s.scale);
     let b_sum = q(conn, "SELECT SUM(bbalance) FROM pgbench_branches")?;
     let t_sum = q(conn, "SELECT SUM(tbalance) FROM pgbench_tellers")?;
     let a_sum = q(conn, "SELECT SUM(abalance) FROM pgbench_accounts")?;
@@ -37,9 +59,38 @@ pub fn check(conn: &mut Conn, s: &State) -> Result<Vec<Condition>> {
     let h_tpcb = deltas(&[Variant::Tpcb]);
     let h_accounts = deltas(&[Variant::Tpcb, Variant::SimpleUpdate]);
     let h_rows: i64 = by_mark.iter().map(|(_, n, _)| n).sum();
+    Ok(Figures {
+        branches,
+        tellers,
+        accounts,
+        b_sum,
+        t_sum,
+        a_sum,
+        per_branch,
+        h_tpcb,
+        h_accounts,
+        h_rows,
+    })
+}
+
+/// The six conditions, from the figures and what txbench committed since prepare.
+fn conditions(f: &Figures, s: &State) -> Vec<Condition> {
+    let Figures {
+        branches,
+        tellers,
+        accounts,
+        b_sum,
+        t_sum,
+        a_sum,
+        per_branch,
+        h_tpcb,
+        h_accounts,
+        h_rows,
+    } = *f;
+    let scale = i64::from(s.scale);
     let unequal = |a: i64, b: i64| u64::from(a != b);
     let (lo, hi) = (s.history_committed, s.history_committed + s.in_doubt);
-    Ok(vec![
+    vec![
         Condition {
             number: 1,
             description: format!(
@@ -105,5 +156,5 @@ pub fn check(conn: &mut Conn, s: &State) -> Result<Vec<Condition>> {
                 format!("history {h_rows} rows, committed {lo}")
             },
         },
-    ])
+    ]
 }

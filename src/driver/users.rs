@@ -1,0 +1,237 @@
+//! This process's virtual users as one: their threads connected before the start, released
+//! together on the go signal, their recorders emptied each interval, halted and joined at
+//! the end.
+
+use super::signal::sleep_until;
+use super::stall;
+use super::worker::{self, Shared};
+use super::{Display, Part, Targets};
+use crate::config::RunConfig;
+use crate::metrics::Recorder;
+use crate::workload::Workload;
+use anyhow::{Result, bail};
+use crossbeam_channel::{Receiver, Sender};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Barrier, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime};
+
+/// How long before --start-at the virtual users connect.
+const CONNECT_AHEAD: Duration = Duration::from_secs(60);
+
+/// How long the end of a run waits for the transactions in flight (a lock wait ends within
+/// innodb_lock_wait_timeout, 50 s by default).
+pub(super) const END_JOIN_LIMIT: Duration = Duration::from_secs(60);
+
+/// The go signal: the --rate schedule's arrivals, or None for a closed loop.
+type Go = Option<Receiver<Instant>>;
+
+/// The virtual users of this process, connected and waiting for the go signal or running.
+pub(super) struct Users {
+    /// How many.
+    pub(super) n: usize,
+    /// What they share with the run loop: their recorders, the stop flag, the --events budget.
+    pub(super) shared: Arc<Shared>,
+    handles: Vec<JoinHandle<()>>,
+    /// Dropped to tell users still waiting for the go signal that there will be none.
+    go: Option<Sender<Go>>,
+    /// Stops the --rate schedule.
+    pub(super) stop_flag: Arc<AtomicBool>,
+    /// Set by the --rate schedule when the database cannot keep up with it.
+    pub(super) overflow: Arc<AtomicBool>,
+}
+
+impl Users {
+    /// Starts every virtual user of `part` and waits until each has connected (or failed to:
+    /// then the run ends before it starts, with the first connection's error).
+    pub(super) fn connect(
+        cfg: &RunConfig,
+        part: &Part,
+        targets: &Targets,
+        workload: &dyn Workload,
+        display: &dyn Display,
+    ) -> Result<Users> {
+        let n = part.users.len();
+        let nt = targets.urls.len().max(1);
+        let kinds = workload.kinds().len();
+        let shared = Arc::new(Shared {
+            stop: AtomicBool::new(false),
+            pausing: (Mutex::new(()), Condvar::new()),
+            crashed: Mutex::new(None),
+            remaining: AtomicI64::new(i64::MAX),
+            startup_error: Mutex::new(None),
+            recorders: (0..n * nt)
+                .map(|_| Mutex::new(Recorder::new(kinds)))
+                .collect(),
+            targets: nt,
+            pg_setup: Default::default(),
+            pg_prepares_alone: Default::default(),
+            busy: stall::Busy::new(n),
+        });
+        let barrier = Arc::new(Barrier::new(n + 1));
+        let (go_tx, go_rx) = crossbeam_channel::bounded::<Go>(n);
+        wait_to_connect(part, display);
+        let mut handles = Vec::with_capacity(n);
+        for (id, &user) in part.users.iter().enumerate() {
+            // Threads already started wait at the barrier; they cannot be released without
+            // all parties, so a thread that cannot start is reported and the process ends.
+            handles.push(worker::spawn(
+                id, user, cfg, targets, workload, &shared, &barrier, &go_rx,
+            )?);
+        }
+        barrier.wait();
+        let users = Users {
+            n,
+            shared,
+            handles,
+            go: Some(go_tx),
+            stop_flag: Arc::new(AtomicBool::new(false)),
+            overflow: Arc::new(AtomicBool::new(false)),
+        };
+        let failed = users
+            .shared
+            .startup_error
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        if let Some(err) = failed {
+            users.abandon();
+            bail!("a virtual user could not connect: {err}");
+        }
+        Ok(users)
+    }
+
+    /// Every connection is open: waits for the shared start (Ctrl-C ends the wait, and the
+    /// run then ends at once as interrupted).
+    pub(super) fn wait_for_start(&self, part: &Part, display: &dyn Display) {
+        if let Some(at) = part.start_at {
+            display.note(&format!(
+                "{} virtual user(s) connected; starting at {}",
+                self.n,
+                crate::shard::rfc3339(at)
+            ));
+            sleep_until(at);
+        }
+    }
+
+    /// The run will not start: tells the users and waits for them to end.
+    pub(super) fn abandon(mut self) {
+        self.go = None;
+        for h in std::mem::take(&mut self.handles) {
+            let _ = h.join();
+        }
+    }
+
+    /// Releases every user on `schedule` (None: a closed loop). Without a warm-up the
+    /// --events budget is in place before any of them starts (after a warm-up it is set
+    /// again, the warm-up spending none of it).
+    pub(super) fn release(
+        &self,
+        part: &Part,
+        measuring: bool,
+        workload: &dyn Workload,
+        schedule: Option<&Receiver<Instant>>,
+    ) {
+        if measuring {
+            self.start_budget(part, workload);
+        }
+        if let Some(go) = &self.go {
+            for _ in 0..self.n {
+                let _ = go.send(schedule.cloned());
+            }
+        }
+    }
+
+    /// The measured phase starts: the --events budget is set and the workload told.
+    pub(super) fn start_budget(&self, part: &Part, workload: &dyn Workload) {
+        self.shared
+            .remaining
+            .store(part.events.map_or(i64::MAX, |e| e as i64), Ordering::SeqCst);
+        workload.measure_started();
+    }
+
+    /// Whether the --events budget is spent.
+    pub(super) fn events_done(&self, part: &Part) -> bool {
+        part.events.is_some() && self.shared.remaining.load(Ordering::SeqCst) <= 0
+    }
+
+    /// Whether something asked the run to stop: Ctrl-C, the --rate schedule's overflow, or a
+    /// virtual user (a crash, a spent budget).
+    pub(super) fn stop_asked(&self) -> bool {
+        super::signal::INTERRUPTED.load(Ordering::SeqCst)
+            || self.overflow.load(Ordering::Relaxed)
+            || self.shared.stop.load(Ordering::Relaxed)
+    }
+
+    /// Every user ends after its transaction; the --rate schedule stops.
+    pub(super) fn halt(&self) {
+        self.shared.halt();
+        self.stop_flag.store(true, Ordering::SeqCst);
+    }
+
+    /// Waits up to END_JOIN_LIMIT for the transactions in flight; returns how many users
+    /// did not finish theirs.
+    pub(super) fn join_in_flight(&mut self) -> usize {
+        join_within(std::mem::take(&mut self.handles), END_JOIN_LIMIT)
+    }
+
+    /// Empties every user's recorder: the interval's counts, in all and per target (one
+    /// recorder per target only with several targets).
+    pub(super) fn take_counts(&self, kinds: usize) -> (Recorder, Vec<Recorder>) {
+        let nt = self.shared.targets;
+        let mut rec = Recorder::new(kinds);
+        let mut per_target: Vec<Recorder> = (0..nt).map(|_| Recorder::new(kinds)).collect();
+        for (i, r) in self.shared.recorders.iter().enumerate() {
+            let taken = std::mem::replace(
+                &mut *r.lock().unwrap_or_else(|p| p.into_inner()),
+                Recorder::new(kinds),
+            );
+            rec.merge(&taken);
+            if nt > 1 {
+                per_target[i % nt].merge(&taken);
+            }
+        }
+        (rec, per_target)
+    }
+
+    /// The run is over: stops everyone, then joins those that finish within `limit` and
+    /// leaves the rest (the process ends without them). `schedule` ends after the go signal.
+    pub(super) fn leave<T>(mut self, schedule: Option<T>, limit: Duration) {
+        self.halt();
+        self.go = None;
+        drop(schedule);
+        join_within(std::mem::take(&mut self.handles), limit);
+    }
+}
+
+/// Connections opened long before a far start would sit idle past wait_timeout or a proxy's
+/// idle limit: waits until the last minute before --start-at to open them.
+fn wait_to_connect(part: &Part, display: &dyn Display) {
+    if let Some(at) = part.start_at
+        && let Ok(ahead) = at.duration_since(SystemTime::now())
+        && ahead > CONNECT_AHEAD
+    {
+        display.note(&format!(
+            "waiting until a minute before the start at {} to connect",
+            crate::shard::rfc3339(at)
+        ));
+        sleep_until(at - CONNECT_AHEAD);
+    }
+}
+
+/// Joins the threads that finish within `limit`; returns how many did not.
+fn join_within(handles: Vec<JoinHandle<()>>, limit: Duration) -> usize {
+    let deadline = Instant::now() + limit;
+    let mut left = handles;
+    loop {
+        let (done, rest): (Vec<_>, Vec<_>) = left.into_iter().partition(|h| h.is_finished());
+        for h in done {
+            let _ = h.join();
+        }
+        left = rest;
+        if left.is_empty() || Instant::now() >= deadline {
+            return left.len();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
