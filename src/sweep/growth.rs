@@ -7,7 +7,7 @@ use crate::workload::tpcc::sets::TableSets;
 use anyhow::Result;
 
 /// A table's rows, bytes, and whether the rows are exact.
-type Measured = (String, u64, u64, bool);
+pub(super) type Measured = (String, u64, u64, bool);
 
 /// `tables` measured in every set of `sets` (None: the URL's schema), summed per table.
 pub(super) fn measure(

@@ -1,14 +1,17 @@
 //! One level: the pre-flight, the workload made ready on every target, its RunConfig built
 //! from the plan, the driver's run, and the checks and deferred work after it.
 
-use super::after::{check_after_run, replicas_after_run};
+use super::after::{AfterRun, frozen, record_history, tpcb_after_run, tpcc_after_run};
+use super::growth::Measured;
 use super::{Choice, LEVEL_GAP, Plan, Show, clock_seed, growth, part};
 use crate::config::RunConfig;
 use crate::driver;
 use crate::engine::{self, TargetUrl};
 use crate::error::Failure;
-use crate::results::{RunDir, RunResult, RunStatus};
+use crate::results::{RunDir, RunResult};
+use crate::topology::ReplicaAddr;
 use crate::workload::oltp::{self, Oltp};
+use crate::workload::tpcc::sets::TableSets;
 use crate::workload::{tpcb, tpcc};
 use anyhow::{Context, Result};
 use serde_json::json;
@@ -28,337 +31,472 @@ pub fn level(
     expect: Option<&serde_json::Value>,
     show: &dyn Show,
 ) -> Result<RunResult> {
-    let shard = plan.driver.shard;
-    // A sweep's levels each start a slot after the previous one, so the shards of every
-    // level start together.
-    let start_at = plan.start_at.map(|t| {
-        // Deferred deliveries drain for up to 80 s after a level.
-        let drain = match &plan.choice {
-            Choice::Tpcc { options, .. }
-                if options.delivery == tpcc::run::DeliveryMode::Deferred =>
-            {
-                Duration::from_secs(80)
-            }
-            _ => Duration::ZERO,
-        };
-        let slot =
-            Duration::from_secs_f64(plan.driver.warmup_s + plan.driver.time_s) + LEVEL_GAP + drain;
-        t + slot * level.map_or(0, |(i, _)| i as u32 - 1)
-    });
-    let mut start_note = None;
-    if let Some(t) = start_at {
-        start_note = crate::shard::check_start_at(t, SystemTime::now())
-            .map_err(|e| Failure::Usage(format!("--start-at: {e}")))?;
+    Level {
+        plan,
+        targets,
+        threads,
+        dir,
+        position: level,
+        expect,
+        show,
     }
-    // Every shard draws the same inputs as one process would: the seed is given, or derived
-    // from the start they share.
-    let seed = plan
-        .seed
-        .or_else(|| shard.and(plan.start_at).map(crate::shard::Shard::seed_from))
-        .unwrap_or_else(clock_seed);
-    let target = targets[0].clone();
-    let mut conn = engine::connect(&target)?;
-    let mut preflight = engine::preflight(&mut conn)?;
-    part::placement_facts(&mut conn, &target, &mut preflight);
-    // Replication topologies are MySQL's (PostgreSQL's standbys are not yet followed).
-    let (topology, replicas_at_start) = crate::topology::at_start(&mut conn, &target);
-    preflight.topology = topology;
-    let mut tpcc_run: Option<Arc<tpcc::run::Tpcc>> = None;
-    let mut sets = None;
-    let mut tpcb_run: Option<Arc<tpcb::Tpcb>> = None;
-    let mut workload_options = serde_json::Value::Null;
-    let workload: Arc<dyn crate::workload::Workload> = match &plan.choice {
-        Choice::Tpcc {
-            warehouses,
-            check,
-            table_sets,
-            options: a,
-        } => {
-            let s = tpcc::sets::resolve(&mut conn, *table_sets)?;
-            let states = tpcc::sets::ready_all(&target, &s, *warehouses)?;
-            let state = states[0].clone();
-            if threads < s.count {
-                return Err(Failure::Usage(format!(
-                    "--threads {threads} for {} table sets: every set needs a terminal (--table-sets {threads} runs on fewer)",
-                    s.count
-                ))
-                .into());
-            }
-            workload_options = json!({
-                "warehouses": warehouses, "prepared_warehouses": state.warehouses,
-                "null_dates": state.null_dates, "terminal_warehouse": a.terminals,
-                "think_time": format!("{:?}", a.think), "mix": a.mix, "check": check,
-                "procedures": a.procedures, "delivery": a.delivery,
-            });
-            if s.count > 1 {
-                workload_options["table_sets"] = json!(s.count);
-            }
-            for (k, st) in (1..).zip(&states) {
-                let mut conn = s.connect(&target, k)?;
-                tpcc::run::ready_to_run(&mut conn, a, st)
-                    .with_context(|| format!("table {}", s.name(k)))?;
-            }
-            let mut t = tpcc::run::Tpcc::new(
-                warehouses.unwrap_or(state.warehouses),
-                state.null_dates,
-                state.c_last_load,
-                a,
-                (threads, &s),
-                seed ^ 0x7cc,
-            );
-            if a.delivery == tpcc::run::DeliveryMode::Deferred {
-                let (urls, s) = (targets.to_vec(), s.clone());
-                t.start_deferred(targets.len(), Arc::new(move |i, k| s.connect(&urls[i], k)))?;
-            }
-            sets = Some(s);
-            let t = Arc::new(t);
-            tpcc_run = Some(t.clone());
-            t
+    .run()
+}
+
+/// What a level is entered with.
+struct Level<'a> {
+    /// The plan its RunConfig derives from.
+    plan: &'a Plan,
+    /// The targets: the first one's pre-flight, data and checks are the level's.
+    targets: &'a [TargetUrl],
+    /// Its thread count (virtual users).
+    threads: u32,
+    /// Its run directory.
+    dir: &'a Path,
+    /// (its number, how many) within a sweep.
+    position: Option<(usize, usize)>,
+    /// The workload options the sweep's earlier levels ran with (JSON null: none yet).
+    expect: Option<&'a serde_json::Value>,
+    /// What it shows as it goes.
+    show: &'a dyn Show,
+}
+
+/// When a level starts, and the seed its inputs are drawn from.
+struct Schedule {
+    /// --start-at moved to this level's slot of a sweep, in the server's clock.
+    start_at: Option<SystemTime>,
+    /// What the check of that start has to say (shown before the level's first line).
+    start_note: Option<String>,
+    /// The seed.
+    seed: u64,
+}
+
+/// The first target after its pre-flight.
+struct FirstTarget {
+    /// Its URL.
+    url: TargetUrl,
+    /// The connection the workload is made ready on (closed before the other targets).
+    conn: engine::Conn,
+    /// The pre-flight the run records.
+    preflight: crate::preflight::Preflight,
+    /// The replicas its primary had at the start (`--check` verifies they converged).
+    replicas_at_start: Vec<ReplicaAddr>,
+}
+
+/// The workload made ready on the first target.
+struct Ready {
+    /// What the driver runs.
+    workload: Arc<dyn crate::workload::Workload>,
+    /// TPC-C's run, for its deferred deliveries, report and check after the run.
+    tpcc: Option<Arc<tpcc::run::Tpcc>>,
+    /// TPC-B's run, to record its history rows after the run.
+    tpcb: Option<Arc<tpcb::Tpcb>>,
+    /// TPC-C's table sets.
+    sets: Option<TableSets>,
+    /// TPC-C's and TPC-B's workload options as the level records them (null for oltp_*).
+    options: serde_json::Value,
+}
+
+/// What the first target says before the run.
+struct AtStart {
+    /// The server's clock offset and round trip (with --shard or --start-at).
+    clock: Option<(f64, f64)>,
+    /// The `prepare` command line that made the data.
+    prepare_args: Vec<String>,
+    /// The growing tables' sizes at the start.
+    growth_start: Result<Vec<Measured>>,
+}
+
+impl Level<'_> {
+    /// The level's life, step by step in the order of events.
+    fn run(&self) -> Result<RunResult> {
+        let when = self.schedule()?;
+        let mut first = self.preflight()?;
+        let ready = self.workload_ready(&mut first.conn, when.seed)?;
+        let at_start = self.read_at_start(&mut first.conn, &when, ready.sets.as_ref())?;
+        drop(first.conn);
+        let (part, run_targets) = self.part_and_targets(&*ready.workload, &when, at_start.clock)?;
+        let cfg = self.run_config(&first.url, &when, ready.options, at_start.prepare_args)?;
+        let mut run_dir = RunDir::create(self.dir, SystemTime::now())?;
+        let display = self.announce(&first.url, &cfg, &when, &part);
+        let result = driver::run(
+            &cfg,
+            &part,
+            &run_targets,
+            ready.workload,
+            first.preflight,
+            &mut run_dir,
+            display.as_ref(),
+        );
+        let after = AfterRun {
+            choice: &self.plan.choice,
+            targets: self.targets,
+            target: &first.url,
+            sets: ready.sets.as_ref(),
+            frozen: frozen(&result),
+            shared_data: run_targets.shared_data,
+            replicas_at_start: &first.replicas_at_start,
+        };
+        let tpcb_recorded = record_history(ready.tpcb.as_deref(), &after);
+        let mut result = result?;
+        if let Some(t) = &ready.tpcc {
+            tpcc_after_run(t, &mut result, &after)?;
+            run_dir.write_result(&result)?;
         }
-        Choice::Tpcb { scale, options, .. } => {
-            let state = tpcb::ready(&mut conn, *scale)?;
-            let o = *options;
-            workload_options = json!({
-                "scale": state.scale, "history_key": state.history_key,
-                "variant": o.variant, "remote_pct": o.remote_pct,
-            });
-            let t = Arc::new(tpcb::Tpcb::new(
-                &mut conn,
-                &state,
-                o,
-                threads,
-                shard.is_some(),
-            )?);
-            tpcb_run = Some(t.clone());
-            t
+        if let Some(recorded) = tpcb_recorded {
+            tpcb_after_run(recorded, &mut result, &after)?;
+            run_dir.write_result(&result)?;
         }
-        Choice::Oltp(kind, o) => {
-            oltp::ready(&mut conn, o, plan.choice.name())?;
-            Arc::new(Oltp {
-                kind: *kind,
-                options: o.clone(),
+        growth_at_end(at_start.growth_start, &mut result, &mut run_dir, &after)?;
+        display.finish();
+        self.show
+            .level_done(&result, self.dir, self.position.map(|l| l.0));
+        Ok(result)
+    }
+
+    /// When the level starts (--start-at, a sweep's slot later per level), that start
+    /// checked, and the seed.
+    fn schedule(&self) -> Result<Schedule> {
+        let plan = self.plan;
+        // A sweep's levels each start a slot after the previous one, so the shards of every
+        // level start together.
+        let start_at = plan.start_at.map(|t| {
+            // Deferred deliveries drain for up to 80 s after a level.
+            let drain = match &plan.choice {
+                Choice::Tpcc { options, .. }
+                    if options.delivery == tpcc::run::DeliveryMode::Deferred =>
+                {
+                    Duration::from_secs(80)
+                }
+                _ => Duration::ZERO,
+            };
+            let slot = Duration::from_secs_f64(plan.driver.warmup_s + plan.driver.time_s)
+                + LEVEL_GAP
+                + drain;
+            t + slot * self.position.map_or(0, |(i, _)| i as u32 - 1)
+        });
+        let mut start_note = None;
+        if let Some(t) = start_at {
+            start_note = crate::shard::check_start_at(t, SystemTime::now())
+                .map_err(|e| Failure::Usage(format!("--start-at: {e}")))?;
+        }
+        // Every shard draws the same inputs as one process would: the seed is given, or derived
+        // from the start they share.
+        let seed = plan
+            .seed
+            .or_else(|| {
+                plan.driver
+                    .shard
+                    .and(plan.start_at)
+                    .map(crate::shard::Shard::seed_from)
             })
+            .unwrap_or_else(clock_seed);
+        Ok(Schedule {
+            start_at,
+            start_note,
+            seed,
+        })
+    }
+
+    /// The first target connected and its pre-flight taken: placement facts and topology.
+    fn preflight(&self) -> Result<FirstTarget> {
+        let target = self.targets[0].clone();
+        let mut conn = engine::connect(&target)?;
+        let mut preflight = engine::preflight(&mut conn)?;
+        part::placement_facts(&mut conn, &target, &mut preflight);
+        // Replication topologies are MySQL's (PostgreSQL's standbys are not yet followed).
+        let (topology, replicas_at_start) = crate::topology::at_start(&mut conn, &target);
+        preflight.topology = topology;
+        Ok(FirstTarget {
+            url: target,
+            conn,
+            preflight,
+            replicas_at_start,
+        })
+    }
+
+    /// The workload made ready on the first target over `conn`, its inputs drawn from `seed`.
+    fn workload_ready(&self, conn: &mut engine::Conn, seed: u64) -> Result<Ready> {
+        match &self.plan.choice {
+            Choice::Tpcc {
+                warehouses,
+                check,
+                table_sets,
+                options: a,
+            } => self.tpcc_ready(conn, seed, *warehouses, *check, *table_sets, a),
+            Choice::Tpcb { scale, options, .. } => self.tpcb_ready(conn, *scale, options),
+            Choice::Oltp(kind, o) => {
+                oltp::ready(conn, o, self.plan.choice.name())?;
+                Ok(Ready {
+                    workload: Arc::new(Oltp {
+                        kind: *kind,
+                        options: o.clone(),
+                    }),
+                    tpcc: None,
+                    tpcb: None,
+                    sets: None,
+                    options: serde_json::Value::Null,
+                })
+            }
         }
-    };
-    // The server's clock: --start-at is in it, and merge aligns shards by it.
-    let clock = if shard.is_some() || start_at.is_some() {
-        Some(engine::clock_offset(&mut conn)?)
-    } else {
-        None
-    };
-    // How the data was made, so the run can be repeated on a copy (`history --confirm`).
-    let prepare_args = crate::workload::meta::get(&mut conn, crate::workload::meta::PREPARE_ARGS)?
-        .and_then(|v| serde_json::from_str(&v).ok())
-        .unwrap_or_default();
+    }
+
+    /// TPC-C made ready: every table set of the first target ready to run, a terminal for
+    /// each set, and the deferred deliverer started when deliveries are deferred.
+    fn tpcc_ready(
+        &self,
+        conn: &mut engine::Conn,
+        seed: u64,
+        warehouses: Option<u32>,
+        check: bool,
+        table_sets: Option<u32>,
+        a: &tpcc::run::RunOptions,
+    ) -> Result<Ready> {
+        let (target, targets, threads) = (&self.targets[0], self.targets, self.threads);
+        let s = tpcc::sets::resolve(conn, table_sets)?;
+        let states = tpcc::sets::ready_all(target, &s, warehouses)?;
+        let state = states[0].clone();
+        if threads < s.count {
+            return Err(Failure::Usage(format!(
+                "--threads {threads} for {} table sets: every set needs a terminal (--table-sets {threads} runs on fewer)",
+                s.count
+            ))
+            .into());
+        }
+        let mut workload_options = json!({
+            "warehouses": warehouses, "prepared_warehouses": state.warehouses,
+            "null_dates": state.null_dates, "terminal_warehouse": a.terminals,
+            "think_time": format!("{:?}", a.think), "mix": a.mix, "check": check,
+            "procedures": a.procedures, "delivery": a.delivery,
+        });
+        if s.count > 1 {
+            workload_options["table_sets"] = json!(s.count);
+        }
+        for (k, st) in (1..).zip(&states) {
+            let mut conn = s.connect(target, k)?;
+            tpcc::run::ready_to_run(&mut conn, a, st)
+                .with_context(|| format!("table {}", s.name(k)))?;
+        }
+        let mut t = tpcc::run::Tpcc::new(
+            warehouses.unwrap_or(state.warehouses),
+            state.null_dates,
+            state.c_last_load,
+            a,
+            (threads, &s),
+            seed ^ 0x7cc,
+        );
+        if a.delivery == tpcc::run::DeliveryMode::Deferred {
+            let (urls, s) = (targets.to_vec(), s.clone());
+            t.start_deferred(targets.len(), Arc::new(move |i, k| s.connect(&urls[i], k)))?;
+        }
+        let t = Arc::new(t);
+        Ok(Ready {
+            workload: t.clone(),
+            tpcc: Some(t),
+            tpcb: None,
+            sets: Some(s),
+            options: workload_options,
+        })
+    }
+
+    /// TPC-B made ready at `scale` (None: the prepared one) on the first target.
+    fn tpcb_ready(
+        &self,
+        conn: &mut engine::Conn,
+        scale: Option<u32>,
+        options: &tpcb::RunOptions,
+    ) -> Result<Ready> {
+        let state = tpcb::ready(conn, scale)?;
+        let o = *options;
+        let workload_options = json!({
+            "scale": state.scale, "history_key": state.history_key,
+            "variant": o.variant, "remote_pct": o.remote_pct,
+        });
+        let t = Arc::new(tpcb::Tpcb::new(
+            conn,
+            &state,
+            o,
+            self.threads,
+            self.plan.driver.shard.is_some(),
+        )?);
+        Ok(Ready {
+            workload: t.clone(),
+            tpcc: None,
+            tpcb: Some(t),
+            sets: None,
+            options: workload_options,
+        })
+    }
+
+    /// What the first target says before the run: its clock, how its data was made, and the
+    /// sizes of the tables the workload grows.
+    fn read_at_start(
+        &self,
+        conn: &mut engine::Conn,
+        when: &Schedule,
+        sets: Option<&TableSets>,
+    ) -> Result<AtStart> {
+        // The server's clock: --start-at is in it, and merge aligns shards by it.
+        let clock = if self.plan.driver.shard.is_some() || when.start_at.is_some() {
+            Some(engine::clock_offset(conn)?)
+        } else {
+            None
+        };
+        // How the data was made, so the run can be repeated on a copy (`history --confirm`).
+        let prepare_args = crate::workload::meta::get(conn, crate::workload::meta::PREPARE_ARGS)?
+            .and_then(|v| serde_json::from_str(&v).ok())
+            .unwrap_or_default();
+        let growth_start =
+            growth::measure(&self.targets[0], sets, growth_tables(&self.plan.choice));
+        Ok(AtStart {
+            clock,
+            prepare_args,
+            growth_start,
+        })
+    }
+
+    /// This process's part of the virtual users, and the other targets made ready as the
+    /// first was; TPC-B's `--check` refused on targets that each hold data of their own.
+    fn part_and_targets(
+        &self,
+        workload: &dyn crate::workload::Workload,
+        when: &Schedule,
+        clock: Option<(f64, f64)>,
+    ) -> Result<(driver::Part, driver::Targets)> {
+        let (plan, targets) = (self.plan, self.targets);
+        let shard = plan.driver.shard;
+        let part = part::shard_part(workload, plan, self.threads, shard, when.start_at, clock)?;
+        let run_targets = part::other_targets_ready(&plan.choice, targets)?;
+        if matches!(plan.choice, Choice::Tpcb { check: true, .. })
+            && targets.len() > 1
+            && !run_targets.shared_data
+        {
+            return Err(Failure::Usage(
+                "--check: TPC-B's check compares the history with the rows the runs committed, recorded on the first target only, so it cannot check targets that are not nodes of one cluster: run without --check".into(),
+            )
+            .into());
+        }
+        Ok((part, run_targets))
+    }
+
+    /// The level's RunConfig: the plan's driver options with this level's targets, threads,
+    /// seed, workload options (`options`, or oltp_*'s own) and start; refused when the
+    /// workload options differ from those of the sweep's earlier levels.
+    fn run_config(
+        &self,
+        target: &TargetUrl,
+        when: &Schedule,
+        options: serde_json::Value,
+        prepare_args: Vec<String>,
+    ) -> Result<RunConfig> {
+        let (plan, targets) = (self.plan, self.targets);
+        let workload_options = match &plan.choice {
+            Choice::Tpcb { .. } | Choice::Tpcc { .. } => options,
+            Choice::Oltp(_, o) => serde_json::to_value(o)?,
+        };
+        if let Some(e) = self.expect
+            && !e.is_null()
+            && *e != workload_options
+        {
+            anyhow::bail!(
+                "the data or the options differ from the earlier levels of this sweep (they ran with {e}, this level would run with {workload_options}): start a new sweep"
+            );
+        }
+        Ok(RunConfig {
+            url: target.to_string(),
+            targets: if targets.len() > 1 {
+                targets.iter().map(|t| t.to_string()).collect()
+            } else {
+                Vec::new()
+            },
+            threads: self.threads,
+            seed: when.seed,
+            workload_options,
+            start_at: when.start_at.map(crate::shard::rfc3339),
+            args: plan.args.clone(),
+            prepare_args,
+            ..plan.driver.clone()
+        })
+    }
+
+    /// Shows the level's start (the note on --start-at, then what runs where, and where its
+    /// results go) and opens its live display.
+    fn announce(
+        &self,
+        target: &TargetUrl,
+        cfg: &RunConfig,
+        when: &Schedule,
+        part: &driver::Part,
+    ) -> Box<dyn driver::Display> {
+        let (show, level) = (self.show, self.position);
+        let prefix = level.map_or(String::new(), |(i, n)| format!("[level {i}/{n}] "));
+        if let Some(line) = &when.start_note {
+            show.note(&format!("{prefix}{line}"));
+        }
+        show.note(&format!(
+            "{prefix}txbench {}: {} on {target}, {}{} threads, {} s{} (seed {}); results in {}",
+            env!("CARGO_PKG_VERSION"),
+            self.plan.choice.name(),
+            self.plan.driver.shard.map_or(String::new(), |s| format!(
+                "shard {s}: {} of ",
+                part.users.len()
+            )),
+            self.threads,
+            cfg.time_s,
+            if cfg.warmup_s > 0.0 {
+                format!(" after {} s warm-up", cfg.warmup_s)
+            } else {
+                String::new()
+            },
+            cfg.seed,
+            self.dir.display()
+        ));
+        show.level_display(
+            prefix,
+            level.map(|l| l.0),
+            (cfg.time_s + cfg.warmup_s).ceil() as u64,
+        )
+    }
+}
+
+/// The tables `choice` adds to, whose growth over the run is measured.
+fn growth_tables(choice: &Choice) -> &'static [&'static str] {
     // How the tables the workload adds to grow over the run (seed 001: growth is one reason
     // long TPC-C runs decline). ANALYZE needs more than SELECT: a refusal is a note.
-    let growth_tables: &[&str] = match &plan.choice {
+    match choice {
         Choice::Tpcc { .. } => &["orders", "order_line", "history", "new_order"],
         Choice::Tpcb { .. } => &["pgbench_history"],
         Choice::Oltp(..) => &[],
-    };
-    let growth_start = growth::measure(&target, sets.as_ref(), growth_tables);
-    drop(conn);
-    let part = part::shard_part(&*workload, plan, threads, shard, start_at, clock)?;
-    let run_targets = part::other_targets_ready(&plan.choice, targets)?;
-    if matches!(plan.choice, Choice::Tpcb { check: true, .. })
-        && targets.len() > 1
-        && !run_targets.shared_data
-    {
-        return Err(Failure::Usage(
-            "--check: TPC-B's check compares the history with the rows the runs committed, recorded on the first target only, so it cannot check targets that are not nodes of one cluster: run without --check".into(),
-        )
-        .into());
     }
-    let workload_options = match &plan.choice {
-        Choice::Tpcb { .. } | Choice::Tpcc { .. } => workload_options,
-        Choice::Oltp(_, o) => serde_json::to_value(o)?,
-    };
-    if let Some(e) = expect
-        && !e.is_null()
-        && *e != workload_options
-    {
-        anyhow::bail!(
-            "the data or the options differ from the earlier levels of this sweep (they ran with {e}, this level would run with {workload_options}): start a new sweep"
-        );
-    }
-    let cfg = RunConfig {
-        url: target.to_string(),
-        targets: if targets.len() > 1 {
-            targets.iter().map(|t| t.to_string()).collect()
-        } else {
-            Vec::new()
-        },
-        threads,
-        seed,
-        workload_options,
-        start_at: start_at.map(crate::shard::rfc3339),
-        args: plan.args.clone(),
-        prepare_args,
-        ..plan.driver.clone()
-    };
-    let mut run_dir = RunDir::create(dir, SystemTime::now())?;
-    let prefix = level.map_or(String::new(), |(i, n)| format!("[level {i}/{n}] "));
-    if let Some(line) = &start_note {
-        show.note(&format!("{prefix}{line}"));
-    }
-    show.note(&format!(
-        "{prefix}txbench {}: {} on {target}, {}{} threads, {} s{} (seed {}); results in {}",
-        env!("CARGO_PKG_VERSION"),
-        plan.choice.name(),
-        shard.map_or(String::new(), |s| format!(
-            "shard {s}: {} of ",
-            part.users.len()
-        )),
-        threads,
-        cfg.time_s,
-        if cfg.warmup_s > 0.0 {
-            format!(" after {} s warm-up", cfg.warmup_s)
-        } else {
-            String::new()
-        },
-        cfg.seed,
-        dir.display()
-    ));
-    let display = show.level_display(
-        prefix,
-        level.map(|l| l.0),
-        (cfg.time_s + cfg.warmup_s).ceil() as u64,
-    );
-    let result = driver::run(
-        &cfg,
-        &part,
-        &run_targets,
-        workload,
-        preflight,
-        &mut run_dir,
-        display.as_ref(),
-    );
-    // A frozen server would hang every statement sent after the run: send none.
-    let frozen = result.as_ref().is_ok_and(|r| {
-        r.validity
-            .reasons
-            .iter()
-            .any(|r| r.starts_with(crate::sampler::UNRESPONSIVE))
-    });
-    // Whatever became of the run, its committed history rows are in the table: record them.
-    let tpcb_recorded = tpcb_run
-        .as_ref()
-        .filter(|_| !frozen)
-        .map(|t| engine::connect(&target).and_then(|mut c| t.record(&mut c)));
-    let mut result = result?;
-    if let Some(t) = &tpcc_run {
-        // Deferred deliveries queued before the end still run (up to 80 s), then the
-        // report is taken again with them.
-        let left = t.stop_deferred(if frozen {
-            Duration::ZERO
-        } else {
-            Duration::from_secs(80)
-        });
-        if let Some(summary) = &result.summary {
-            use crate::workload::Workload;
-            result.workload_report = t.report(summary);
-        }
-        if left > 0 {
-            result.notes.push(format!(
-                "{left} deferred deliveries were still queued 80 s after the run"
-            ));
-        }
-        let check = matches!(plan.choice, Choice::Tpcc { check: true, .. })
-            && !frozen
-            && result.status != RunStatus::Interrupted;
-        if check {
-            // Every target that holds data of its own (not a node of one cluster).
-            let checked = if run_targets.shared_data {
-                &targets[..1]
-            } else {
-                targets
-            };
-            let (several, each_target) = (t.sets.count > 1, checked.len() > 1);
-            let mut conditions = Vec::new();
-            for (i, url) in (1..).zip(checked) {
-                let per_set = tpcc::sets::check_all(url, &t.sets, t.null_dates, &[])?;
-                let per_set = per_set.into_iter().map(|(c, _)| c).collect();
-                let named = tpcc::sets::name_conditions(&t.sets, per_set);
-                conditions.extend(named.into_iter().map(|mut c| {
-                    if each_target {
-                        let sep = if several { ", " } else { ": " };
-                        c.description = format!("target {i}{sep}{}", c.description);
-                    }
-                    c
-                }));
-            }
-            check_after_run(
-                &mut result,
-                &conditions,
-                match (several, each_target) {
-                    (false, false) => "conditions 1-10 and 12 pass",
-                    (true, false) => "conditions 1-10 and 12 pass in every table set",
-                    (false, true) => "conditions 1-10 and 12 pass on every target",
-                    (true, true) => {
-                        "conditions 1-10 and 12 pass in every table set of every target"
-                    }
-                },
-                |c| match c
-                    .description
-                    .split_once(": ")
-                    .filter(|_| several || each_target)
-                {
-                    Some((set, _)) => format!("{} of {set} ({} violating)", c.number, c.violations),
-                    None => format!("{} ({} violating)", c.number, c.violations),
-                },
-                ", ",
-            );
-        }
-        if check {
-            replicas_after_run(&mut result, &target, &replicas_at_start)?;
-        }
-        run_dir.write_result(&result)?;
-    }
-    if let Some(recorded) = tpcb_recorded {
-        // `check tpcb` compares the history with what every run committed.
-        if let Err(e) = recorded {
-            result.notes.push(format!(
-                "the history rows this run committed could not be recorded ({e:#}): `check tpcb` will find more rows than recorded"
-            ));
-        } else if matches!(plan.choice, Choice::Tpcb { check: true, .. })
-            && result.status != RunStatus::Interrupted
-        {
-            let mut conn = engine::connect(&target)?;
-            let state = tpcb::ready(&mut conn, None)?;
-            let conditions = tpcb::check(&mut conn, &state)?;
-            check_after_run(
-                &mut result,
-                &conditions,
-                "all 6 conditions pass",
-                |c| format!("{} ({}: {})", c.number, c.description, c.detail),
-                "; ",
-            );
-            replicas_after_run(&mut result, &target, &replicas_at_start)?;
-        }
-        run_dir.write_result(&result)?;
-    }
-    match growth_start {
-        Ok(start) if !start.is_empty() && !frozen => {
-            match growth::measure(&target, sets.as_ref(), growth_tables) {
+}
+
+/// The tables' growth from `start` to the end of the run (not measured on a frozen
+/// server), or a note saying why it was not measured; result.json rewritten with it.
+fn growth_at_end(
+    start: Result<Vec<Measured>>,
+    result: &mut RunResult,
+    run_dir: &mut RunDir,
+    after: &AfterRun,
+) -> Result<()> {
+    match start {
+        Ok(start) if !start.is_empty() && !after.frozen => {
+            match growth::measure(after.target, after.sets, growth_tables(after.choice)) {
                 Ok(end) => result.database_growth = growth::between(&start, &end),
                 Err(e) => result.notes.push(format!(
                     "the tables' growth was not measured at the end: {}",
                     crate::error::one_line(&e)
                 )),
             }
-            run_dir.write_result(&result)?;
+            run_dir.write_result(result)?;
         }
         Err(e) => {
             result.notes.push(format!(
                 "the tables' growth was not measured: {}",
                 crate::error::one_line(&e)
             ));
-            run_dir.write_result(&result)?;
+            run_dir.write_result(result)?;
         }
         _ => {}
     }
-    display.finish();
-    show.level_done(&result, dir, level.map(|l| l.0));
-    Ok(result)
+    Ok(())
 }
