@@ -47,14 +47,26 @@ pub struct Confirmation {
     pub experiment: String,
 }
 
+/// What the confirming experiment compares.
+struct Compared {
+    /// The outcome: "throughput" or a cost per transaction.
+    outcome: String,
+    /// True for throughput (lower is worse), false for a cost (higher is worse).
+    throughput: bool,
+}
+
 /// The outcome the experiment compares for a history figure, or an error naming the flag.
-fn outcome(figure: &str) -> Result<(String, bool)> {
+fn outcome(figure: &str) -> Result<Compared> {
+    let compared = |outcome: String, throughput| Compared {
+        outcome,
+        throughput,
+    };
     match figure {
-        "tps" | "nopm" | "tpm" => Ok(("throughput".into(), true)),
+        "tps" | "nopm" | "tpm" => Ok(compared("throughput".into(), true)),
         _ => {
             let cost = figure.strip_prefix("per_txn.").unwrap_or(figure);
             if experiment::COSTS.contains(&cost) {
-                Ok((cost.to_string(), false))
+                Ok(compared(cost.to_string(), false))
             } else {
                 Err(Failure::Usage(format!(
                     "--confirm: the experiment measures throughput (tps, nopm) and the server's costs per transaction (server_cpu_ms, per_txn.{}); --figure {figure} is neither",
@@ -128,7 +140,7 @@ pub fn confirm(out: &Output, cmd: &HistoryCmd, h: &History) -> Result<Option<Con
     let Some(at) = &cmd.confirm else {
         return Ok(None);
     };
-    let (outcome, throughput) = outcome(&h.figure)?;
+    let compared = outcome(&h.figure)?;
     let Some(index) = step_index(h, at)? else {
         out.note("--confirm: no change point to confirm");
         return Ok(None);
@@ -140,58 +152,168 @@ pub fn confirm(out: &Output, cmd: &HistoryCmd, h: &History) -> Result<Option<Con
         ))
         .into());
     }
-    let load = |i: usize| -> Result<(PathBuf, RunResult)> {
-        let dir = PathBuf::from(&h.points[i].dir);
-        let r = RunResult::load(&dir)?;
-        Ok((dir, r))
-    };
-    let (bdir, b) = load(index - 1)?;
-    let (adir, a) = load(index)?;
-    let (bs, as_) = (confirm::side(&bdir, &b)?, confirm::side(&adir, &a)?);
-    let step = h
-        .steps
-        .iter()
-        .find(|s| s.change.index == index)
-        .map(|s| s.change.step_pct);
-    let label = |i: usize| {
-        let p = &h.points[i];
-        p.label.clone().unwrap_or_else(|| p.started_at.clone())
-    };
-    let description = format!(
-        "history --confirm: {} of {} at {} threads, the build of point {} ({}) against that of point {index} ({})",
-        h.figure,
-        h.workload,
-        h.threads,
-        index - 1,
-        label(index - 1),
-        label(index)
-    );
-    let replay = replayable(&b.config.workload);
-    let mut plan = confirm::plan(
-        (&bs, &b),
-        (&as_, &a),
-        cmd.confirm_repetitions,
-        &description,
-        &replay,
-    )?;
-    if !throughput {
-        plan.primary = Some(outcome.clone());
+    let step = Step::load(h, index)?;
+    let text = step.plan_text(h, cmd, &compared)?;
+    let dir = experiment_dir(cmd);
+    step.note_same_build(out);
+    let e = run_experiment(out, &text, &dir)?;
+    let deviation = deviation(&e, &compared);
+    Ok(Some(step.confirmation(compared, deviation, &dir)))
+}
+
+/// The two points around the step, and the history's step there.
+struct Step {
+    /// The index of the first point after the step.
+    index: usize,
+    /// The last point before the step.
+    before: Point,
+    /// The first point after it.
+    after: Point,
+    /// The step the history found there, %.
+    pct: Option<f64>,
+}
+
+/// A point of the history: its run and the build it measured.
+struct Point {
+    /// The run's directory.
+    dir: PathBuf,
+    /// Its result.
+    run: RunResult,
+    /// Its build.
+    build: confirm::Side,
+}
+
+impl Step {
+    /// Loads the runs of points `index - 1` and `index` of `h`, and their builds.
+    fn load(h: &History, index: usize) -> Result<Step> {
+        let load = |i: usize| -> Result<(PathBuf, RunResult)> {
+            let dir = PathBuf::from(&h.points[i].dir);
+            let r = RunResult::load(&dir)?;
+            Ok((dir, r))
+        };
+        let (bdir, b) = load(index - 1)?;
+        let (adir, a) = load(index)?;
+        let (bs, as_) = (confirm::side(&bdir, &b)?, confirm::side(&adir, &a)?);
+        let pct = h
+            .steps
+            .iter()
+            .find(|s| s.change.index == index)
+            .map(|s| s.change.step_pct);
+        Ok(Step {
+            index,
+            before: Point {
+                dir: bdir,
+                run: b,
+                build: bs,
+            },
+            after: Point {
+                dir: adir,
+                run: a,
+                build: as_,
+            },
+            pct,
+        })
     }
-    let text = toml::to_string(&plan)?;
-    let dir = cmd.confirm_out.clone().unwrap_or_else(|| {
+
+    /// The confirming experiment's plan, as TOML: the two builds on the runs' workload,
+    /// with `compared` as its primary outcome when that is a cost.
+    fn plan_text(&self, h: &History, cmd: &HistoryCmd, compared: &Compared) -> Result<String> {
+        let index = self.index;
+        let (b, bs) = (&self.before.run, &self.before.build);
+        let (a, as_) = (&self.after.run, &self.after.build);
+        let label = |i: usize| {
+            let p = &h.points[i];
+            p.label.clone().unwrap_or_else(|| p.started_at.clone())
+        };
+        let description = format!(
+            "history --confirm: {} of {} at {} threads, the build of point {} ({}) against that of point {index} ({})",
+            h.figure,
+            h.workload,
+            h.threads,
+            index - 1,
+            label(index - 1),
+            label(index)
+        );
+        let replay = replayable(&b.config.workload);
+        let mut plan = confirm::plan(
+            (bs, b),
+            (as_, a),
+            cmd.confirm_repetitions,
+            &description,
+            &replay,
+        )?;
+        if !compared.throughput {
+            plan.primary = Some(compared.outcome.clone());
+        }
+        Ok(toml::to_string(&plan)?)
+    }
+
+    /// Says when both points ran the same build: the experiment then measures noise.
+    fn note_same_build(&self, out: &Output) {
+        let (index, bs, as_) = (self.index, &self.before.build, &self.after.build);
+        if bs.sha256 == as_.sha256 {
+            out.note(&format!(
+                "--confirm: points {} and {index} ran the same build ({}): the experiment measures the noise between two runs of it",
+                index - 1,
+                &bs.sha256[..12]
+            ));
+        }
+    }
+
+    /// The confirmation of this step by `deviation`, the experiment's in `dir`.
+    fn confirmation(
+        self,
+        compared: Compared,
+        deviation: Option<Deviation>,
+        dir: &Path,
+    ) -> Confirmation {
+        let (index, step) = (self.index, self.pct);
+        let (bdir, bs) = (self.before.dir, self.before.build);
+        let (adir, as_) = (self.after.dir, self.after.build);
+        let throughput = compared.throughput;
+        // Throughput: lower is worse; a cost: higher is worse.
+        let worse = |d: &Deviation| match d.verdict {
+            Verdict::Slower => throughput,
+            Verdict::Faster => !throughput,
+            Verdict::NoSignificantDifference => false,
+        };
+        let significant = |d: &Deviation| d.verdict != Verdict::NoSignificantDifference;
+        let regression = deviation.as_ref().is_some_and(worse);
+        let confirmed = deviation
+            .as_ref()
+            .is_some_and(|d| significant(d) && step.is_none_or(|s| (s < 0.0) == (d.pct < 0.0)));
+        Confirmation {
+            before_index: index - 1,
+            after_index: index,
+            before_dir: bdir.display().to_string(),
+            after_dir: adir.display().to_string(),
+            before_binary: bs.binary.display().to_string(),
+            after_binary: as_.binary.display().to_string(),
+            same_build: bs.sha256 == as_.sha256,
+            history_step_pct: step,
+            outcome: compared.outcome,
+            deviation,
+            regression,
+            confirmed,
+            experiment: dir.display().to_string(),
+        }
+    }
+}
+
+/// Where the experiment goes: `--confirm-out`, else experiments/confirm-STAMP.
+fn experiment_dir(cmd: &HistoryCmd) -> PathBuf {
+    cmd.confirm_out.clone().unwrap_or_else(|| {
         let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
             .to_string()
             .replace([':', '-'], "");
         Path::new("experiments").join(format!("confirm-{}", stamp.trim_end_matches('Z')))
-    });
-    if bs.sha256 == as_.sha256 {
-        out.note(&format!(
-            "--confirm: points {} and {index} ran the same build ({}): the experiment measures the noise between two runs of it",
-            index - 1,
-            &bs.sha256[..12]
-        ));
-    }
-    let Some(e) = crate::commands::experiment::run_generated(out, "confirm", &text, &dir)? else {
+    })
+}
+
+/// Runs the experiment of plan `text` in `dir`; an error when it was interrupted or any
+/// cell is INVALID.
+fn run_experiment(out: &Output, text: &str, dir: &Path) -> Result<experiment::Experiment> {
+    let Some(e) = crate::commands::experiment::run_generated(out, "confirm", text, dir)? else {
         out.note(&format!(
             "--confirm: interrupted; continue with `txbench experiment resume {}`",
             dir.display()
@@ -207,44 +329,24 @@ pub fn confirm(out: &Output, cmd: &HistoryCmd, h: &History) -> Result<Option<Con
         ))
         .into());
     }
-    let tables = experiment::tables(&e);
+    Ok(e)
+}
+
+/// The after build against the before build on the compared outcome, from the
+/// experiment's first table (None: fewer than two valid cells of a build).
+fn deviation(e: &experiment::Experiment, compared: &Compared) -> Option<Deviation> {
+    let tables = experiment::tables(e);
     let row = tables.first().and_then(|t| t.rows.first());
-    let deviation = row.and_then(|r| {
-        if throughput {
+    row.and_then(|r| {
+        if compared.throughput {
             r.deviations.first().and_then(|(_, d)| d.clone())
         } else {
             r.costs
                 .first()
-                .and_then(|(_, c)| c.iter().find(|c| c.figure == outcome))
+                .and_then(|(_, c)| c.iter().find(|c| c.figure == compared.outcome))
                 .and_then(|c| c.deviation.clone())
         }
-    });
-    // Throughput: lower is worse; a cost: higher is worse.
-    let worse = |d: &Deviation| match d.verdict {
-        Verdict::Slower => throughput,
-        Verdict::Faster => !throughput,
-        Verdict::NoSignificantDifference => false,
-    };
-    let significant = |d: &Deviation| d.verdict != Verdict::NoSignificantDifference;
-    let regression = deviation.as_ref().is_some_and(worse);
-    let confirmed = deviation
-        .as_ref()
-        .is_some_and(|d| significant(d) && step.is_none_or(|s| (s < 0.0) == (d.pct < 0.0)));
-    Ok(Some(Confirmation {
-        before_index: index - 1,
-        after_index: index,
-        before_dir: bdir.display().to_string(),
-        after_dir: adir.display().to_string(),
-        before_binary: bs.binary.display().to_string(),
-        after_binary: as_.binary.display().to_string(),
-        same_build: bs.sha256 == as_.sha256,
-        history_step_pct: step,
-        outcome,
-        deviation,
-        regression,
-        confirmed,
-        experiment: dir.display().to_string(),
-    }))
+    })
 }
 
 /// The confirmation in words: the builds, the deviation with its interval, the verdict.

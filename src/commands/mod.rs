@@ -149,126 +149,205 @@ pub fn server(out: &Output, cmd: ServerCommand) -> Result<i32> {
             semisync,
             galera,
             engine,
-        } => {
-            let name = server_name.or(name).unwrap_or_else(|| "default".into());
-            let engine = engine.map(|e| match e.as_str() {
-                "postgres" | "postgresql" => engine::Engine::Postgres,
-                _ => engine::Engine::Mysql,
-            });
-            if engine == Some(engine::Engine::Postgres)
-                && (replicas.is_some() || galera.is_some() || numa_node.is_some())
-            {
-                anyhow::bail!(
-                    "--engine postgres: --replicas, --galera and --numa-node are MariaDB sandboxes' (PostgreSQL's standbys are not built)"
-                );
-            }
-            let cpus = cpus
-                .map(|c| server::placement::parse_cpus(&c, "--cpus"))
-                .transpose()?;
-            let sets = sets
-                .iter()
-                .map(|s| Setting::parse(s))
-                .collect::<Result<Vec<_>>>()?;
-            let opts = server::StartOptions {
-                name,
+        } => server_start(
+            out,
+            &home,
+            StartArgs {
+                name: server_name.or(name).unwrap_or_else(|| "default".into()),
                 sets,
                 config,
                 port,
                 binary,
                 cpus,
                 numa_node,
-                engine,
-                ..Default::default()
-            };
-            let request = server::cluster::Request {
                 replicas,
                 semisync,
                 galera,
-            };
-            let members = server::cluster::start(&home, &opts, request)?;
-            let mut json_rows = Vec::new();
-            for s in &members {
-                for n in &s.notes {
-                    out.note(n);
-                }
-                let r = &s.record;
-                if out.json {
-                    json_rows.push(json!({
-                        "name": r.name, "url": r.url().to_string(), "pid": s.pid,
-                        "started": s.started, "port": r.port, "socket": r.socket,
-                        "cnf": r.cnf(), "error_log": r.error_log(), "role": r.role,
-                        "bootstrap_seconds": s.bootstrap_seconds, "start_seconds": s.start_seconds,
-                        "binary": r.binary, "binary_version": r.binary_version,
-                        "binary_sha256": r.binary_sha256, "cpus": server::placement::cpus_allowed(s.pid),
-                        "preflight": s.preflight,
-                    }));
-                } else if out.quiet {
-                    println!("{}", r.url());
-                } else {
-                    print_started(s);
-                }
-            }
-            if out.json {
-                let mut first = json_rows.remove(0);
-                if !json_rows.is_empty() {
-                    first["members"] = json!(json_rows);
-                }
-                print_json(&first);
-            }
-            Ok(0)
+                engine,
+            },
+        ),
+        ServerCommand::Stop { name, rm } => server_stop(out, &home, &name, rm),
+        ServerCommand::Status { name } => server_status(out, &home, &name),
+        ServerCommand::List => server_list(out, &home),
+        ServerCommand::Logs { name, lines } => server_logs(&home, &name, lines),
+    }
+}
+
+/// `txbench server start`'s options as the command line gave them (the name defaulted).
+struct StartArgs {
+    /// The server's name.
+    name: String,
+    /// `--set KEY=VALUE`, not parsed yet.
+    sets: Vec<String>,
+    /// `--config`.
+    config: Option<PathBuf>,
+    /// `--port`.
+    port: Option<u16>,
+    /// `--binary`.
+    binary: Option<PathBuf>,
+    /// `--cpus`, not parsed yet.
+    cpus: Option<String>,
+    /// `--numa-node`.
+    numa_node: Option<u32>,
+    /// `--replicas`.
+    replicas: Option<u32>,
+    /// `--semisync`.
+    semisync: bool,
+    /// `--galera`.
+    galera: Option<u32>,
+    /// `--engine`, as written.
+    engine: Option<String>,
+}
+
+impl StartArgs {
+    /// The start options and topology they ask for, checked: PostgreSQL takes no topology,
+    /// then the CPUs and the settings parsed.
+    fn checked(self) -> Result<(server::StartOptions, server::cluster::Request)> {
+        let engine = self.engine.map(|e| match e.as_str() {
+            "postgres" | "postgresql" => engine::Engine::Postgres,
+            _ => engine::Engine::Mysql,
+        });
+        if engine == Some(engine::Engine::Postgres)
+            && (self.replicas.is_some() || self.galera.is_some() || self.numa_node.is_some())
+        {
+            anyhow::bail!(
+                "--engine postgres: --replicas, --galera and --numa-node are MariaDB sandboxes' (PostgreSQL's standbys are not built)"
+            );
         }
-        ServerCommand::Stop { name, rm } => {
-            let all = server::cluster::stop(&home, &name, rm)?;
-            if out.json {
-                let mut v = serde_json::to_value(all.last())?;
-                if all.len() > 1 {
-                    v["members"] = serde_json::to_value(&all[..all.len() - 1])?;
-                }
-                print_json(&v);
-                return Ok(0);
-            }
-            for s in &all {
-                let name = &s.name;
-                if out.quiet {
-                    break;
-                }
-                let removed = if s.removed { "; data removed" } else { "" };
-                match s.method {
-                    server::StopMethod::NotRunning => {
-                        println!("server '{name}' is not running ({}){removed}", s.was)
-                    }
-                    m => println!(
-                        "server '{name}' stopped in {:.2} s ({}){removed}",
-                        s.seconds,
-                        match m {
-                            server::StopMethod::Shutdown => "SQL shutdown",
-                            server::StopMethod::Sigterm =>
-                                "SIGTERM after the SQL shutdown timed out",
-                            _ => "SIGKILL after SIGTERM timed out",
-                        }
-                    ),
-                }
-            }
-            Ok(0)
+        let cpus = self
+            .cpus
+            .map(|c| server::placement::parse_cpus(&c, "--cpus"))
+            .transpose()?;
+        let sets = self
+            .sets
+            .iter()
+            .map(|s| Setting::parse(s))
+            .collect::<Result<Vec<_>>>()?;
+        let opts = server::StartOptions {
+            name: self.name,
+            sets,
+            config: self.config,
+            port: self.port,
+            binary: self.binary,
+            cpus,
+            numa_node: self.numa_node,
+            engine,
+            ..Default::default()
+        };
+        let request = server::cluster::Request {
+            replicas: self.replicas,
+            semisync: self.semisync,
+            galera: self.galera,
+        };
+        Ok((opts, request))
+    }
+}
+
+/// `txbench server start`: the options checked, the server (and its replicas or Galera
+/// nodes) started, each printed.
+fn server_start(out: &Output, home: &StateDir, args: StartArgs) -> Result<i32> {
+    let (opts, request) = args.checked()?;
+    let members = server::cluster::start(home, &opts, request)?;
+    print_members(out, &members);
+    Ok(0)
+}
+
+/// The started servers: their notes, then as JSON (one object, the others its
+/// `members`), their URLs (`--quiet`) or in words.
+fn print_members(out: &Output, members: &[server::Started]) {
+    let mut json_rows = Vec::new();
+    for s in members {
+        for n in &s.notes {
+            out.note(n);
         }
-        ServerCommand::Status { name } => {
-            let s = server::get(&home, &name)?;
-            print_servers(out, &[s], true);
-            Ok(0)
-        }
-        ServerCommand::List => {
-            let all = server::list(&home)?;
-            if all.is_empty() && !out.json {
-                out.note(&format!("no servers in {}", home.root().display()));
-            }
-            print_servers(out, &all, false);
-            Ok(0)
-        }
-        ServerCommand::Logs { name, lines } => {
-            print!("{}", server::logs(&home, &name, lines)?);
-            Ok(0)
+        let r = &s.record;
+        if out.json {
+            json_rows.push(started_json(s));
+        } else if out.quiet {
+            println!("{}", r.url());
+        } else {
+            print_started(s);
         }
     }
+    if out.json {
+        let mut first = json_rows.remove(0);
+        if !json_rows.is_empty() {
+            first["members"] = json!(json_rows);
+        }
+        print_json(&first);
+    }
+}
+
+/// A started server as JSON.
+fn started_json(s: &server::Started) -> serde_json::Value {
+    let r = &s.record;
+    json!({
+        "name": r.name, "url": r.url().to_string(), "pid": s.pid,
+        "started": s.started, "port": r.port, "socket": r.socket,
+        "cnf": r.cnf(), "error_log": r.error_log(), "role": r.role,
+        "bootstrap_seconds": s.bootstrap_seconds, "start_seconds": s.start_seconds,
+        "binary": r.binary, "binary_version": r.binary_version,
+        "binary_sha256": r.binary_sha256, "cpus": server::placement::cpus_allowed(s.pid),
+        "preflight": s.preflight,
+    })
+}
+
+/// `txbench server stop`: stops the server (and its members), says how each stopped.
+fn server_stop(out: &Output, home: &StateDir, name: &str, rm: bool) -> Result<i32> {
+    let all = server::cluster::stop(home, name, rm)?;
+    if out.json {
+        let mut v = serde_json::to_value(all.last())?;
+        if all.len() > 1 {
+            v["members"] = serde_json::to_value(&all[..all.len() - 1])?;
+        }
+        print_json(&v);
+        return Ok(0);
+    }
+    for s in &all {
+        let name = &s.name;
+        if out.quiet {
+            break;
+        }
+        let removed = if s.removed { "; data removed" } else { "" };
+        match s.method {
+            server::StopMethod::NotRunning => {
+                println!("server '{name}' is not running ({}){removed}", s.was)
+            }
+            m => println!(
+                "server '{name}' stopped in {:.2} s ({}){removed}",
+                s.seconds,
+                match m {
+                    server::StopMethod::Shutdown => "SQL shutdown",
+                    server::StopMethod::Sigterm => "SIGTERM after the SQL shutdown timed out",
+                    _ => "SIGKILL after SIGTERM timed out",
+                }
+            ),
+        }
+    }
+    Ok(0)
+}
+
+/// `txbench server status`.
+fn server_status(out: &Output, home: &StateDir, name: &str) -> Result<i32> {
+    let s = server::get(home, name)?;
+    print_servers(out, &[s], true);
+    Ok(0)
+}
+
+/// `txbench server list`.
+fn server_list(out: &Output, home: &StateDir) -> Result<i32> {
+    let all = server::list(home)?;
+    if all.is_empty() && !out.json {
+        out.note(&format!("no servers in {}", home.root().display()));
+    }
+    print_servers(out, &all, false);
+    Ok(0)
+}
+
+/// `txbench server logs`.
+fn server_logs(home: &StateDir, name: &str, lines: usize) -> Result<i32> {
+    print!("{}", server::logs(home, name, lines)?);
+    Ok(0)
 }
 
 fn print_started(s: &server::Started) {

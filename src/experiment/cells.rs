@@ -14,6 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+mod cell;
+use cell::{block_done, note_cell, record_result, run_args, sequential_stops, start_cell};
+
 /// How an experiment's execution ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -353,179 +356,69 @@ pub fn execute(
     }
 }
 
+/// Prepares what is not prepared yet, runs every cell still to run in order (a sequential
+/// experiment stopping after the block that answers it), then removes the sandboxes.
 fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
     r.prepare_all(e)?;
-    let total = e.cells.len();
-    let began = Instant::now();
-    let mut ran = 0usize;
-    for i in 0..total {
+    let mut progress = Progress {
+        total: e.cells.len(),
+        began: Instant::now(),
+        ran: 0,
+    };
+    for i in 0..progress.total {
         if !matches!(e.cells[i].status, CellStatus::Pending | CellStatus::Running) {
             continue;
         }
         if crate::driver::interrupted() {
             return interrupted(r, e);
         }
-        let (variant, workload, threads) = (
-            e.cells[i].variant.clone(),
-            e.cells[i].workload.clone(),
-            e.cells[i].threads,
-        );
-        let cell_dir = r.dir.join(&e.cells[i].dir);
-        if cell_dir.exists() {
-            std::fs::remove_dir_all(&cell_dir)
-                .with_context(|| format!("removing the unfinished {}", cell_dir.display()))?;
-        }
-        std::fs::create_dir_all(&cell_dir)?;
-        e.cells[i].status = CellStatus::Running;
-        e.write(r.dir)?;
-        let t = Instant::now();
-        let log = cell_dir.join("run.log");
-        let (targets, reset_s, restore_s) = r.reset(e, &variant, &workload, &log)?;
-        let pair = e
-            .plan
-            .pair(&variant, &workload)
-            .context("no such variant and workload")?
-            .clone();
-        let mut args = vec!["run".to_string(), r.workload_name(&workload)?];
-        args.extend(pair.run.iter().cloned());
-        args.extend([
-            "--threads".into(),
-            threads.to_string(),
-            "--time".into(),
-            e.plan.duration.to_string(),
-            "--warmup".into(),
-            e.plan.warmup.to_string(),
-            "--out".into(),
-            cell_dir.join("run").display().to_string(),
-        ]);
-        // For the results store: which experiment and variant the run was (unless the plan's
-        // own run options label them already: a key given twice would fail every cell).
-        for (key, value) in [
-            ("experiment", e.name.as_str()),
-            ("variant", variant.as_str()),
-        ] {
-            if !super::plan::sets_label(&pair.run, key) {
-                args.extend(["--label".into(), format!("{key}={value}")]);
-            }
-        }
-        if e.plan.profile {
-            args.push("--profile".into());
-        }
-        let status = child(&targets, &args, &log)?;
-        r.stop(e, &variant, &workload, e.plan.reset == Reset::Snapshot)?;
+        let cell = start_cell(r, e, i)?;
+        let args = run_args(r, e, &cell)?;
+        let status = child(&cell.targets, &args, &cell.log)?;
+        r.stop(
+            e,
+            &cell.variant,
+            &cell.workload,
+            e.plan.reset == Reset::Snapshot,
+        )?;
         let code = status.code();
         if code == Some(crate::error::EXIT_INTERRUPTED) || crate::driver::interrupted() {
             // Run again on resume, from the start.
             e.cells[i].status = CellStatus::Pending;
             return interrupted(r, e);
         }
-        let run_dir = cell_dir.join("run");
-        let stored = crate::results::RunResult::load(&run_dir).ok();
-        let cell = &mut e.cells[i];
-        cell.reset_s = Some(reset_s);
-        cell.restore_s = restore_s;
-        cell.elapsed_s = Some(t.elapsed().as_secs_f64());
-        match (code, stored) {
-            (Some(0) | Some(3), Some(res)) => {
-                let stability = crate::results::Stability::of_run(&res);
-                cell.tps = stability
-                    .map(|s| s.mean_tps)
-                    .or_else(|| res.summary.as_ref().map(|s| s.tps));
-                // NOPM as tps is: the mean of the steady-state intervals.
-                cell.nopm = crate::analysis::compare::steady_nopm(&res)
-                    .filter(|v| !v.is_empty())
-                    .map(|v| crate::analysis::stats::mean(&v))
-                    .or_else(|| res.throughput().rate.map(|r| r.per_minute));
-                cell.p95_ms = res.summary.as_ref().map(|s| s.response.p95_ms);
-                if let Some(srv) = res.summary.as_ref().and_then(|s| s.server.as_ref()) {
-                    cell.per_transaction = srv.per_transaction.clone();
-                    cell.per_new_order = srv.per_new_order.clone();
-                }
-                if res.validity.valid {
-                    cell.status = CellStatus::Done;
-                } else {
-                    cell.status = CellStatus::Invalid;
-                    cell.reasons = res.validity.reasons.clone();
-                }
-            }
-            _ => {
-                cell.status = CellStatus::Pending;
-                e.write(r.dir)?;
-                bail!(
-                    "cell {} ({variant}, {workload}, {threads} threads) failed: {}",
-                    e.cells[i].order,
-                    log_error(&log)
-                );
-            }
-        }
-        ran += 1;
-        let left = e.remaining();
-        let per = began.elapsed().as_secs_f64() / ran as f64;
-        let c = &e.cells[i];
-        (r.note)(&format!(
-            "cell {}/{total}: {variant} {workload} {threads} threads, repetition {}: {}{} (reset {:.1} s; about {} left)",
-            c.order,
-            c.repetition,
-            match (c.nopm, c.tps) {
-                (Some(n), _) => format!("{n:.0} NOPM"),
-                (None, Some(v)) => format!("{v:.1} tps"),
-                _ => "-".into(),
-            },
-            if c.status == CellStatus::Invalid {
-                format!(", INVALID: {}", c.reasons.join("; "))
-            } else {
-                String::new()
-            },
-            reset_s,
-            humantime::format_duration(std::time::Duration::from_secs((per * left as f64) as u64))
-        ));
+        record_result(r, e, &cell, code)?;
+        progress.ran += 1;
+        note_cell(r, e, &cell, &progress);
         e.write(r.dir)?;
-        let block_done = e
-            .cells
-            .get(i + 1)
-            .is_none_or(|next| next.repetition != e.cells[i].repetition);
-        if block_done && let Some((stop, look)) = super::sequential::look(e) {
-            let blocks = e.complete_blocks();
-            match stop {
-                Some(reason) => {
-                    (r.note)(&format!(
-                        "stopping after {blocks} block(s): {}",
-                        reason.text()
-                    ));
-                    e.cells.retain(|c| c.repetition <= blocks);
-                    e.stopped = Some(super::Stopped {
-                        reason,
-                        blocks,
-                        open: look.open,
-                        widest_pct: look.widest_pct,
-                        without: look.without,
-                    });
-                    e.write(r.dir)?;
-                    break;
-                }
-                None => (r.note)(&format!(
-                    "after {blocks} block(s): {} comparison(s) open on {}{} (precision asked: ±{} %); another block",
-                    look.open,
-                    e.plan.primary,
-                    match look.without {
-                        0 => format!(
-                            ", the widest {}",
-                            super::sequential::half_width(look.widest_pct)
-                        ),
-                        n if n == look.open => ", none with an interval yet".to_string(),
-                        n => format!(
-                            ", the widest {}, {n} without an interval yet",
-                            super::sequential::half_width(look.widest_pct)
-                        ),
-                    },
-                    e.plan.sequential.as_ref().map_or(0.0, |s| s.precision_pct)
-                )),
-            }
+        if block_done(e, i) && sequential_stops(r, e)? {
+            break;
         }
     }
+    finish(r, e)
+}
+
+/// How far the cells of this execution have got, for the time left.
+struct Progress {
+    /// Cells in all.
+    total: usize,
+    /// When the cells began (every variant prepared).
+    began: Instant,
+    /// Cells run so far.
+    ran: usize,
+}
+
+/// Marks the experiment completed and removes its sandboxes and snapshots.
+fn finish(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
     e.status = RunStatus::Completed;
     e.write(r.dir)?;
     // Every cell ran: the sandboxes and their snapshots (gigabytes each) are not needed.
+    remove_sandboxes(r, e)?;
+    Ok(Outcome::Completed)
+}
+
+/// Removes the experiment's sandboxes and their snapshots; says how much that freed.
+fn remove_sandboxes(r: &Runner<'_>, e: &Experiment) -> Result<()> {
     let mut freed = 0u64;
     for p in &e.prepared {
         if let Some(name) = p
@@ -546,7 +439,7 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
             freed as f64 / f64::from(1u32 << 30)
         ));
     }
-    Ok(Outcome::Completed)
+    Ok(())
 }
 
 fn interrupted(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {

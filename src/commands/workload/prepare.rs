@@ -66,6 +66,7 @@ pub fn prepare(out: &Output, url: Option<&str>, cmd: &PrepareCmd) -> Result<i32>
     Ok(EXIT_OK)
 }
 
+/// `txbench prepare tpcc`: as CSV files, or loaded into every table set.
 fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> Result<i32> {
     let o = tpcc_options(a, a.warehouses.unwrap_or(1));
     o.validate()?;
@@ -87,40 +88,14 @@ fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> 
         if let Some(pb) = &pb {
             pb.finish_and_clear();
         }
-        let secs = t.elapsed().as_secs_f64();
-        if out.json {
-            println!(
-                "{}",
-                json!({"workload": "tpcc", "csv": dir, "rows": rows, "seconds": secs})
-            );
-        } else if !out.quiet {
-            println!(
-                "wrote {} warehouse(s), {rows} rows, as CSV in {} ({:.2} s); load them with {}",
-                o.warehouses,
-                dir.display(),
-                secs,
-                dir.join("load.sql").display()
-            );
-        }
+        print_csv_written(out, dir, &o, rows, t.elapsed().as_secs_f64());
         return Ok(EXIT_OK);
     }
-    let target = resolve_target(out, url)?;
-    let count = a.table_sets.unwrap_or(1);
-    let sets = tpcc::sets::TableSets::named_from(&mut engine::connect(&target)?, count)?;
+    let load = TpccLoad::on(out, url, a, o, threads)?;
     if let Some(pb) = &pb {
-        pb.set_length(approx * u64::from(count));
+        pb.set_length(approx * u64::from(load.count));
     }
-    out.note(&format!(
-        "preparing tpcc: {} warehouse(s){} on {target} with {threads} loader(s), --null-dates {}, --load-method {}",
-        o.warehouses,
-        if count > 1 {
-            format!(" in each of {count} table sets ({} .. {})", sets.schema(1), sets.schema(count))
-        } else {
-            String::new()
-        },
-        o.null_dates.name(),
-        a.load_method.name()
-    ));
+    load.note(out);
     let units = |done: usize, all: usize| {
         if let Some(pb) = &pb {
             pb.set_message(format!("{done}/{all} units (items, warehouses) done"));
@@ -130,64 +105,166 @@ fn prepare_tpcc(out: &Output, url: Option<&str>, a: &TpccArgs, threads: u32) -> 
         rows: &tick,
         units: &units,
     };
-    let mut done = Prepared::AlreadyComplete;
-    let mut seed = None;
-    for k in 1..=count {
-        if let Some(schema) = sets.enters(k) {
-            crate::engine::namespace::create(&mut engine::connect(&target)?, &schema)?;
-        }
-        let connect = || sets.connect(&target, k);
-        let set = tpcc::prepare(
-            &connect,
-            &o,
-            threads,
-            a.load_method,
-            a.procedures,
-            &progress,
-            seed,
-        );
-        let set = if count > 1 {
-            set.with_context(|| format!("table {}", sets.name(k)))?
-        } else {
-            set?
-        };
-        done = done.and(set);
-        if seed.is_none() {
-            // Every set draws set 1's population: one run's C values suit them all.
-            seed = tpcc::state(&mut connect()?)?.map(|s| s.seed);
-        }
-    }
-    if count > 1 {
-        let mut conn = engine::connect(&target)?;
-        if tpcc::sets::recorded(&mut conn)? < count {
-            crate::workload::meta::set(&mut conn, tpcc::sets::META_KEY, &count.to_string())?;
-        }
-    }
+    let done = load.load_sets(&progress)?;
+    load.record_set_count()?;
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
-    record_prepare_args(&target)?;
-    print_prepared(
-        out,
-        "tpcc",
-        &if count > 1 {
-            format!(
-                "{} warehouse(s) in each of {count} table sets",
-                o.warehouses
-            )
-        } else {
-            format!("{} warehouse(s)", o.warehouses)
-        },
-        if count > 1 {
-            json!({"warehouses": o.warehouses, "table_sets": count})
-        } else {
-            json!({"warehouses": o.warehouses})
-        },
-        &done,
-        t.elapsed().as_secs_f64(),
-        threads,
-    );
+    record_prepare_args(&load.target)?;
+    load.print(out, &done, t.elapsed().as_secs_f64());
     Ok(EXIT_OK)
+}
+
+/// What `prepare tpcc --csv` wrote, on one line (or one JSON object).
+fn print_csv_written(
+    out: &Output,
+    dir: &std::path::Path,
+    o: &tpcc::TpccOptions,
+    rows: u64,
+    secs: f64,
+) {
+    if out.json {
+        println!(
+            "{}",
+            json!({"workload": "tpcc", "csv": dir, "rows": rows, "seconds": secs})
+        );
+    } else if !out.quiet {
+        println!(
+            "wrote {} warehouse(s), {rows} rows, as CSV in {} ({:.2} s); load them with {}",
+            o.warehouses,
+            dir.display(),
+            secs,
+            dir.join("load.sql").display()
+        );
+    }
+}
+
+/// A TPC-C load into a server: its options, its target and its table sets.
+struct TpccLoad<'a> {
+    /// `prepare tpcc`'s arguments.
+    a: &'a TpccArgs,
+    /// The options every set is loaded with (validated).
+    o: tpcc::TpccOptions,
+    /// The server.
+    target: engine::TargetUrl,
+    /// How many table sets (`--table-sets`, default 1).
+    count: u32,
+    /// Their schemas.
+    sets: tpcc::sets::TableSets,
+    /// Loader threads.
+    threads: u32,
+}
+
+impl<'a> TpccLoad<'a> {
+    /// The load of `o` on the target of `url`, into the table sets `a` asks for.
+    fn on(
+        out: &Output,
+        url: Option<&str>,
+        a: &'a TpccArgs,
+        o: tpcc::TpccOptions,
+        threads: u32,
+    ) -> Result<Self> {
+        let target = resolve_target(out, url)?;
+        let count = a.table_sets.unwrap_or(1);
+        let sets = tpcc::sets::TableSets::named_from(&mut engine::connect(&target)?, count)?;
+        Ok(TpccLoad {
+            a,
+            o,
+            target,
+            count,
+            sets,
+            threads,
+        })
+    }
+
+    /// Says what is about to be loaded, where, and how.
+    fn note(&self, out: &Output) {
+        let (o, count, sets) = (&self.o, self.count, &self.sets);
+        let (target, threads) = (&self.target, self.threads);
+        out.note(&format!(
+            "preparing tpcc: {} warehouse(s){} on {target} with {threads} loader(s), --null-dates {}, --load-method {}",
+            o.warehouses,
+            if count > 1 {
+                format!(" in each of {count} table sets ({} .. {})", sets.schema(1), sets.schema(count))
+            } else {
+                String::new()
+            },
+            o.null_dates.name(),
+            self.a.load_method.name()
+        ));
+    }
+
+    /// Loads every table set in turn (each after the first in a schema of its own, drawing
+    /// set 1's population); what was loaded in all.
+    fn load_sets(&self, progress: &tpcc::Progress<'_>) -> Result<Prepared> {
+        let (a, count, sets, target) = (self.a, self.count, &self.sets, &self.target);
+        let mut done = Prepared::AlreadyComplete;
+        let mut seed = None;
+        for k in 1..=count {
+            if let Some(schema) = sets.enters(k) {
+                crate::engine::namespace::create(&mut engine::connect(target)?, &schema)?;
+            }
+            let connect = || sets.connect(target, k);
+            let set = tpcc::prepare(
+                &connect,
+                &self.o,
+                self.threads,
+                a.load_method,
+                a.procedures,
+                progress,
+                seed,
+            );
+            let set = if count > 1 {
+                set.with_context(|| format!("table {}", sets.name(k)))?
+            } else {
+                set?
+            };
+            done = done.and(set);
+            if seed.is_none() {
+                // Every set draws set 1's population: one run's C values suit them all.
+                seed = tpcc::state(&mut connect()?)?.map(|s| s.seed);
+            }
+        }
+        Ok(done)
+    }
+
+    /// With several table sets, records their count in set 1 (unless it records as many
+    /// or more already).
+    fn record_set_count(&self) -> Result<()> {
+        let count = self.count;
+        if count > 1 {
+            let mut conn = engine::connect(&self.target)?;
+            if tpcc::sets::recorded(&mut conn)? < count {
+                crate::workload::meta::set(&mut conn, tpcc::sets::META_KEY, &count.to_string())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// What the load did, on one line (or one JSON object).
+    fn print(&self, out: &Output, done: &Prepared, secs: f64) {
+        let (o, count) = (&self.o, self.count);
+        print_prepared(
+            out,
+            "tpcc",
+            &if count > 1 {
+                format!(
+                    "{} warehouse(s) in each of {count} table sets",
+                    o.warehouses
+                )
+            } else {
+                format!("{} warehouse(s)", o.warehouses)
+            },
+            if count > 1 {
+                json!({"warehouses": o.warehouses, "table_sets": count})
+            } else {
+                json!({"warehouses": o.warehouses})
+            },
+            done,
+            secs,
+            self.threads,
+        );
+    }
 }
 
 /// What a prepare did, on one line (or one JSON object with `fields` added).

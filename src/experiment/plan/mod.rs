@@ -4,10 +4,11 @@
 
 use super::PRIMARY_THROUGHPUT;
 use super::sequential::Sequential;
-use crate::config::ThreadLevels;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+mod expand;
 
 /// How every cell starts from the same data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -297,216 +298,37 @@ impl Plan {
         scale: Option<&str>,
         args: &SequentialArgs,
     ) -> anyhow::Result<Expanded> {
-        if self.variants.is_empty() {
-            return Err(bad(
-                file,
-                "no [[variant]]: an experiment compares at least one",
-            ));
-        }
-        if self.workloads.is_empty() {
-            return Err(bad(file, "no [[workload]]: give at least one"));
-        }
-        let mut seen = Vec::new();
-        for v in &self.variants {
-            if !valid_name(&v.name) {
-                return Err(bad(
-                    file,
-                    format!(
-                        "variant name '{}': use 1-40 letters, digits, '-' or '_'",
-                        v.name
-                    ),
-                ));
-            }
-            if seen.contains(&v.name) {
-                return Err(bad(file, format!("variant '{}' is named twice", v.name)));
-            }
-            seen.push(v.name.clone());
-            if v.url.is_some()
-                && (!v.set.is_empty()
-                    || v.config.is_some()
-                    || v.binary.is_some()
-                    || v.replicas.is_some()
-                    || v.galera.is_some()
-                    || v.cpus.is_some()
-                    || v.numa_node.is_some())
-            {
-                return Err(bad(
-                    file,
-                    format!(
-                        "variant '{}': url names an existing server; set, config, binary, cpus, numa_node, replicas and galera are for sandboxes",
-                        v.name
-                    ),
-                ));
-            }
-        }
-        if !self.variants.iter().any(|v| v.name == self.baseline) {
-            return Err(bad(
-                file,
-                format!(
-                    "baseline = '{}' names no variant (the variants: {})",
-                    self.baseline,
-                    seen.join(", ")
-                ),
-            ));
-        }
-        let mut labels = Vec::new();
-        for w in &self.workloads {
-            if !valid_name(w.label()) {
-                return Err(bad(file, format!("workload '{}': not a name", w.label())));
-            }
-            if labels.contains(&w.label().to_string()) {
-                return Err(bad(
-                    file,
-                    format!("workload '{}' appears twice: give each a label", w.label()),
-                ));
-            }
-            labels.push(w.label().to_string());
-        }
-        let chosen = match scale {
-            Some(name) => Some((
-                name.to_string(),
-                self.scale.get(name).ok_or_else(|| {
-                    bad(
-                        file,
-                        format!(
-                            "--scale {name}: the plan has no [scale.{name}] (it has: {})",
-                            if self.scale.is_empty() {
-                                "none".to_string()
-                            } else {
-                                self.scale.keys().cloned().collect::<Vec<_>>().join(", ")
-                            }
-                        ),
-                    )
-                })?,
-            )),
-            None => self
-                .scale
-                .get("quick")
-                .map(|s| ("quick".to_string(), s))
-                .or_else(|| {
-                    (self.scale.len() == 1)
-                        .then(|| self.scale.iter().next().map(|(k, s)| (k.clone(), s)))
-                        .flatten()
-                }),
-        };
+        self.check_not_empty(file)?;
+        let variants = self.checked_variants(file)?;
+        self.check_baseline(file, &variants)?;
+        let workloads = self.checked_workloads(file)?;
+        let chosen = self.chosen_scale(file, scale)?;
         let empty = Scale::default();
         let (scale_name, sc) = chosen
             .as_ref()
             .map_or(("", &empty), |(n, s)| (n.as_str(), *s));
-        let threads_text = sc
-            .threads
-            .clone()
-            .or_else(|| self.threads.clone())
-            .unwrap_or_else(|| "1".into());
-        let threads = ThreadLevels::parse(&threads_text)
-            .map_err(|e| bad(file, format!("threads = '{threads_text}': {e}")))?
-            .0;
-        let warmup = sc.warmup.or(self.warmup).unwrap_or(5.0);
-        let duration = sc.duration.or(self.duration).unwrap_or(30.0);
-        let repetitions = sc.repetitions.or(self.repetitions).unwrap_or(3);
-        if !(warmup >= 0.0 && warmup.is_finite()) {
-            return Err(bad(
-                file,
-                format!("warmup = {warmup}: give 0 or more seconds"),
-            ));
-        }
-        if !(duration > 0.0 && duration.is_finite()) {
-            return Err(bad(
-                file,
-                format!("duration = {duration}: give more than 0 seconds"),
-            ));
-        }
-        if repetitions == 0 {
-            return Err(bad(
-                file,
-                "repetitions = 0: give 1 or more (2 or more for a verdict)",
-            ));
-        }
-        let any_url = self.variants.iter().any(|v| v.url.is_some());
-        let reset = self.reset.unwrap_or(if any_url {
-            Reset::None
-        } else {
-            Reset::Snapshot
-        });
-        if reset == Reset::Snapshot && any_url {
-            return Err(bad(
-                file,
-                "reset = 'snapshot' needs sandboxes: a url variant's data directory is not txbench's to copy (use reload or none)",
-            ));
-        }
-        let mut vars = self.vars.clone();
-        vars.extend(sc.vars.clone());
-        let sub = |v: &[String]| -> anyhow::Result<Vec<String>> {
-            v.iter().map(|s| substitute(file, s, &vars)).collect()
-        };
-        let mut pairs = Vec::new();
-        for v in &self.variants {
-            for w in &self.workloads {
-                let mut prepare = sub(&w.prepare)?;
-                prepare.extend(sub(&v.prepare)?);
-                let mut run = sub(&w.run)?;
-                run.extend(sub(&v.run)?);
-                for reserved in [
-                    "--threads",
-                    "--time",
-                    "--warmup",
-                    "--out",
-                    "--url",
-                    "--server",
-                ] {
-                    if run
-                        .iter()
-                        .any(|a| a == reserved || a.starts_with(&format!("{reserved}=")))
-                    {
-                        return Err(bad(
-                            file,
-                            format!(
-                                "workload '{}' / variant '{}': run options may not hold {reserved} (the plan sets it)",
-                                w.label(),
-                                v.name
-                            ),
-                        ));
-                    }
-                }
-                pairs.push(Pair {
-                    variant: v.name.clone(),
-                    workload: w.label().to_string(),
-                    prepare,
-                    run,
-                });
-            }
-        }
-        let sequential = self.sequential(file, sc, repetitions, args)?;
-        let primary = self
-            .primary
-            .clone()
-            .unwrap_or_else(|| PRIMARY_THROUGHPUT.into());
-        if primary != PRIMARY_THROUGHPUT && !super::COSTS.contains(&primary.as_str()) {
-            return Err(bad(
-                file,
-                format!(
-                    "primary = '{primary}': give {PRIMARY_THROUGHPUT} or a cost: {}",
-                    super::COSTS.join(", ")
-                ),
-            ));
-        }
+        let sizes = self.sizes(file, sc)?;
+        let reset = self.reset_rule(file)?;
+        let pairs = self.pairs(file, sc)?;
+        let sequential = self.sequential(file, sc, sizes.repetitions, args)?;
+        let primary = self.primary_outcome(file)?;
         // A sequential experiment's schedule holds its most blocks; it stops earlier.
         let scheduled = sequential
             .as_ref()
-            .map_or(repetitions, |s| s.max_repetitions);
+            .map_or(sizes.repetitions, |s| s.max_repetitions);
         Ok(Expanded {
             sequential,
             primary,
             profile: self.profile,
             scale: scale_name.to_string(),
-            threads,
-            warmup,
-            duration,
+            threads: sizes.threads,
+            warmup: sizes.warmup,
+            duration: sizes.duration,
             repetitions: scheduled,
             reset,
             baseline: self.baseline.clone(),
-            variants: seen,
-            workloads: labels,
+            variants,
+            workloads,
             pairs,
         })
     }

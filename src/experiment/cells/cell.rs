@@ -1,0 +1,237 @@
+//! The steps of one cell of [`super::execute_cells`], in the order it takes them: started
+//! (its directory made afresh, its data reset), its `txbench run` command line, its result
+//! recorded and said, and after the last cell of a block, a sequential experiment's look.
+
+use super::{Progress, Runner, log_error};
+use crate::engine::TargetUrl;
+use crate::experiment::plan::sets_label;
+use crate::experiment::{Cell, CellStatus, Experiment, Stopped, sequential};
+use anyhow::{Context, Result, bail};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// One cell under way: what it runs, where its files go, and how its reset went.
+pub(super) struct CellRun {
+    /// Its index in the experiment's cells.
+    pub(super) index: usize,
+    /// Its variant.
+    pub(super) variant: String,
+    /// Its workload's label.
+    pub(super) workload: String,
+    /// Its thread level.
+    pub(super) threads: u32,
+    /// Its directory.
+    pub(super) dir: PathBuf,
+    /// The child's output: `dir`/run.log.
+    pub(super) log: PathBuf,
+    /// When it started (its directory made, its data not yet reset).
+    pub(super) started: Instant,
+    /// The servers it runs on.
+    pub(super) targets: Vec<TargetUrl>,
+    /// Seconds the reset took.
+    pub(super) reset_s: f64,
+    /// Of those, the seconds restoring the snapshot took.
+    pub(super) restore_s: Option<f64>,
+}
+
+/// Starts cell `i`: its directory made afresh, it marked running, its data reset.
+pub(super) fn start_cell(r: &Runner<'_>, e: &mut Experiment, i: usize) -> Result<CellRun> {
+    let (variant, workload, threads) = (
+        e.cells[i].variant.clone(),
+        e.cells[i].workload.clone(),
+        e.cells[i].threads,
+    );
+    let cell_dir = r.dir.join(&e.cells[i].dir);
+    if cell_dir.exists() {
+        std::fs::remove_dir_all(&cell_dir)
+            .with_context(|| format!("removing the unfinished {}", cell_dir.display()))?;
+    }
+    std::fs::create_dir_all(&cell_dir)?;
+    e.cells[i].status = CellStatus::Running;
+    e.write(r.dir)?;
+    let t = Instant::now();
+    let log = cell_dir.join("run.log");
+    let (targets, reset_s, restore_s) = r.reset(e, &variant, &workload, &log)?;
+    Ok(CellRun {
+        index: i,
+        variant,
+        workload,
+        threads,
+        dir: cell_dir,
+        log,
+        started: t,
+        targets,
+        reset_s,
+        restore_s,
+    })
+}
+
+/// The `txbench run` command line of `cell`.
+pub(super) fn run_args(r: &Runner<'_>, e: &Experiment, cell: &CellRun) -> Result<Vec<String>> {
+    let pair = e
+        .plan
+        .pair(&cell.variant, &cell.workload)
+        .context("no such variant and workload")?
+        .clone();
+    let mut args = vec!["run".to_string(), r.workload_name(&cell.workload)?];
+    args.extend(pair.run.iter().cloned());
+    args.extend([
+        "--threads".into(),
+        cell.threads.to_string(),
+        "--time".into(),
+        e.plan.duration.to_string(),
+        "--warmup".into(),
+        e.plan.warmup.to_string(),
+        "--out".into(),
+        cell.dir.join("run").display().to_string(),
+    ]);
+    // For the results store: which experiment and variant the run was (unless the plan's
+    // own run options label them already: a key given twice would fail every cell).
+    for (key, value) in [
+        ("experiment", e.name.as_str()),
+        ("variant", cell.variant.as_str()),
+    ] {
+        if !sets_label(&pair.run, key) {
+            args.extend(["--label".into(), format!("{key}={value}")]);
+        }
+    }
+    if e.plan.profile {
+        args.push("--profile".into());
+    }
+    Ok(args)
+}
+
+/// Records how `cell` went: its times, and its figures when its run finished with a
+/// result; else it is pending again and the execution stops with the child's error.
+pub(super) fn record_result(
+    r: &Runner<'_>,
+    e: &mut Experiment,
+    cell: &CellRun,
+    code: Option<i32>,
+) -> Result<()> {
+    let run_dir = cell.dir.join("run");
+    let stored = crate::results::RunResult::load(&run_dir).ok();
+    let c = &mut e.cells[cell.index];
+    c.reset_s = Some(cell.reset_s);
+    c.restore_s = cell.restore_s;
+    c.elapsed_s = Some(cell.started.elapsed().as_secs_f64());
+    match (code, stored) {
+        (Some(0) | Some(3), Some(res)) => record_figures(c, &res),
+        _ => {
+            c.status = CellStatus::Pending;
+            e.write(r.dir)?;
+            bail!(
+                "cell {} ({}, {}, {} threads) failed: {}",
+                e.cells[cell.index].order,
+                cell.variant,
+                cell.workload,
+                cell.threads,
+                log_error(&cell.log)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A finished run's figures into its cell, which is done, or INVALID with the reasons.
+pub(super) fn record_figures(cell: &mut Cell, res: &crate::results::RunResult) {
+    let stability = crate::results::Stability::of_run(res);
+    cell.tps = stability
+        .map(|s| s.mean_tps)
+        .or_else(|| res.summary.as_ref().map(|s| s.tps));
+    // NOPM as tps is: the mean of the steady-state intervals.
+    cell.nopm = crate::analysis::compare::steady_nopm(res)
+        .filter(|v| !v.is_empty())
+        .map(|v| crate::analysis::stats::mean(&v))
+        .or_else(|| res.throughput().rate.map(|r| r.per_minute));
+    cell.p95_ms = res.summary.as_ref().map(|s| s.response.p95_ms);
+    if let Some(srv) = res.summary.as_ref().and_then(|s| s.server.as_ref()) {
+        cell.per_transaction = srv.per_transaction.clone();
+        cell.per_new_order = srv.per_new_order.clone();
+    }
+    if res.validity.valid {
+        cell.status = CellStatus::Done;
+    } else {
+        cell.status = CellStatus::Invalid;
+        cell.reasons = res.validity.reasons.clone();
+    }
+}
+
+/// Says what `cell` measured, and about how long the cells left will take.
+pub(super) fn note_cell(r: &Runner<'_>, e: &Experiment, cell: &CellRun, progress: &Progress) {
+    let left = e.remaining();
+    let per = progress.began.elapsed().as_secs_f64() / progress.ran as f64;
+    let c = &e.cells[cell.index];
+    (r.note)(&format!(
+        "cell {}/{}: {} {} {} threads, repetition {}: {}{} (reset {:.1} s; about {} left)",
+        c.order,
+        progress.total,
+        cell.variant,
+        cell.workload,
+        cell.threads,
+        c.repetition,
+        match (c.nopm, c.tps) {
+            (Some(n), _) => format!("{n:.0} NOPM"),
+            (None, Some(v)) => format!("{v:.1} tps"),
+            _ => "-".into(),
+        },
+        if c.status == CellStatus::Invalid {
+            format!(", INVALID: {}", c.reasons.join("; "))
+        } else {
+            String::new()
+        },
+        cell.reset_s,
+        humantime::format_duration(std::time::Duration::from_secs((per * left as f64) as u64))
+    ));
+}
+
+/// Whether cell `i` is the last of its block (repetition).
+pub(super) fn block_done(e: &Experiment, i: usize) -> bool {
+    e.cells
+        .get(i + 1)
+        .is_none_or(|next| next.repetition != e.cells[i].repetition)
+}
+
+/// A sequential experiment's look after a complete block: true when it stops there (the
+/// cells of later blocks dropped, why recorded), else it says what is still open.
+pub(super) fn sequential_stops(r: &Runner<'_>, e: &mut Experiment) -> Result<bool> {
+    let Some((stop, look)) = sequential::look(e) else {
+        return Ok(false);
+    };
+    let blocks = e.complete_blocks();
+    match stop {
+        Some(reason) => {
+            (r.note)(&format!(
+                "stopping after {blocks} block(s): {}",
+                reason.text()
+            ));
+            e.cells.retain(|c| c.repetition <= blocks);
+            e.stopped = Some(Stopped {
+                reason,
+                blocks,
+                open: look.open,
+                widest_pct: look.widest_pct,
+                without: look.without,
+            });
+            e.write(r.dir)?;
+            Ok(true)
+        }
+        None => {
+            (r.note)(&format!(
+                "after {blocks} block(s): {} comparison(s) open on {}{} (precision asked: ±{} %); another block",
+                look.open,
+                e.plan.primary,
+                match look.without {
+                    0 => format!(", the widest {}", sequential::half_width(look.widest_pct)),
+                    n if n == look.open => ", none with an interval yet".to_string(),
+                    n => format!(
+                        ", the widest {}, {n} without an interval yet",
+                        sequential::half_width(look.widest_pct)
+                    ),
+                },
+                e.plan.sequential.as_ref().map_or(0.0, |s| s.precision_pct)
+            ));
+            Ok(false)
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! The steps of [`Plan::expand_with`], in the order it takes them: the variants, the
+//! baseline and the workloads checked, the scale chosen, its sizes and the reset rule
+//! resolved, every variant × workload's options substituted, the primary outcome checked.
+
+use super::{Pair, Plan, Reset, Scale, bad, substitute, valid_name};
+use crate::config::ThreadLevels;
+use crate::experiment::{COSTS, PRIMARY_THROUGHPUT};
+use std::path::Path;
+
+/// The sizes of every cell under the chosen scale, checked.
+pub(super) struct Sizes {
+    /// Thread levels.
+    pub(super) threads: Vec<u32>,
+    /// Warm-up seconds.
+    pub(super) warmup: f64,
+    /// Measured seconds.
+    pub(super) duration: f64,
+    /// Repetitions (with `precision`: the blocks before the first look).
+    pub(super) repetitions: u32,
+}
+
+impl Plan {
+    /// Refuses a plan without a variant or without a workload.
+    pub(super) fn check_not_empty(&self, file: &Path) -> anyhow::Result<()> {
+        if self.variants.is_empty() {
+            return Err(bad(
+                file,
+                "no [[variant]]: an experiment compares at least one",
+            ));
+        }
+        if self.workloads.is_empty() {
+            return Err(bad(file, "no [[workload]]: give at least one"));
+        }
+        Ok(())
+    }
+
+    /// The variants' names in plan order, each checked: a name, given once, and a `url`
+    /// variant without the sandbox keys.
+    pub(super) fn checked_variants(&self, file: &Path) -> anyhow::Result<Vec<String>> {
+        let mut seen = Vec::new();
+        for v in &self.variants {
+            if !valid_name(&v.name) {
+                return Err(bad(
+                    file,
+                    format!(
+                        "variant name '{}': use 1-40 letters, digits, '-' or '_'",
+                        v.name
+                    ),
+                ));
+            }
+            if seen.contains(&v.name) {
+                return Err(bad(file, format!("variant '{}' is named twice", v.name)));
+            }
+            seen.push(v.name.clone());
+            if v.url.is_some()
+                && (!v.set.is_empty()
+                    || v.config.is_some()
+                    || v.binary.is_some()
+                    || v.replicas.is_some()
+                    || v.galera.is_some()
+                    || v.cpus.is_some()
+                    || v.numa_node.is_some())
+            {
+                return Err(bad(
+                    file,
+                    format!(
+                        "variant '{}': url names an existing server; set, config, binary, cpus, numa_node, replicas and galera are for sandboxes",
+                        v.name
+                    ),
+                ));
+            }
+        }
+        Ok(seen)
+    }
+
+    /// Refuses a baseline that names none of `variants`.
+    pub(super) fn check_baseline(&self, file: &Path, variants: &[String]) -> anyhow::Result<()> {
+        if !self.variants.iter().any(|v| v.name == self.baseline) {
+            return Err(bad(
+                file,
+                format!(
+                    "baseline = '{}' names no variant (the variants: {})",
+                    self.baseline,
+                    variants.join(", ")
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The workloads' labels in plan order, each checked: a name, given once.
+    pub(super) fn checked_workloads(&self, file: &Path) -> anyhow::Result<Vec<String>> {
+        let mut labels = Vec::new();
+        for w in &self.workloads {
+            if !valid_name(w.label()) {
+                return Err(bad(file, format!("workload '{}': not a name", w.label())));
+            }
+            if labels.contains(&w.label().to_string()) {
+                return Err(bad(
+                    file,
+                    format!("workload '{}' appears twice: give each a label", w.label()),
+                ));
+            }
+            labels.push(w.label().to_string());
+        }
+        Ok(labels)
+    }
+
+    /// The scale to expand for, with its name: `scale` (an error when the plan has none of
+    /// that name), else quick, else the only one; None: the plan's own values.
+    pub(super) fn chosen_scale(
+        &self,
+        file: &Path,
+        scale: Option<&str>,
+    ) -> anyhow::Result<Option<(String, &Scale)>> {
+        Ok(match scale {
+            Some(name) => Some((
+                name.to_string(),
+                self.scale.get(name).ok_or_else(|| {
+                    bad(
+                        file,
+                        format!(
+                            "--scale {name}: the plan has no [scale.{name}] (it has: {})",
+                            if self.scale.is_empty() {
+                                "none".to_string()
+                            } else {
+                                self.scale.keys().cloned().collect::<Vec<_>>().join(", ")
+                            }
+                        ),
+                    )
+                })?,
+            )),
+            None => self
+                .scale
+                .get("quick")
+                .map(|s| ("quick".to_string(), s))
+                .or_else(|| {
+                    (self.scale.len() == 1)
+                        .then(|| self.scale.iter().next().map(|(k, s)| (k.clone(), s)))
+                        .flatten()
+                }),
+        })
+    }
+
+    /// Thread levels, warm-up, duration and repetitions of scale `sc` over the plan's own,
+    /// checked.
+    pub(super) fn sizes(&self, file: &Path, sc: &Scale) -> anyhow::Result<Sizes> {
+        let threads_text = sc
+            .threads
+            .clone()
+            .or_else(|| self.threads.clone())
+            .unwrap_or_else(|| "1".into());
+        let threads = ThreadLevels::parse(&threads_text)
+            .map_err(|e| bad(file, format!("threads = '{threads_text}': {e}")))?
+            .0;
+        let warmup = sc.warmup.or(self.warmup).unwrap_or(5.0);
+        let duration = sc.duration.or(self.duration).unwrap_or(30.0);
+        let repetitions = sc.repetitions.or(self.repetitions).unwrap_or(3);
+        if !(warmup >= 0.0 && warmup.is_finite()) {
+            return Err(bad(
+                file,
+                format!("warmup = {warmup}: give 0 or more seconds"),
+            ));
+        }
+        if !(duration > 0.0 && duration.is_finite()) {
+            return Err(bad(
+                file,
+                format!("duration = {duration}: give more than 0 seconds"),
+            ));
+        }
+        if repetitions == 0 {
+            return Err(bad(
+                file,
+                "repetitions = 0: give 1 or more (2 or more for a verdict)",
+            ));
+        }
+        Ok(Sizes {
+            threads,
+            warmup,
+            duration,
+            repetitions,
+        })
+    }
+
+    /// How every cell starts: the plan's `reset`, else none with a `url` variant and
+    /// snapshot without; snapshot refused with a `url` variant.
+    pub(super) fn reset_rule(&self, file: &Path) -> anyhow::Result<Reset> {
+        let any_url = self.variants.iter().any(|v| v.url.is_some());
+        let reset = self.reset.unwrap_or(if any_url {
+            Reset::None
+        } else {
+            Reset::Snapshot
+        });
+        if reset == Reset::Snapshot && any_url {
+            return Err(bad(
+                file,
+                "reset = 'snapshot' needs sandboxes: a url variant's data directory is not txbench's to copy (use reload or none)",
+            ));
+        }
+        Ok(reset)
+    }
+
+    /// Every variant × workload with its options, `{name}` replaced by the values of scale
+    /// `sc` over the plan's.
+    pub(super) fn pairs(&self, file: &Path, sc: &Scale) -> anyhow::Result<Vec<Pair>> {
+        let mut vars = self.vars.clone();
+        vars.extend(sc.vars.clone());
+        let sub = |v: &[String]| -> anyhow::Result<Vec<String>> {
+            v.iter().map(|s| substitute(file, s, &vars)).collect()
+        };
+        let mut pairs = Vec::new();
+        for v in &self.variants {
+            for w in &self.workloads {
+                let mut prepare = sub(&w.prepare)?;
+                prepare.extend(sub(&v.prepare)?);
+                let mut run = sub(&w.run)?;
+                run.extend(sub(&v.run)?);
+                check_reserved(file, w.label(), &v.name, &run)?;
+                pairs.push(Pair {
+                    variant: v.name.clone(),
+                    workload: w.label().to_string(),
+                    prepare,
+                    run,
+                });
+            }
+        }
+        Ok(pairs)
+    }
+
+    /// The primary outcome: the plan's, else throughput; checked to be throughput or a cost.
+    pub(super) fn primary_outcome(&self, file: &Path) -> anyhow::Result<String> {
+        let primary = self
+            .primary
+            .clone()
+            .unwrap_or_else(|| PRIMARY_THROUGHPUT.into());
+        if primary != PRIMARY_THROUGHPUT && !COSTS.contains(&primary.as_str()) {
+            return Err(bad(
+                file,
+                format!(
+                    "primary = '{primary}': give {PRIMARY_THROUGHPUT} or a cost: {}",
+                    COSTS.join(", ")
+                ),
+            ));
+        }
+        Ok(primary)
+    }
+}
+
+/// Refuses `run` options of `workload` × `variant` that hold one the plan sets.
+fn check_reserved(
+    file: &Path,
+    workload: &str,
+    variant: &str,
+    run: &[String],
+) -> anyhow::Result<()> {
+    for reserved in [
+        "--threads",
+        "--time",
+        "--warmup",
+        "--out",
+        "--url",
+        "--server",
+    ] {
+        if run
+            .iter()
+            .any(|a| a == reserved || a.starts_with(&format!("{reserved}=")))
+        {
+            return Err(bad(
+                file,
+                format!(
+                    "workload '{workload}' / variant '{variant}': run options may not hold {reserved} (the plan sets it)",
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
