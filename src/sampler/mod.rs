@@ -14,6 +14,7 @@ mod mysql;
 #[cfg(feature = "postgres")]
 mod postgres;
 pub mod profile;
+mod record;
 mod worker;
 
 use files::Files;

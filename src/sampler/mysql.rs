@@ -55,6 +55,30 @@ impl Worker {
 
     /// Reads MySQL's or MariaDB's counters; Err(true) when the server did not answer in time.
     pub(super) fn read_mysql(&mut self) -> Result<RawSample, bool> {
+        self.connect_and_discover()?;
+        // Taken out for the sample, put back when it succeeded: a failed one reconnects.
+        let mut conn = self.conn.take().ok_or(false)?;
+        let mut raw = self.read_global_status(&mut conn)?;
+        if !self.opts.metrics {
+            self.conn = Some(conn);
+            return Ok(raw);
+        }
+        self.read_innodb_metrics(&mut conn, &mut raw)?;
+        self.read_wait_summary(&mut conn, &mut raw)?;
+        self.read_workload_counts(&mut conn, &mut raw)?;
+        self.read_replication(&mut conn, &mut raw)?;
+        self.conn = Some(conn);
+        if let Some(l) = &self.local {
+            raw.process = host::read_process(l.pid);
+            raw.host = host::read_host();
+            raw.disk = l.device.and_then(host::read_disk);
+        }
+        Ok(raw)
+    }
+
+    /// Connects when there is no connection, and finds out on the first one what the server
+    /// lets us record.
+    fn connect_and_discover(&mut self) -> Result<(), bool> {
         if self.conn.is_none() {
             self.conn = Some(self.connect().map_err(|(_, timeout)| timeout)?);
         }
@@ -62,8 +86,11 @@ impl Worker {
             self.discovered = true;
             self.discover();
         }
-        // Taken out for the sample, put back when it succeeded: a failed one reconnects.
-        let mut conn = self.conn.take().ok_or(false)?;
+        Ok(())
+    }
+
+    /// SHOW GLOBAL STATUS (only Uptime without metrics), timed from when it was sent.
+    fn read_global_status(&self, conn: &mut mysql::Conn) -> Result<RawSample, bool> {
         let sql = if self.opts.metrics {
             "SHOW GLOBAL STATUS"
         } else {
@@ -72,7 +99,7 @@ impl Worker {
         let sent = self.opts.t0.elapsed().as_secs_f64();
         let status: Vec<(String, String)> = conn.query(sql).map_err(|e| is_timeout(&e))?;
         let t = self.opts.t0.elapsed().as_secs_f64();
-        let mut raw = RawSample {
+        Ok(RawSample {
             t,
             sent,
             status: status
@@ -85,57 +112,83 @@ impl Worker {
                 })
                 .collect(),
             ..RawSample::default()
+        })
+    }
+
+    /// INNODB_METRICS, while it can be read; a server that refuses it is not asked again.
+    fn read_innodb_metrics(
+        &mut self,
+        conn: &mut mysql::Conn,
+        raw: &mut RawSample,
+    ) -> Result<(), bool> {
+        let Some(sql) = self.innodb_sql else {
+            return Ok(());
         };
-        if !self.opts.metrics {
-            self.conn = Some(conn);
-            return Ok(raw);
-        }
-        if let Some(sql) = self.innodb_sql {
-            match conn.query::<(String, i64), _>(sql) {
-                Ok(rows) => {
-                    self.own_selects += 1.0;
-                    raw.innodb = rows
-                        .into_iter()
-                        .map(|(k, v)| (k.to_ascii_lowercase(), v as f64))
-                        .collect();
-                }
-                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
-                Err(e) => {
-                    self.innodb_sql = None;
-                    self.not_recorded(format!(
-                        "INFORMATION_SCHEMA.INNODB_METRICS is not recorded ({}): page splits and the other InnoDB counters are missing",
-                        engine::mysql::error_message(&e)
-                    ));
-                }
+        match conn.query::<(String, i64), _>(sql) {
+            Ok(rows) => {
+                self.own_selects += 1.0;
+                raw.innodb = rows
+                    .into_iter()
+                    .map(|(k, v)| (k.to_ascii_lowercase(), v as f64))
+                    .collect();
+            }
+            Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
+            Err(e) => {
+                self.innodb_sql = None;
+                self.not_recorded(format!(
+                    "INFORMATION_SCHEMA.INNODB_METRICS is not recorded ({}): page splits and the other InnoDB counters are missing",
+                    engine::mysql::error_message(&e)
+                ));
             }
         }
-        if self.read_waits {
-            match conn.query::<(String, u64, u64), _>(WAITS_SQL) {
-                Ok(rows) => {
-                    self.own_selects += 1.0;
-                    raw.waits = rows
-                        .into_iter()
-                        .map(|(k, count, ps)| {
-                            (
-                                k,
-                                waits::WaitStat {
-                                    count: count as f64,
-                                    time_ms: ps as f64 / 1e9,
-                                },
-                            )
-                        })
-                        .collect();
-                }
-                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
-                Err(e) => {
-                    self.read_waits = false;
-                    self.not_recorded(format!(
-                        "performance_schema waits are not recorded ({})",
-                        engine::mysql::error_message(&e)
-                    ));
-                }
+        Ok(())
+    }
+
+    /// performance_schema's wait summary, when it is read; a server that refuses it is not
+    /// asked again.
+    fn read_wait_summary(
+        &mut self,
+        conn: &mut mysql::Conn,
+        raw: &mut RawSample,
+    ) -> Result<(), bool> {
+        if !self.read_waits {
+            return Ok(());
+        }
+        match conn.query::<(String, u64, u64), _>(WAITS_SQL) {
+            Ok(rows) => {
+                self.own_selects += 1.0;
+                raw.waits = rows
+                    .into_iter()
+                    .map(|(k, count, ps)| {
+                        (
+                            k,
+                            waits::WaitStat {
+                                count: count as f64,
+                                time_ms: ps as f64 / 1e9,
+                            },
+                        )
+                    })
+                    .collect();
+            }
+            Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
+            Err(e) => {
+                self.read_waits = false;
+                self.not_recorded(format!(
+                    "performance_schema waits are not recorded ({})",
+                    engine::mysql::error_message(&e)
+                ));
             }
         }
+        Ok(())
+    }
+
+    /// The workload's server-side counts (those that fail are dropped), and the monitor's
+    /// own SELECTs so far.
+    fn read_workload_counts(
+        &mut self,
+        conn: &mut mysql::Conn,
+        raw: &mut RawSample,
+    ) -> Result<(), bool> {
         let mut failed = Vec::new();
         for (name, sql) in &self.workload_counts {
             match conn.query_first::<Option<f64>, _>(sql.as_str()) {
@@ -153,23 +206,27 @@ impl Worker {
         self.drop_counts(failed);
         raw.workload
             .insert("monitor_selects".into(), self.own_selects);
-        if !self.replicas.is_empty() {
-            match crate::topology::binlog_gtid(&mut conn) {
-                Ok(pos) => {
-                    self.own_selects += 1.0;
-                    self.read_replicas(&pos.unwrap_or_default(), &mut raw);
-                }
-                Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
-                Err(_) => {}
+        Ok(())
+    }
+
+    /// The primary's binlog position and its replicas' lag, when it has replicas.
+    fn read_replication(
+        &mut self,
+        conn: &mut mysql::Conn,
+        raw: &mut RawSample,
+    ) -> Result<(), bool> {
+        if self.replicas.is_empty() {
+            return Ok(());
+        }
+        match crate::topology::binlog_gtid(conn) {
+            Ok(pos) => {
+                self.own_selects += 1.0;
+                self.read_replicas(&pos.unwrap_or_default(), raw);
             }
+            Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
+            Err(_) => {}
         }
-        self.conn = Some(conn);
-        if let Some(l) = &self.local {
-            raw.process = host::read_process(l.pid);
-            raw.host = host::read_host();
-            raw.disk = l.device.and_then(host::read_disk);
-        }
-        Ok(raw)
+        Ok(())
     }
 
     /// Each replica's lag, as `txbench_` gauges in the primary's sample: the largest

@@ -1,15 +1,13 @@
 //! The sampler's thread: its connection to the server (the monitor), what it found out about
 //! the server on the first connection, and each sample: the engine's counters (mysql.rs,
 //! postgres.rs), /proc when the server runs here, the delta from the last one, the rows
-//! written and the watch for a restart, a freeze or a lost server.
+//! written and the watch for a restart (record.rs), a freeze or a lost server.
 
-use super::files::json_line;
 use super::{Files, Options, Request, State, host};
 use crate::engine;
-use crate::metrics::server::{Delta, RawSample, ServerRow};
+use crate::metrics::server::RawSample;
 use crate::metrics::waits;
-use crate::results::{Event, Phase};
-use std::io::Write;
+use crate::results::Event;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -362,133 +360,6 @@ impl Worker {
             s.events.push(Event { t_s: cur.t, what });
         }
     }
-
-    pub(super) fn record(&mut self, mut raw: RawSample, ms: f64, closing: bool) {
-        if let Some(prev) = self.prev.as_ref() {
-            for name in raw.carry_missing_counters(prev) {
-                if self.missing_noted.insert(name.clone()) {
-                    self.not_recorded(format!(
-                        "the server's counter {name} was NULL or missing in the sample at {:.1} s: that sample is left out of it (the next one spans the gap), not read as 0",
-                        raw.t
-                    ));
-                }
-            }
-        }
-        self.topology_events(self.prev.as_ref(), &raw);
-        let uptime = raw.status.get("uptime").copied();
-        let t = raw.t;
-        let cpu = thread_cpu_s();
-        let cpu_since = cpu - std::mem::replace(&mut self.cpu_at_prev, cpu);
-        let prev = self.prev.replace(raw);
-        let Some(prev) = prev else {
-            let mut s = self.lock();
-            if let Some(m) = s.measure_start {
-                s.report.opening_lag_s = (t - m).max(0.0);
-            }
-            s.report.samples += 1;
-            s.report.sample_ms_sum += ms;
-            s.report.sample_ms_max = s.report.sample_ms_max.max(ms);
-            return;
-        };
-        let Some(cur) = self.prev.as_ref() else {
-            return;
-        };
-        if let (Some(before), Some(now)) = (prev.status.get("uptime"), uptime)
-            && now < *before
-        {
-            self.lock().restart.get_or_insert(format!(
-                "the server restarted during the run (Uptime went from {before} s to {now} s)"
-            ));
-        }
-        let delta = Delta::between(&prev, cur);
-        let measure_start = self.lock().measure_start;
-        // A delta counts towards the measured phase when the sample before it was taken
-        // after the measured phase began: its query sent then, for the server may have read
-        // its counters at any moment until the answer came (a sample sent before the phase
-        // and answered after it holds warm-up statements: seen on a loaded host, 810 more
-        // than txbench counted, and the run INVALID).
-        let phase = match measure_start {
-            Some(m) if prev.sent >= m => Phase::Measure,
-            _ => Phase::Warmup,
-        };
-        if phase == Phase::Measure {
-            self.lock().report.monitor_cpu_s += cpu_since;
-        }
-        if closing {
-            let mut s = self.lock();
-            s.report.samples += 1;
-            if phase == Phase::Measure {
-                match &mut s.report.measured {
-                    Some(sum) => sum.add(&delta),
-                    None => s.report.measured = Some(delta),
-                }
-            }
-            return;
-        }
-        let row = ServerRow::of(phase, &delta, cur.t);
-        let mut write_error = None;
-        if let Some(files) = self.files.as_mut().filter(|f| !f.failed) {
-            let line = json_line(&row, &delta, ms);
-            let wait_rows = waits::rows(phase, prev.t, cur.t, &delta.waits);
-            let written = files
-                .csv
-                .write_all(row.csv_line().as_bytes())
-                .and_then(|_| files.jsonl.write_all(line.as_bytes()))
-                .and_then(|_| {
-                    if wait_rows.is_empty() {
-                        Ok(())
-                    } else {
-                        files.write_waits(&wait_rows)
-                    }
-                });
-            if let Err(e) = written {
-                files.failed = true;
-                write_error = Some(e);
-            }
-        }
-        if let Some(e) = write_error {
-            self.not_recorded(format!(
-                "writing server.csv failed ({e}): later samples are kept in memory only"
-            ));
-        }
-        if !self.opts.metrics {
-            // Counted all the same: the run's end waits for this sample.
-            self.lock().report.samples += 1;
-            return;
-        }
-        let mut s = self.lock();
-        // The sample that opens the phase (the first sent after it began): its counters were
-        // read at most this long after the phase began.
-        if let Some(m) = measure_start
-            && prev.sent < m
-            && cur.sent >= m
-        {
-            s.report.opening_lag_s = cur.t - m;
-        }
-        if phase == Phase::Measure {
-            match &mut s.report.measured {
-                Some(sum) => sum.add(&delta),
-                None => s.report.measured = Some(delta),
-            }
-        }
-        s.report.rows.push(row);
-        s.report.samples += 1;
-        s.report.sample_ms_sum += ms;
-        s.report.sample_ms_max = s.report.sample_ms_max.max(ms);
-    }
-}
-
-/// The calling thread's CPU time, s.
-fn thread_cpu_s() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: a valid pointer to a timespec for the calling thread's clock.
-    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
-        return 0.0;
-    }
-    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
 }
 
 #[cfg(test)]

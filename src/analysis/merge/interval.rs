@@ -44,6 +44,19 @@ pub(super) fn merge_interval(
     t0: f64,
     interval: f64,
 ) -> Result<(IntervalRow, Hists)> {
+    check_starts(rows, t0, interval)?;
+    let mut hists = empty_hists(names);
+    for (p, row) in rows {
+        let logged = add_shard_hists(p, row, &mut hists)?;
+        check_logged(p, row, &logged)?;
+    }
+    let kinds = kind_rows(rows, names, &hists);
+    let row = summed_row(rows, t0, &hists, kinds);
+    Ok((row, hists))
+}
+
+/// Refuses rows that do not start together.
+fn check_starts(rows: &[(&Part, &IntervalRow)], t0: f64, interval: f64) -> Result<()> {
     // Rows are taken by position: each must start where the others do (a shard whose loop
     // skipped a boundary would otherwise be summed with the next interval of the others).
     let starts: Vec<f64> = rows
@@ -63,7 +76,12 @@ pub(super) fn merge_interval(
             s - lo
         );
     }
-    let mut hists: Hists = names
+    Ok(())
+}
+
+/// An empty histogram of response and of service time for each kind.
+fn empty_hists(names: &[String]) -> Hists {
+    names
         .iter()
         .flat_map(|k| {
             [
@@ -71,49 +89,61 @@ pub(super) fn merge_interval(
                 (k.clone(), true, new_hist()),
             ]
         })
-        .collect();
-    for (p, row) in rows {
-        let mut logged: BTreeMap<(String, bool), u64> = BTreeMap::new();
-        for e in p
-            .hists
-            .get(&ms_key(row.start_s))
-            .map(Vec::as_slice)
-            .unwrap_or_default()
+        .collect()
+}
+
+/// The shard's histograms of the interval of `row` added into `hists`; how many times it
+/// logged of each (kind, service).
+fn add_shard_hists(
+    p: &Part,
+    row: &IntervalRow,
+    hists: &mut Hists,
+) -> Result<BTreeMap<(String, bool), u64>> {
+    let mut logged: BTreeMap<(String, bool), u64> = BTreeMap::new();
+    for e in p
+        .hists
+        .get(&ms_key(row.start_s))
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+    {
+        let h = e.decode().with_context(|| p.dir.display().to_string())?;
+        *logged.entry((e.kind.clone(), e.service)).or_default() += h.len();
+        if let Some((_, _, m)) = hists
+            .iter_mut()
+            .find(|(k, s, _)| *k == e.kind && *s == e.service)
         {
-            let h = e.decode().with_context(|| p.dir.display().to_string())?;
-            *logged.entry((e.kind.clone(), e.service)).or_default() += h.len();
-            if let Some((_, _, m)) = hists
-                .iter_mut()
-                .find(|(k, s, _)| *k == e.kind && *s == e.service)
-            {
-                m.add(&h)
-                    .map_err(|err| anyhow::anyhow!("merging histograms: {err:?}"))?;
-            }
+            m.add(&h)
+                .map_err(|err| anyhow::anyhow!("merging histograms: {err:?}"))?;
         }
-        // Every completed transaction has one response and one service time in the log: a log
-        // cut short, or appended twice, would merge the percentiles of other samples.
-        for k in &row.kinds {
-            for service in [false, true] {
-                let n = logged.get(&(k.name.clone(), service)).copied().unwrap_or(0);
-                if n != k.completed {
-                    bail!(
-                        "merge: {}: latency.hlog holds {n} {} {} times for the interval at {:.1} s, which counts {} completed: the log is incomplete or repeated",
-                        p.dir.display(),
-                        k.name,
-                        if service { "service" } else { "response" },
-                        row.start_s,
-                        k.completed
-                    );
-                }
+    }
+    Ok(logged)
+}
+
+/// Refuses a shard's log that does not hold one time of each kind per completed transaction.
+fn check_logged(p: &Part, row: &IntervalRow, logged: &BTreeMap<(String, bool), u64>) -> Result<()> {
+    // Every completed transaction has one response and one service time in the log: a log
+    // cut short, or appended twice, would merge the percentiles of other samples.
+    for k in &row.kinds {
+        for service in [false, true] {
+            let n = logged.get(&(k.name.clone(), service)).copied().unwrap_or(0);
+            if n != k.completed {
+                bail!(
+                    "merge: {}: latency.hlog holds {n} {} {} times for the interval at {:.1} s, which counts {} completed: the log is incomplete or repeated",
+                    p.dir.display(),
+                    k.name,
+                    if service { "service" } else { "response" },
+                    row.start_s,
+                    k.completed
+                );
             }
         }
     }
-    let resp = LatencyStats::of(&combined(hists.iter().map(|(_, s, h)| (*s, h)), false));
-    let serv = LatencyStats::of(&combined(hists.iter().map(|(_, s, h)| (*s, h)), true));
-    let sum = |f: &dyn Fn(&IntervalRow) -> f64| rows.iter().map(|(_, r)| f(r)).sum::<f64>();
-    let sumu = |f: &dyn Fn(&IntervalRow) -> u64| rows.iter().map(|(_, r)| f(r)).sum::<u64>();
-    let by_class = classes(rows.iter().map(|(_, r)| *r));
-    let kinds = names
+    Ok(())
+}
+
+/// Each kind's counts summed over the shards, its percentiles from its merged histogram.
+fn kind_rows(rows: &[(&Part, &IntervalRow)], names: &[String], hists: &Hists) -> Vec<KindRow> {
+    names
         .iter()
         .map(|name| {
             let of = |f: &dyn Fn(&KindRow) -> u64| -> u64 {
@@ -137,7 +167,11 @@ pub(super) fn merge_interval(
                 p99_ms: l.p99_ms,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The clients' CPU over the interval, % of all their CPUs.
+fn client_cpu_pct(rows: &[(&Part, &IntervalRow)]) -> f64 {
     // CPU: each shard's share of its own CPUs, back to seconds, over all the clients' CPUs.
     let cpu_s: f64 = rows
         .iter()
@@ -147,7 +181,26 @@ pub(super) fn merge_interval(
         .iter()
         .map(|(p, r)| (r.end_s - r.start_s) * p.r.client.cpus as f64)
         .sum();
-    let row = IntervalRow {
+    if cpu_capacity > 0.0 {
+        cpu_s / cpu_capacity * 100.0
+    } else {
+        0.0
+    }
+}
+
+/// The merged row: the shards' counts and rates summed, the percentiles of `hists`.
+fn summed_row(
+    rows: &[(&Part, &IntervalRow)],
+    t0: f64,
+    hists: &Hists,
+    kinds: Vec<KindRow>,
+) -> IntervalRow {
+    let resp = LatencyStats::of(&combined(hists.iter().map(|(_, s, h)| (*s, h)), false));
+    let serv = LatencyStats::of(&combined(hists.iter().map(|(_, s, h)| (*s, h)), true));
+    let sum = |f: &dyn Fn(&IntervalRow) -> f64| rows.iter().map(|(_, r)| f(r)).sum::<f64>();
+    let sumu = |f: &dyn Fn(&IntervalRow) -> u64| rows.iter().map(|(_, r)| f(r)).sum::<u64>();
+    let by_class = classes(rows.iter().map(|(_, r)| *r));
+    IntervalRow {
         phase: rows[0].1.phase,
         // From the first shard's start to the last one's end: with --events shards end when
         // their part is done, and the interval lasts until the last one did.
@@ -176,12 +229,7 @@ pub(super) fn merge_interval(
         reconn_ps: sum(&|r| r.reconn_ps),
         errors_by_class: by_class,
         kinds,
-        client_cpu_pct: if cpu_capacity > 0.0 {
-            cpu_s / cpu_capacity * 100.0
-        } else {
-            0.0
-        },
+        client_cpu_pct: client_cpu_pct(rows),
         targets: Vec::new(),
-    };
-    Ok((row, hists))
+    }
 }

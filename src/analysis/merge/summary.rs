@@ -14,27 +14,9 @@ pub(super) fn merge_summary(
     len: usize,
     truncated: bool,
 ) -> Summary {
-    // The measured phase from its first start to its last end (merged rows may overlap by the
-    // shards' start spread).
-    let secs: f64 = match (measured.first(), measured.last()) {
-        (Some(a), Some(b)) => (b.end_s - a.start_s).max(1e-9),
-        _ => 1e-9,
-    };
+    let secs = measured_secs(measured);
     let over = |service: bool| combined(all.iter().map(|((_, s), h)| (*s, h)), service);
-    // Statement counts per shard: its rates times its own interval's length.
-    let count = |f: &dyn Fn(&IntervalRow) -> f64| -> u64 {
-        parts
-            .iter()
-            .map(|p| {
-                p.r.intervals
-                    .iter()
-                    .take(len)
-                    .filter(|r| r.phase == Phase::Measure)
-                    .map(|r| (f(r) * (r.end_s - r.start_s)).round() as u64)
-                    .sum::<u64>()
-            })
-            .sum()
-    };
+    let count = |f: &dyn Fn(&IntervalRow) -> f64| shard_count(parts, len, f);
     let transactions: u64 = measured.iter().map(|r| r.transactions).sum();
     let errors_by_class = classes(measured.iter());
     let stmts = crate::metrics::StmtCounts {
@@ -42,7 +24,81 @@ pub(super) fn merge_summary(
         writes: count(&|r| r.writes_ps),
         other: count(&|r| r.other_ps),
     };
-    let kinds: Vec<KindSummary> = names
+    let kinds = kind_summaries(measured, all, names, secs);
+    let shard_summaries: Vec<&Summary> =
+        parts.iter().filter_map(|p| p.r.summary.as_ref()).collect();
+    let client_cpu_s = client_cpu_s(parts, measured, &shard_summaries, truncated);
+    let cpus: usize = parts.iter().map(|p| p.r.client.cpus).sum();
+    let top_errors = top_errors(&shard_summaries);
+    let errors: u64 = measured.iter().map(|r| r.errors).sum();
+    Summary {
+        duration_s: secs,
+        // The latest shard's: the merged phase ends with it.
+        overrun_s: parts
+            .iter()
+            .filter_map(|p| p.r.summary.as_ref())
+            .map(|s| s.overrun_s)
+            .fold(0.0, f64::max),
+        transactions,
+        tps: transactions as f64 / secs,
+        queries: stmts.total(),
+        qps: stmts.total() as f64 / secs,
+        stmts,
+        errors,
+        unexpected_errors: measured.iter().map(|r| r.unexpected_errors).sum(),
+        failed_after_retries: measured.iter().map(|r| r.failed_after_retries).sum(),
+        errors_by_class,
+        retries: kinds.iter().map(|k| k.retries).sum(),
+        retried_transactions: shard_summaries.iter().map(|s| s.retried_transactions).sum(),
+        // Intervals do not carry them: the shards' own summaries, added (over the whole
+        // measured phase even when the merge is truncated to the common span).
+        retries_by_class: retries_by_class(&shard_summaries),
+        reconnects: count(&|r| r.reconn_ps),
+        response: LatencyStats::of(&over(false)),
+        service: LatencyStats::of(&over(true)),
+        kinds,
+        client_cpu_s,
+        client_cpu_pct: client_cpu_s / (secs * cpus.max(1) as f64) * 100.0,
+        top_errors,
+        server: None,
+        targets: Vec::new(),
+    }
+}
+
+/// The measured phase's length, s.
+fn measured_secs(measured: &[IntervalRow]) -> f64 {
+    // The measured phase from its first start to its last end (merged rows may overlap by the
+    // shards' start spread).
+    match (measured.first(), measured.last()) {
+        (Some(a), Some(b)) => (b.end_s - a.start_s).max(1e-9),
+        _ => 1e-9,
+    }
+}
+
+/// A count over the measured intervals of the span (the first `len`), summed over shards.
+fn shard_count(parts: &[Part], len: usize, f: &dyn Fn(&IntervalRow) -> f64) -> u64 {
+    // Statement counts per shard: its rates times its own interval's length.
+    parts
+        .iter()
+        .map(|p| {
+            p.r.intervals
+                .iter()
+                .take(len)
+                .filter(|r| r.phase == Phase::Measure)
+                .map(|r| (f(r) * (r.end_s - r.start_s)).round() as u64)
+                .sum::<u64>()
+        })
+        .sum()
+}
+
+/// Each kind's counts over the measured rows, its latency from its merged histograms.
+fn kind_summaries(
+    measured: &[IntervalRow],
+    all: &Acc,
+    names: &[String],
+    secs: f64,
+) -> Vec<KindSummary> {
+    names
         .iter()
         .map(|name| {
             let of = |f: &dyn Fn(&KindRow) -> u64| -> u64 {
@@ -71,10 +127,18 @@ pub(super) fn merge_summary(
                 service: stats(true),
             }
         })
-        .collect();
-    let shard_summaries: Vec<&Summary> =
-        parts.iter().filter_map(|p| p.r.summary.as_ref()).collect();
-    let client_cpu_s = if truncated {
+        .collect()
+}
+
+/// The clients' CPU time over the measured phase, s: from the merged rows when the merge is
+/// truncated, else the shards' own summaries.
+fn client_cpu_s(
+    parts: &[Part],
+    measured: &[IntervalRow],
+    shard_summaries: &[&Summary],
+    truncated: bool,
+) -> f64 {
+    if truncated {
         measured
             .iter()
             .map(|r| r.client_cpu_pct / 100.0 * (r.end_s - r.start_s))
@@ -82,17 +146,20 @@ pub(super) fn merge_summary(
             * parts.iter().map(|p| p.r.client.cpus as f64).sum::<f64>()
     } else {
         shard_summaries.iter().map(|s| s.client_cpu_s).sum()
-    };
-    let cpus: usize = parts.iter().map(|p| p.r.client.cpus).sum();
+    }
+}
+
+/// The shards' top errors, the same error's counts added, the five most frequent.
+fn top_errors(shard_summaries: &[&Summary]) -> Vec<crate::metrics::ErrorMessage> {
     let mut top: BTreeMap<(String, String, String), u64> = BTreeMap::new();
-    for s in &shard_summaries {
+    for s in shard_summaries {
         for e in &s.top_errors {
             *top.entry((e.kind.clone(), format!("{:?}", e.class), e.message.clone()))
                 .or_default() += e.count;
         }
     }
     let mut top_errors: Vec<crate::metrics::ErrorMessage> = Vec::new();
-    for s in &shard_summaries {
+    for s in shard_summaries {
         for e in &s.top_errors {
             let key = (e.kind.clone(), format!("{:?}", e.class), e.message.clone());
             if let Some(c) = top.remove(&key) {
@@ -105,44 +172,17 @@ pub(super) fn merge_summary(
     }
     top_errors.sort_by_key(|e| std::cmp::Reverse(e.count));
     top_errors.truncate(5);
-    let errors: u64 = measured.iter().map(|r| r.errors).sum();
-    Summary {
-        duration_s: secs,
-        // The latest shard's: the merged phase ends with it.
-        overrun_s: parts
-            .iter()
-            .filter_map(|p| p.r.summary.as_ref())
-            .map(|s| s.overrun_s)
-            .fold(0.0, f64::max),
-        transactions,
-        tps: transactions as f64 / secs,
-        queries: stmts.total(),
-        qps: stmts.total() as f64 / secs,
-        stmts,
-        errors,
-        unexpected_errors: measured.iter().map(|r| r.unexpected_errors).sum(),
-        failed_after_retries: measured.iter().map(|r| r.failed_after_retries).sum(),
-        errors_by_class,
-        retries: kinds.iter().map(|k| k.retries).sum(),
-        retried_transactions: shard_summaries.iter().map(|s| s.retried_transactions).sum(),
-        // Intervals do not carry them: the shards' own summaries, added (over the whole
-        // measured phase even when the merge is truncated to the common span).
-        retries_by_class: shard_summaries.iter().fold(BTreeMap::new(), |mut m, s| {
-            for (class, n) in &s.retries_by_class {
-                *m.entry(class.clone()).or_default() += n;
-            }
-            m
-        }),
-        reconnects: count(&|r| r.reconn_ps),
-        response: LatencyStats::of(&over(false)),
-        service: LatencyStats::of(&over(true)),
-        kinds,
-        client_cpu_s,
-        client_cpu_pct: client_cpu_s / (secs * cpus.max(1) as f64) * 100.0,
-        top_errors,
-        server: None,
-        targets: Vec::new(),
-    }
+    top_errors
+}
+
+/// The shards' retries by class, added.
+fn retries_by_class(shard_summaries: &[&Summary]) -> BTreeMap<String, u64> {
+    shard_summaries.iter().fold(BTreeMap::new(), |mut m, s| {
+        for (class, n) in &s.retries_by_class {
+            *m.entry(class.clone()).or_default() += n;
+        }
+        m
+    })
 }
 
 /// The server block from the shard that sampled the server (shard 1): its counters over the
