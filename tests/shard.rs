@@ -420,6 +420,17 @@ fn three_shards_of_a_tpcc_run_merge_exactly() {
         "x9",
         "incomplete or repeated",
     );
+    // Shard 2 counts more transactions rolled back than completed: not a run txbench wrote
+    // (the merged committed count, completed less rolled back, wrapped around).
+    let rolled = edited("s2rolled", &|r| {
+        let k = &mut r["intervals"].as_array_mut().unwrap().last_mut().unwrap()["kinds"][0];
+        k["rolled_back"] = serde_json::json!(k["completed"].as_u64().unwrap() + 1);
+    });
+    refused(
+        &[dirs[0].clone(), rolled, dirs[2].clone()],
+        "x10",
+        "rolled back (",
+    );
     // An event of shard 1's appears once in the merge, labelled with its shard.
     let d = home.path().join("s1event");
     std::fs::create_dir_all(&d).unwrap();

@@ -73,6 +73,19 @@ fn load_part(d: &Path) -> Result<Part> {
             d.display()
         );
     };
+    // Counts no run writes: the merge's committed count would wrap around.
+    for (i, row) in r.intervals.iter().enumerate() {
+        if let Some(k) = row.kinds.iter().find(|k| k.rolled_back > k.completed) {
+            bail!(
+                "merge: {}: interval {} counts more {} transactions rolled back ({}) than completed ({}): not a run txbench wrote",
+                d.display(),
+                i + 1,
+                k.name,
+                k.rolled_back,
+                k.completed
+            );
+        }
+    }
     let abs_start = shard.start_unix_s + shard.clock_offset_s;
     let mut hists: BTreeMap<i64, Vec<HlogRecord>> = BTreeMap::new();
     let found = read_hlog(d, |e| {
