@@ -3,6 +3,8 @@
 
 use super::*;
 
+mod launch;
+
 /// Finds a program on PATH, then in the sbin directories packages install servers to
 /// (a non-root PATH often lacks /usr/sbin).
 pub fn find_program(names: &[&str]) -> Option<PathBuf> {
@@ -104,10 +106,57 @@ pub struct Started {
 
 /// Starts (creating if needed) the sandbox described by `opts`.
 pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
+    let plan = plan(home, opts)?;
+    let mut record = match existing_record(&plan.dir)? {
+        Some(rec) => {
+            let server = inspect(rec);
+            if let Some(pid) = server.state.pid() {
+                return already_running(server.record, pid, opts);
+            }
+            restart_record(server.record, plan)?
+        }
+        None => new_record(plan)?,
+    };
+    check_binary_is_there(&record)?;
+    start_on_a_port(&mut record, opts)
+}
+
+/// What [`start`] settled before it touches the sandbox: the request, its engine, the
+/// sandbox's directory and the `--config` file with its text.
+struct Plan<'a> {
+    opts: &'a StartOptions,
+    engine: Engine,
+    dir: PathBuf,
+    user_config: Option<(PathBuf, String)>,
+}
+
+/// Checks the request before anything is created or started: the name, the secret, the
+/// engine, the `--config` file, the settings and `--port`.
+fn plan<'a>(home: &StateDir, opts: &'a StartOptions) -> Result<Plan<'a>> {
     validate_name(&opts.name)?;
     secret::ensure(home)?;
     let dir = home.server_dir(&opts.name);
-    let existing_engine = ServerRecord::load(&dir).ok().map(|r| r.engine());
+    let engine = engine_of(opts, &dir)?;
+    let user_config = read_user_config(opts)?;
+    // Before anything is created or started.
+    setup::check_settings(
+        engine,
+        &opts.sets,
+        user_config.as_ref().map(|(p, t)| (p.as_path(), t.as_str())),
+    )?;
+    check_port(opts.port)?;
+    Ok(Plan {
+        opts,
+        engine,
+        dir,
+        user_config,
+    })
+}
+
+/// The engine asked for, else the existing sandbox's, else the default; an error when the
+/// one asked for is not the existing sandbox's.
+fn engine_of(opts: &StartOptions, dir: &Path) -> Result<Engine> {
+    let existing_engine = ServerRecord::load(dir).ok().map(|r| r.engine());
     if let (Some(want), Some(has)) = (opts.engine, existing_engine)
         && want != has
     {
@@ -119,22 +168,24 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
             want.product()
         );
     }
-    let engine = opts.engine.or(existing_engine).unwrap_or_default();
-    let user_config = match &opts.config {
+    Ok(opts.engine.or(existing_engine).unwrap_or_default())
+}
+
+/// `--config FILE`: its path and text.
+fn read_user_config(opts: &StartOptions) -> Result<Option<(PathBuf, String)>> {
+    Ok(match &opts.config {
         Some(path) => {
             let text = fs::read_to_string(path)
                 .with_context(|| format!("--config {}: cannot read it", path.display()))?;
             Some((path.clone(), text))
         }
         None => None,
-    };
-    // Before anything is created or started.
-    setup::check_settings(
-        engine,
-        &opts.sets,
-        user_config.as_ref().map(|(p, t)| (p.as_path(), t.as_str())),
-    )?;
-    if let Some(port) = opts.port {
+    })
+}
+
+/// `--port N`: not 0, and free on 127.0.0.1.
+fn check_port(port: Option<u16>) -> Result<()> {
+    if let Some(port) = port {
         if port == 0 {
             bail!("--port 0: give a port from 1 to 65535, or leave --port out for a free one");
         }
@@ -142,12 +193,17 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
             bail!("--port {port}: the port is already in use on 127.0.0.1");
         }
     }
+    Ok(())
+}
 
-    let existing = if ServerRecord::path(&dir).exists() {
-        Some(ServerRecord::load(&dir)?)
+/// The sandbox's record, None for a new sandbox; an error for a directory that holds
+/// something txbench did not make.
+fn existing_record(dir: &Path) -> Result<Option<ServerRecord>> {
+    Ok(if ServerRecord::path(dir).exists() {
+        Some(ServerRecord::load(dir)?)
     } else {
         if dir.exists()
-            && fs::read_dir(&dir)
+            && fs::read_dir(dir)
                 .map(|mut d| d.next().is_some())
                 .unwrap_or(true)
         {
@@ -157,113 +213,138 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
             );
         }
         None
-    };
+    })
+}
 
-    let mut record = match existing {
-        Some(rec) => {
-            let server = inspect(rec);
-            if let Some(pid) = server.state.pid() {
-                if opts.changes_settings() {
-                    bail!(
-                        "server '{}' is already running; stop it first to change --set, --config or --port",
-                        opts.name
-                    );
-                }
-                let mut conn = engine::connect(&server.record.socket_url())?;
-                let preflight = engine::preflight(&mut conn)?;
-                return Ok(Started {
-                    record: server.record,
-                    pid,
-                    started: false,
-                    start_seconds: 0.0,
-                    bootstrap_seconds: 0.0,
-                    notes: Vec::new(),
-                    preflight,
-                });
-            }
-            let mut rec = server.record;
-            if rec.engine() == Engine::Mysql && process::is_root() && rec.data_dir.is_none() {
-                bail!(
-                    "server '{}' was made by an older txbench that ran it as root: remove it with `txbench server stop --rm {}` and start it again",
-                    rec.name,
-                    rec.name
-                );
-            }
-            if opts.changes_settings() {
-                rec.sets = opts.sets.clone();
-                rec.user_config = user_config;
-                rec.cpus = opts.cpus.clone();
-                rec.numa_node = opts.numa_node;
-                if let Some(b) = &opts.binary {
-                    let (binary, flavor, version) = binary::check(b)?;
-                    rec.binary = binary;
-                    rec.flavor = flavor;
-                    rec.binary_version = version;
-                }
-            }
-            if let Some(role) = &opts.role {
-                rec.role = role.clone();
-            }
-            // A stale pid file from a crash would confuse the next start.
-            let _ = fs::remove_file(rec.pid_file());
-            rec
+/// The outcome for a sandbox that is already running (nothing done); an error when the
+/// request would change its settings.
+fn already_running(record: ServerRecord, pid: i32, opts: &StartOptions) -> Result<Started> {
+    if opts.changes_settings() {
+        bail!(
+            "server '{}' is already running; stop it first to change --set, --config or --port",
+            opts.name
+        );
+    }
+    let mut conn = engine::connect(&record.socket_url())?;
+    let preflight = engine::preflight(&mut conn)?;
+    Ok(Started {
+        record,
+        pid,
+        started: false,
+        start_seconds: 0.0,
+        bootstrap_seconds: 0.0,
+        notes: Vec::new(),
+        preflight,
+    })
+}
+
+/// A stopped sandbox's record with the request's settings and role, and its stale pid file
+/// removed.
+fn restart_record(mut rec: ServerRecord, plan: Plan<'_>) -> Result<ServerRecord> {
+    let opts = plan.opts;
+    if rec.engine() == Engine::Mysql && process::is_root() && rec.data_dir.is_none() {
+        bail!(
+            "server '{}' was made by an older txbench that ran it as root: remove it with `txbench server stop --rm {}` and start it again",
+            rec.name,
+            rec.name
+        );
+    }
+    if opts.changes_settings() {
+        rec.sets = opts.sets.clone();
+        rec.user_config = plan.user_config;
+        rec.cpus = opts.cpus.clone();
+        rec.numa_node = opts.numa_node;
+        if let Some(b) = &opts.binary {
+            let (binary, flavor, version) = binary::check(b)?;
+            rec.binary = binary;
+            rec.flavor = flavor;
+            rec.binary_version = version;
         }
-        None => {
-            let (binary, flavor, binary_version) = match (engine, &opts.binary) {
-                (Engine::Mysql, Some(b)) => binary::check(b)?,
-                (Engine::Mysql, None) => find_server_binary(&search_dirs())?,
-                #[cfg(feature = "postgres")]
-                (Engine::Postgres, b) => {
-                    let (binary, version) = match b {
-                        Some(b) => (b.clone(), pg::version_of(b)?),
-                        None => pg::find_server(&search_dirs())?,
-                    };
-                    (binary, Flavor::Postgres, version)
-                }
-                #[cfg(not(feature = "postgres"))]
-                (Engine::Postgres, _) => bail!("this txbench was built without PostgreSQL"),
-            };
-            // Before anything is created: root needs the server's own account to run it.
-            server_account(engine)?;
-            // Only its owner may look in (the configuration, the error log).
-            private::make_dir(&dir, None)?;
-            let data_dir = match engine {
-                #[cfg(feature = "postgres")]
-                Engine::Postgres => pg::data_dir(&dir, &opts.name),
-                #[cfg(not(feature = "postgres"))]
-                Engine::Postgres => None,
-                Engine::Mysql => root_files_home(&dir, &opts.name).map(|h| h.join("data")),
-            };
-            let socket = match (engine, &data_dir) {
-                // PostgreSQL's socket directory: its data directory (the postgres user's).
-                (Engine::Postgres, Some(d)) => private::postgres_socket_dir(d, &dir),
-                (Engine::Postgres, None) => private::postgres_socket_dir(&dir.join("data"), &dir),
-                (Engine::Mysql, Some(d)) => private::socket_path(d.parent().unwrap_or(&dir)),
-                (Engine::Mysql, None) => private::socket_path(&dir),
-            };
-            let rec = ServerRecord {
-                name: opts.name.clone(),
-                socket,
-                data_dir,
-                dir,
-                binary,
-                flavor,
-                binary_version,
-                port: 0,
-                sets: opts.sets.clone(),
-                user_config,
-                expect_running: false,
-                pid: None,
-                binary_sha256: None,
-                cpus: opts.cpus.clone(),
-                numa_node: opts.numa_node,
-                role: opts.role.clone().unwrap_or_default(),
-            };
-            // Saved before anything can fail, so the directory is known to be ours.
-            rec.save()?;
-            rec
-        }
+    }
+    if let Some(role) = &opts.role {
+        rec.role = role.clone();
+    }
+    // A stale pid file from a crash would confuse the next start.
+    let _ = fs::remove_file(rec.pid_file());
+    Ok(rec)
+}
+
+/// A new sandbox: its server binary found, its directory made, its record saved.
+fn new_record(plan: Plan<'_>) -> Result<ServerRecord> {
+    let Plan {
+        opts,
+        engine,
+        dir,
+        user_config,
+    } = plan;
+    let (binary, flavor, binary_version) = server_binary(engine, opts.binary.as_ref())?;
+    // Before anything is created: root needs the server's own account to run it.
+    server_account(engine)?;
+    // Only its owner may look in (the configuration, the error log).
+    private::make_dir(&dir, None)?;
+    let (data_dir, socket) = data_dir_and_socket(engine, &dir, &opts.name);
+    let rec = ServerRecord {
+        name: opts.name.clone(),
+        socket,
+        data_dir,
+        dir,
+        binary,
+        flavor,
+        binary_version,
+        port: 0,
+        sets: opts.sets.clone(),
+        user_config,
+        expect_running: false,
+        pid: None,
+        binary_sha256: None,
+        cpus: opts.cpus.clone(),
+        numa_node: opts.numa_node,
+        role: opts.role.clone().unwrap_or_default(),
     };
+    // Saved before anything can fail, so the directory is known to be ours.
+    rec.save()?;
+    Ok(rec)
+}
+
+/// The server binary of a new sandbox (`--binary`, else found), its flavor and version.
+fn server_binary(engine: Engine, binary: Option<&PathBuf>) -> Result<(PathBuf, Flavor, String)> {
+    Ok(match (engine, binary) {
+        (Engine::Mysql, Some(b)) => binary::check(b)?,
+        (Engine::Mysql, None) => find_server_binary(&search_dirs())?,
+        #[cfg(feature = "postgres")]
+        (Engine::Postgres, b) => {
+            let (binary, version) = match b {
+                Some(b) => (b.clone(), pg::version_of(b)?),
+                None => pg::find_server(&search_dirs())?,
+            };
+            (binary, Flavor::Postgres, version)
+        }
+        #[cfg(not(feature = "postgres"))]
+        (Engine::Postgres, _) => bail!("this txbench was built without PostgreSQL"),
+    })
+}
+
+/// A new sandbox's data directory (None: the sandbox's own) and socket.
+fn data_dir_and_socket(engine: Engine, dir: &Path, name: &str) -> (Option<PathBuf>, PathBuf) {
+    let data_dir = match engine {
+        #[cfg(feature = "postgres")]
+        Engine::Postgres => pg::data_dir(dir, name),
+        #[cfg(not(feature = "postgres"))]
+        Engine::Postgres => None,
+        Engine::Mysql => root_files_home(dir, name).map(|h| h.join("data")),
+    };
+    let socket = match (engine, &data_dir) {
+        // PostgreSQL's socket directory: its data directory (the postgres user's).
+        (Engine::Postgres, Some(d)) => private::postgres_socket_dir(d, dir),
+        (Engine::Postgres, None) => private::postgres_socket_dir(&dir.join("data"), dir),
+        (Engine::Mysql, Some(d)) => private::socket_path(d.parent().unwrap_or(dir)),
+        (Engine::Mysql, None) => private::socket_path(dir),
+    };
+    (data_dir, socket)
+}
+
+/// An error when the binary the sandbox was created with is gone.
+fn check_binary_is_there(record: &ServerRecord) -> Result<()> {
     if !record.binary.is_file() {
         bail!(
             "{} is gone (server '{}' was created with it): {INSTALL_HINT}",
@@ -271,7 +352,11 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
             record.name
         );
     }
+    Ok(())
+}
 
+/// Starts the server on `--port`, else on its recorded port while free, else on a free one.
+fn start_on_a_port(record: &mut ServerRecord, opts: &StartOptions) -> Result<Started> {
     // A port chosen by us can be taken by someone else before the server binds it;
     // then try another. A port the user chose is tried once.
     let attempts = if opts.port.is_some() { 1 } else { 3 };
@@ -282,7 +367,7 @@ pub fn start(home: &StateDir, opts: &StartOptions) -> Result<Started> {
             None if record.port != 0 && port_free(record.port) => record.port,
             None => free_port()?,
         };
-        match start_once(&mut record, opts.galera_new_cluster) {
+        match start_once(record, opts.galera_new_cluster) {
             Ok(started) => return Ok(started),
             Err(StartError::PortTaken(e)) => {
                 record.port = 0;
@@ -355,177 +440,32 @@ pub(super) fn free_port() -> Result<u16> {
     Ok(l.local_addr()?.port())
 }
 
+/// Starts the server once on `record.port`: its data directory bootstrapped if new, its
+/// configuration and init file written, the server spawned and waited for.
 pub(super) fn start_once(
     record: &mut ServerRecord,
     galera_new_cluster: bool,
 ) -> std::result::Result<Started, StartError> {
     let postgres = record.engine() == Engine::Postgres;
-    let needs_bootstrap = if postgres {
-        !record.datadir().join("PG_VERSION").is_file()
-    } else {
-        !record.datadir().join("mysql").is_dir()
-    };
+    let needs_bootstrap = launch::needs_bootstrap(record);
     let mut bootstrap_seconds = 0.0;
     // initdb wants an empty directory: PostgreSQL's configuration is written into the new one.
     if postgres && needs_bootstrap {
-        let t = Instant::now();
-        bootstrap(record)?;
-        bootstrap_seconds = t.elapsed().as_secs_f64();
+        bootstrap_seconds = launch::timed_bootstrap(record)?;
     }
     write_cnf(record)?;
     let mut notes = Vec::new();
     // The exact build, for the pre-flight (a rebuilt binary at the same path differs).
     record.binary_sha256 = Some(binary::sha256(&record.binary)?);
-    let numactl = match record.numa_node {
-        Some(node) => {
-            let nodes = placement::numa_nodes();
-            if nodes <= 1 {
-                notes.push(format!(
-                    "--numa-node {node}: this host has one NUMA node; the server is not bound"
-                ));
-                None
-            } else if u64::from(node) >= nodes as u64 {
-                return Err(StartError::Other(anyhow::anyhow!(
-                    "--numa-node {node}: this host has NUMA nodes 0-{}",
-                    nodes - 1
-                )));
-            } else {
-                let Some(numactl) = find_program(&["numactl"]) else {
-                    return Err(StartError::Other(anyhow::anyhow!(
-                        "--numa-node {node}: numactl not found: install the Debian package numactl"
-                    )));
-                };
-                Some((numactl, node))
-            }
-        }
-        None => None,
-    };
+    let numactl = launch::numa_binding(record.numa_node, &mut notes)?;
     if !postgres && needs_bootstrap {
-        let t = Instant::now();
-        bootstrap(record)?;
-        bootstrap_seconds = t.elapsed().as_secs_f64();
+        bootstrap_seconds = launch::timed_bootstrap(record)?;
     }
     if !postgres {
-        let Some(secret) = record.secret() else {
-            return Err(StartError::Other(anyhow::anyhow!(
-                "{} is missing: the sandboxes' password",
-                secret::path(&record.home_root()).display()
-            )));
-        };
-        private::write(
-            &record.init_sql(),
-            &init_sql(record.flavor, &secret),
-            server_account(Engine::Mysql)?.as_ref(),
-        )?;
+        launch::write_init_sql(record)?;
     }
-    let log = record.error_log();
-    let offset = file_len(&log);
-    let out = open_append(&log)?;
-    let t = Instant::now();
-    let mut child = {
-        use std::os::unix::process::CommandExt;
-        let mut cmd = match &numactl {
-            Some((numactl, node)) => {
-                let mut c = Command::new(numactl);
-                c.arg(format!("--cpunodebind={node}"))
-                    .arg(format!("--membind={node}"))
-                    .arg(&record.binary);
-                c
-            }
-            None => Command::new(&record.binary),
-        };
-        if let Some(cpus) = &record.cpus {
-            placement::pin_command(&mut cmd, cpus);
-        }
-        if postgres {
-            #[cfg(feature = "postgres")]
-            {
-                cmd.arg("-D")
-                    .arg(record.datadir())
-                    .arg("-c")
-                    .arg(pg::config_arg(&record.cnf()));
-            }
-        } else {
-            cmd.arg(format!("--defaults-file={}", record.cnf().display()))
-                .arg(format!("--init-file={}", record.init_sql().display()));
-        }
-        if let Some(a) = server_account(record.engine())? {
-            let home = match record.engine() {
-                Engine::Mysql => record.files_home(),
-                Engine::Postgres => record.datadir(),
-            };
-            a.apply(&mut cmd, &home);
-        }
-        if galera_new_cluster {
-            cmd.arg("--wsrep-new-cluster");
-        }
-        cmd.stdin(Stdio::null())
-            .stdout(out.try_clone().map_err(anyhow::Error::from)?)
-            .stderr(out)
-            // Its own process group: Ctrl-C in the terminal must not kill the sandbox.
-            .process_group(0)
-            .spawn()
-            .with_context(|| format!("starting {}", record.binary.display()))?
-    };
-    let pid = child.id() as i32;
-    record.pid = Some(pid);
-    record.expect_running = true;
-    record.save()?;
-    let deadline = t + START_TIMEOUT;
-    let socket_url = record.socket_url();
-    loop {
-        if let Some(status) = child.try_wait().map_err(anyhow::Error::from)? {
-            record.expect_running = false;
-            record.save()?;
-            let excerpt = log_excerpt(&log, offset);
-            let err = start_failure(record, &format!("failed to start ({status})"), &excerpt);
-            if port_taken(&log_since(&log, offset)) {
-                return Err(StartError::PortTaken(err));
-            }
-            return Err(StartError::Other(err));
-        }
-        if socket_file(record).exists()
-            && let Ok(mut conn) = engine::connect(&record.admin_url())
-        {
-            let start_seconds = t.elapsed().as_secs_f64();
-            if postgres {
-                drop(conn);
-                #[cfg(feature = "postgres")]
-                {
-                    let secret = record
-                        .secret()
-                        .context("the sandboxes' secret is missing")?;
-                    pg::create_bench_db(&record.admin_url(), BENCH_USER, BENCH_DB, &secret)?;
-                }
-                conn = engine::connect(&socket_url)?;
-            }
-            let preflight = engine::preflight(&mut conn)?;
-            return Ok(Started {
-                record: record.clone(),
-                pid,
-                started: true,
-                start_seconds,
-                bootstrap_seconds,
-                notes: std::mem::take(&mut notes),
-                preflight,
-            });
-        }
-        if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            record.expect_running = false;
-            record.save()?;
-            return Err(StartError::Other(start_failure(
-                record,
-                &format!(
-                    "did not accept connections within {} s",
-                    START_TIMEOUT.as_secs()
-                ),
-                &log_excerpt(&log, offset),
-            )));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let spawned = launch::spawn(record, numactl.as_ref(), galera_new_cluster)?;
+    launch::wait_until_accepting(record, spawned, bootstrap_seconds, notes)
 }
 
 pub(super) fn open_append(path: &Path) -> Result<fs::File> {

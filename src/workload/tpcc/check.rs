@@ -14,11 +14,15 @@ pub use crate::workload::Condition;
 pub fn conditions(nd: NullDates) -> Vec<(u32, &'static str, String)> {
     let o_null = nd.order_undelivered("o.");
     let ol_null = nd.line_undelivered("ol.");
-    let delivered_sums = format!(
-        "SELECT o.o_w_id w, o.o_d_id d, o.o_c_id c, SUM(ol.ol_amount) s FROM orders o JOIN order_line ol \
-         ON ol.ol_w_id = o.o_w_id AND ol.ol_d_id = o.o_d_id AND ol.ol_o_id = o.o_id \
-         WHERE NOT ({ol_null}) GROUP BY o.o_w_id, o.o_d_id, o.o_c_id"
-    );
+    let mut all = counter_conditions();
+    all.extend(order_conditions(&o_null, &ol_null));
+    all.extend(payment_conditions(&ol_null));
+    all
+}
+
+/// Conditions 1-4: the warehouses' and districts' counters (year-to-date, next order id)
+/// against their districts, orders, new orders and order lines.
+fn counter_conditions() -> Vec<(u32, &'static str, String)> {
     vec![
         (
             1,
@@ -50,6 +54,12 @@ pub fn conditions(nd: NullDates) -> Vec<(u32, &'static str, String)> {
              ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id WHERE o.s <> COALESCE(l.c, 0)"
                 .to_string(),
         ),
+    ]
+}
+
+/// Conditions 5-7: each order against its NEW-ORDER row and its lines, delivered or not.
+fn order_conditions(o_null: &str, ol_null: &str) -> Vec<(u32, &'static str, String)> {
+    vec![
         (
             5,
             "O_CARRIER_ID is null if and only if a NEW-ORDER row exists",
@@ -78,6 +88,18 @@ pub fn conditions(nd: NullDates) -> Vec<(u32, &'static str, String)> {
                  WHERE ({ol_null}) <> ({o_null})"
             ),
         ),
+    ]
+}
+
+/// Conditions 8-12: the year-to-date totals and balances against HISTORY and the delivered
+/// lines, and (11) the orders per district at load.
+fn payment_conditions(ol_null: &str) -> Vec<(u32, &'static str, String)> {
+    let delivered_sums = format!(
+        "SELECT o.o_w_id w, o.o_d_id d, o.o_c_id c, SUM(ol.ol_amount) s FROM orders o JOIN order_line ol \
+         ON ol.ol_w_id = o.o_w_id AND ol.ol_d_id = o.o_d_id AND ol.ol_o_id = o.o_id \
+         WHERE NOT ({ol_null}) GROUP BY o.o_w_id, o.o_d_id, o.o_c_id"
+    );
+    vec![
         (
             8,
             "W_YTD = sum(H_AMOUNT) per warehouse",

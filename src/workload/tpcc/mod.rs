@@ -219,75 +219,124 @@ pub fn prepare(
     let existing = state(&mut conn)?;
     let resumed = existing.is_some();
     let pop = match existing {
-        Some(s) => {
-            if s.warehouses != o.warehouses || s.null_dates != o.null_dates {
-                bail!(
-                    "the database holds a TPC-C load of {} warehouses with --null-dates {} ({}): run `txbench cleanup tpcc` first to prepare {} warehouses with --null-dates {}",
-                    s.warehouses,
-                    s.null_dates.name(),
-                    if s.complete { "complete" } else { "incomplete" },
-                    o.warehouses,
-                    o.null_dates.name()
-                );
-            }
-            if s.complete {
-                return Ok(Prepared::AlreadyComplete);
-            }
-            Population {
-                seed: s.seed,
-                c_last_load: s.c_last_load,
-                now: now_string(&mut conn)?,
-                null_dates: s.null_dates,
-            }
-        }
+        Some(s) => match resumed_population(&mut conn, o, &s)? {
+            Some(pop) => pop,
+            None => return Ok(Prepared::AlreadyComplete),
+        },
         None => {
-            if let Some(t) = meta::tables_present(&mut conn, &schema::TABLES)?
-                .into_iter()
-                .next()
-            {
-                bail!(
-                    "table '{t}' exists but was not prepared by txbench: drop it or use another database"
-                );
-            }
-            let seed = seed.unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_nanos() as u64)
-                    .unwrap_or(1)
-            });
-            let mut rng = worker_rng(seed, 0xc);
-            let pop = Population {
-                seed,
-                c_last_load: uniform(&mut rng, 0, 255),
-                now: now_string(&mut conn)?,
-                null_dates: o.null_dates,
-            };
-            // Recorded first: tables left by a prepare that failed half-way are txbench's.
-            meta::set(&mut conn, "workload", "tpcc")?;
-            for stmt in schema::create_statements(o, conn.engine()) {
-                conn.query_drop(&stmt)
-                    .with_context(|| format!("creating the schema: {}", first_words(&stmt)))?;
-            }
-            for (k, v) in [
-                ("tpcc.warehouses", o.warehouses.to_string()),
-                ("tpcc.null_dates", o.null_dates.name().to_string()),
-                ("tpcc.c_last_load", pop.c_last_load.to_string()),
-                ("tpcc.seed", pop.seed.to_string()),
-                ("tpcc.options", serde_json::to_string(o)?),
-            ] {
-                meta::set(&mut conn, k, &v)?;
-            }
+            check_no_foreign_tables(&mut conn)?;
+            let pop = new_population(&mut conn, o, seed)?;
+            create_schema(&mut conn, o, &pop)?;
             pop
         }
     };
-    let done: Vec<String> = meta::with_prefix(&mut conn, "tpcc.loaded.")?
+    let units = units_to_load(&mut conn, o)?;
+    let rows = load_units(connect, load_threads, &units, pop, method, progress)?;
+    index_and_mark_complete(&mut conn, o)?;
+    Ok(Prepared::Loaded {
+        units: units.len(),
+        rows,
+        resumed,
+    })
+}
+
+/// The population of an interrupted load, None when the load is complete; an error when
+/// the database holds another number of warehouses or `--null-dates`.
+fn resumed_population(conn: &mut Conn, o: &TpccOptions, s: &State) -> Result<Option<Population>> {
+    if s.warehouses != o.warehouses || s.null_dates != o.null_dates {
+        bail!(
+            "the database holds a TPC-C load of {} warehouses with --null-dates {} ({}): run `txbench cleanup tpcc` first to prepare {} warehouses with --null-dates {}",
+            s.warehouses,
+            s.null_dates.name(),
+            if s.complete { "complete" } else { "incomplete" },
+            o.warehouses,
+            o.null_dates.name()
+        );
+    }
+    if s.complete {
+        return Ok(None);
+    }
+    Ok(Some(Population {
+        seed: s.seed,
+        c_last_load: s.c_last_load,
+        now: now_string(conn)?,
+        null_dates: s.null_dates,
+    }))
+}
+
+/// An error when a TPC-C table exists that txbench did not prepare.
+fn check_no_foreign_tables(conn: &mut Conn) -> Result<()> {
+    if let Some(t) = meta::tables_present(conn, &schema::TABLES)?
+        .into_iter()
+        .next()
+    {
+        bail!(
+            "table '{t}' exists but was not prepared by txbench: drop it or use another database"
+        );
+    }
+    Ok(())
+}
+
+/// A new population: `seed` (else one drawn from the clock), its load-time C, the server's
+/// clock.
+fn new_population(conn: &mut Conn, o: &TpccOptions, seed: Option<u64>) -> Result<Population> {
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    let mut rng = worker_rng(seed, 0xc);
+    Ok(Population {
+        seed,
+        c_last_load: uniform(&mut rng, 0, 255),
+        now: now_string(conn)?,
+        null_dates: o.null_dates,
+    })
+}
+
+/// Creates the tables and records the options and the population in txbench_meta.
+fn create_schema(conn: &mut Conn, o: &TpccOptions, pop: &Population) -> Result<()> {
+    // Recorded first: tables left by a prepare that failed half-way are txbench's.
+    meta::set(conn, "workload", "tpcc")?;
+    for stmt in schema::create_statements(o, conn.engine()) {
+        conn.query_drop(&stmt)
+            .with_context(|| format!("creating the schema: {}", first_words(&stmt)))?;
+    }
+    for (k, v) in [
+        ("tpcc.warehouses", o.warehouses.to_string()),
+        ("tpcc.null_dates", o.null_dates.name().to_string()),
+        ("tpcc.c_last_load", pop.c_last_load.to_string()),
+        ("tpcc.seed", pop.seed.to_string()),
+        ("tpcc.options", serde_json::to_string(o)?),
+    ] {
+        meta::set(conn, k, &v)?;
+    }
+    Ok(())
+}
+
+/// The units txbench_meta does not mark as loaded: ITEM, then the warehouses in order.
+fn units_to_load(conn: &mut Conn, o: &TpccOptions) -> Result<Vec<Unit>> {
+    let done: Vec<String> = meta::with_prefix(conn, "tpcc.loaded.")?
         .into_iter()
         .map(|(k, _)| k)
         .collect();
-    let units: Vec<Unit> = std::iter::once(Unit::Items)
+    Ok(std::iter::once(Unit::Items)
         .chain((1..=o.warehouses).map(Unit::Warehouse))
         .filter(|u| !done.contains(&load::done_key(*u)))
-        .collect();
+        .collect())
+}
+
+/// Loads `units` on `load_threads` connections, reporting rows and finished units to
+/// `progress`; returns the rows loaded.
+fn load_units(
+    connect: &(dyn Fn() -> Result<Conn> + Sync),
+    load_threads: u32,
+    units: &[Unit],
+    pop: Population,
+    method: LoadMethod,
+    progress: &Progress<'_>,
+) -> Result<u64> {
     let pop = Arc::new(pop);
     let rows = std::sync::atomic::AtomicU64::new(0);
     let count = |n: u64| {
@@ -296,26 +345,27 @@ pub fn prepare(
     };
     let finished = std::sync::atomic::AtomicUsize::new(0);
     (progress.units)(0, units.len());
-    loader::parallel_units(connect, load_threads, &units, &|conn, unit| {
+    loader::parallel_units(connect, load_threads, units, &|conn, unit| {
         load::load_unit(conn, &pop, *unit, method, &count)?;
         let n = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         (progress.units)(n, units.len());
         Ok(())
     })?;
-    schema::create_after_load(&mut conn, o)?;
+    Ok(rows.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+/// After the load: what [`schema::after_load`] lists (indexes, foreign keys), fresh statistics,
+/// and the database marked complete and in its initial state.
+fn index_and_mark_complete(conn: &mut Conn, o: &TpccOptions) -> Result<()> {
+    schema::create_after_load(conn, o)?;
     conn.query_drop(match conn.engine() {
         Engine::Mysql => {
             "ANALYZE TABLE warehouse, district, customer, history, new_order, orders, order_line, item, stock"
         }
         Engine::Postgres => pg::ANALYZE,
     })?;
-    meta::set(&mut conn, "tpcc.complete", "1")?;
-    meta::set(&mut conn, "tpcc.initial", "1")?;
-    Ok(Prepared::Loaded {
-        units: units.len(),
-        rows: rows.load(std::sync::atomic::Ordering::Relaxed),
-        resumed,
-    })
+    meta::set(conn, "tpcc.complete", "1")?;
+    meta::set(conn, "tpcc.initial", "1")
 }
 
 fn first_words(sql: &str) -> String {
