@@ -132,6 +132,7 @@ fn workload_part(
 }
 
 /// What one workload's charts and USL table show, each variant in its own colour.
+#[derive(Default)]
 struct Curves {
     /// Per variant: the line of the means, then every repetition as a point.
     tput: Vec<Series>,
@@ -146,12 +147,7 @@ struct Curves {
 impl Curves {
     /// The curves of table `t`'s variants, in the plan's order.
     fn of(e: &Experiment, t: &Table) -> Curves {
-        let mut c = Curves {
-            tput: Vec::new(),
-            lat: Vec::new(),
-            dev: Vec::new(),
-            fits: Vec::new(),
-        };
+        let mut c = Curves::default();
         for (vi, v) in e.plan.variants.iter().enumerate() {
             c.add_variant(e, t, vi, v);
         }

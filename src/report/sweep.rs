@@ -22,11 +22,7 @@ pub(super) fn section(h: &mut String, charts_out: &mut Vec<Chart>, inputs: &[Inp
     if !sweeps.is_empty() {
         h.push_str("<h2>Throughput and latency against concurrency</h2>");
         let unit = Unit::of(&sweeps);
-        let mut curves = Curves {
-            tput: Vec::new(),
-            p95: Vec::new(),
-            fits: Vec::new(),
-        };
+        let mut curves = Curves::default();
         for (i, rs) in &sweeps {
             curves.add_sweep(i, rs, &unit);
         }
@@ -87,6 +83,7 @@ impl Unit {
 }
 
 /// The charts' series and the USL fits, each sweep in its own colour.
+#[derive(Default)]
 struct Curves<'a> {
     /// Per sweep: its levels, then its USL curve when it has a fit.
     tput: Vec<Series>,
