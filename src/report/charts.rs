@@ -2,6 +2,8 @@
 //! rasterised to PNG by resvg for `report --png`.
 
 use anyhow::{Context, Result, anyhow};
+use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 /// How a series is drawn.
@@ -175,6 +177,13 @@ fn bounds(c: &Chart) -> ((f64, f64), (f64, f64)) {
     ((x0, x1), (y0, y1))
 }
 
+/// A chart's plotting area: x linear, logarithmic or doubling, y linear.
+type Axes<'a, DB, X> = ChartContext<'a, DB, Cartesian2d<X, RangedCoordf64>>;
+
+/// A drawing error made into one that names the chart.
+type DrawingError<'e, DB> =
+    &'e dyn Fn(DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>) -> anyhow::Error;
+
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, c: &Chart) -> Result<()>
 where
     DB::ErrorType: 'static,
@@ -183,6 +192,37 @@ where
     root.fill(&WHITE).map_err(err)?;
     let ((x0, x1), (y0, y1)) = bounds(c);
     let mut builder = ChartBuilder::on(&root);
+    frame(&mut builder, c);
+    if let Some(levels) = doubling_levels(c).filter(|_| c.threads_x) {
+        let (x0, x1) = (levels[0] / 1.15, levels[levels.len() - 1] * 1.15);
+        plot(
+            builder
+                .build_cartesian_2d((x0..x1).log_scale().with_key_points(levels), y0..y1)
+                .map_err(err)?,
+            c,
+            &err,
+        )?;
+    } else if c.log_x {
+        plot(
+            builder
+                .build_cartesian_2d((x0..x1).log_scale(), y0..y1)
+                .map_err(err)?,
+            c,
+            &err,
+        )?;
+    } else {
+        plot(
+            builder.build_cartesian_2d(x0..x1, y0..y1).map_err(err)?,
+            c,
+            &err,
+        )?;
+    }
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// The caption and the room for the axes' labels, smaller on a small multiple.
+fn frame<DB: DrawingBackend>(builder: &mut ChartBuilder<'_, '_, DB>, c: &Chart) {
     if c.small {
         builder
             .caption(&c.title, ("sans-serif", 14))
@@ -196,95 +236,106 @@ where
             .x_label_area_size(40)
             .y_label_area_size(70);
     }
-    macro_rules! body {
-        ($chart:expr) => {{
-            let mut chart = $chart;
-            let whole = |x: &f64| {
-                if (x - x.round()).abs() < 1e-9 {
-                    format!("{x:.0}")
-                } else {
-                    String::new()
-                }
-            };
-            let mut mesh = chart.configure_mesh();
-            mesh.x_desc(c.x_label.as_str())
-                .y_desc(c.y_label.as_str())
-                .light_line_style(RGBColor(235, 235, 235));
-            if c.threads_x {
-                mesh.x_label_formatter(&whole);
-            }
-            mesh.draw().map_err(err)?;
-            for (i, s) in c.series.iter().enumerate() {
-                let color = Palette99::pick(s.color.unwrap_or(i)).to_rgba();
-                let pts: Vec<(f64, f64)> = s
-                    .points
-                    .iter()
-                    .copied()
-                    .filter(|(x, y)| x.is_finite() && y.is_finite() && (!c.log_x || *x > 0.0))
-                    .collect();
-                let style = ShapeStyle::from(&color).stroke_width(2);
-                // A line through one point draws nothing: mark it (a figure recorded in one
-                // interval only, such as fsync time in a read-only run).
-                if pts.len() == 1 && matches!(s.style, Style::Line | Style::Dashed) {
-                    chart
-                        .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
-                        .map_err(err)?;
-                }
-                let anno = match s.style {
-                    Style::Line => chart
-                        .draw_series(LineSeries::new(pts, style))
-                        .map_err(err)?,
-                    Style::Points => {
-                        chart
-                            .draw_series(LineSeries::new(pts.clone(), style))
-                            .map_err(err)?;
-                        chart
-                            .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
-                            .map_err(err)?
-                    }
-                    Style::Dashed => chart
-                        .draw_series(DashedLineSeries::new(pts, 6, 4, style))
-                        .map_err(err)?,
-                    Style::Scatter => chart
-                        .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
-                        .map_err(err)?,
-                };
-                anno.label(s.name.as_str()).legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
-                });
-            }
-            if c.series.len() > 1 || c.series.iter().any(|s| !s.name.is_empty()) {
-                chart
-                    .configure_series_labels()
-                    .position(if c.legend_left {
-                        SeriesLabelPosition::UpperLeft
-                    } else {
-                        SeriesLabelPosition::UpperRight
-                    })
-                    .background_style(WHITE.mix(0.85))
-                    .border_style(RGBColor(180, 180, 180))
-                    .draw()
-                    .map_err(err)?;
-            }
-        }};
+}
+
+/// The mesh, every series and the legend on `chart`.
+fn plot<'a, DB, X>(mut chart: Axes<'a, DB, X>, c: &Chart, err: DrawingError<'_, DB>) -> Result<()>
+where
+    DB: DrawingBackend + 'a,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    mesh(&mut chart, c, err)?;
+    for (i, s) in c.series.iter().enumerate() {
+        one_series(&mut chart, c, i, s, err)?;
     }
-    if let Some(levels) = doubling_levels(c).filter(|_| c.threads_x) {
-        let (x0, x1) = (levels[0] / 1.15, levels[levels.len() - 1] * 1.15);
-        body!(
-            builder
-                .build_cartesian_2d((x0..x1).log_scale().with_key_points(levels), y0..y1)
-                .map_err(err)?
-        );
-    } else if c.log_x {
-        body!(
-            builder
-                .build_cartesian_2d((x0..x1).log_scale(), y0..y1)
-                .map_err(err)?
-        );
-    } else {
-        body!(builder.build_cartesian_2d(x0..x1, y0..y1).map_err(err)?);
+    if c.series.len() > 1 || c.series.iter().any(|s| !s.name.is_empty()) {
+        chart
+            .configure_series_labels()
+            .position(if c.legend_left {
+                SeriesLabelPosition::UpperLeft
+            } else {
+                SeriesLabelPosition::UpperRight
+            })
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(180, 180, 180))
+            .draw()
+            .map_err(err)?;
     }
-    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// The grid and the axes' descriptions (whole numbers only on a thread axis).
+fn mesh<DB, X>(chart: &mut Axes<'_, DB, X>, c: &Chart, err: DrawingError<'_, DB>) -> Result<()>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let whole = |x: &f64| {
+        if (x - x.round()).abs() < 1e-9 {
+            format!("{x:.0}")
+        } else {
+            String::new()
+        }
+    };
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(c.x_label.as_str())
+        .y_desc(c.y_label.as_str())
+        .light_line_style(RGBColor(235, 235, 235));
+    if c.threads_x {
+        mesh.x_label_formatter(&whole);
+    }
+    mesh.draw().map_err(err)?;
+    Ok(())
+}
+
+/// Series `s`, the `i`th, in its style and colour, with its legend entry.
+fn one_series<DB, X>(
+    chart: &mut Axes<'_, DB, X>,
+    c: &Chart,
+    i: usize,
+    s: &Series,
+    err: DrawingError<'_, DB>,
+) -> Result<()>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let color = Palette99::pick(s.color.unwrap_or(i)).to_rgba();
+    let pts: Vec<(f64, f64)> = s
+        .points
+        .iter()
+        .copied()
+        .filter(|(x, y)| x.is_finite() && y.is_finite() && (!c.log_x || *x > 0.0))
+        .collect();
+    let style = ShapeStyle::from(&color).stroke_width(2);
+    // A line through one point draws nothing: mark it (a figure recorded in one
+    // interval only, such as fsync time in a read-only run).
+    if pts.len() == 1 && matches!(s.style, Style::Line | Style::Dashed) {
+        chart
+            .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+            .map_err(err)?;
+    }
+    let anno = match s.style {
+        Style::Line => chart
+            .draw_series(LineSeries::new(pts, style))
+            .map_err(err)?,
+        Style::Points => {
+            chart
+                .draw_series(LineSeries::new(pts.clone(), style))
+                .map_err(err)?;
+            chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                .map_err(err)?
+        }
+        Style::Dashed => chart
+            .draw_series(DashedLineSeries::new(pts, 6, 4, style))
+            .map_err(err)?,
+        Style::Scatter => chart
+            .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+            .map_err(err)?,
+    };
+    anno.label(s.name.as_str())
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
     Ok(())
 }
 

@@ -66,6 +66,18 @@ pub(super) fn section(
     e: &Experiment,
     anchor: &dyn Fn(usize) -> Option<String>,
 ) -> Result<()> {
+    plan_note(h, e);
+    let id = format!("x{n}-{}", slug(&e.name));
+    for (wi, t) in tables(e).iter().enumerate() {
+        workload_part(h, charts, &format!("{id}-w{}", wi + 1), e, t)?;
+    }
+    why_tables_html(h, e);
+    cells_table(h, e, anchor);
+    Ok(())
+}
+
+/// The heading and what was planned: the matrix, the durations, the method.
+fn plan_note(h: &mut String, e: &Experiment) {
     let p = &e.plan;
     let _ = write!(
         h,
@@ -92,165 +104,221 @@ pub(super) fn section(
         esc(&p.baseline),
         esc(&crate::experiment::method_lines(e).join(". "))
     );
-    let id = format!("x{n}-{}", slug(&e.name));
-    for (wi, t) in tables(e).iter().enumerate() {
-        let _ = write!(h, "<h3>{}</h3>", esc(&t.workload));
-        table_html(h, e, t);
-        let mut tput = Vec::new();
-        let mut lat = Vec::new();
-        let mut dev = Vec::new();
-        let mut fits = Vec::new();
-        for (vi, v) in p.variants.iter().enumerate() {
-            let color = Some(vi);
-            let means: Vec<(f64, f64)> = t
+}
+
+/// One workload's part: its table, its charts (ids starting `wid`) and its USL fits.
+fn workload_part(
+    h: &mut String,
+    charts: &mut Vec<Chart>,
+    wid: &str,
+    e: &Experiment,
+    t: &Table,
+) -> Result<()> {
+    let _ = write!(h, "<h3>{}</h3>", esc(&t.workload));
+    table_html(h, e, t);
+    let Curves {
+        tput,
+        lat,
+        dev,
+        fits,
+    } = Curves::of(e, t);
+    push_chart(h, charts, throughput_chart(wid, t, tput))?;
+    push_chart(h, charts, p95_chart(wid, t, lat))?;
+    if dev.iter().any(|s| !s.points.is_empty()) {
+        push_chart(h, charts, deviation_chart(wid, e, t, dev))?;
+    }
+    usl_table(h, t, fits);
+    Ok(())
+}
+
+/// What one workload's charts and USL table show, each variant in its own colour.
+#[derive(Default)]
+struct Curves {
+    /// Per variant: the line of the means, then every repetition as a point.
+    tput: Vec<Series>,
+    /// Per variant: p95 at each level.
+    lat: Vec<Series>,
+    /// Per variant but the baseline: the deviation, then its confidence interval's bounds.
+    dev: Vec<Series>,
+    /// Per variant with means at three levels or more: its USL fit, if one was found.
+    fits: Vec<(String, Option<Usl>)>,
+}
+
+impl Curves {
+    /// The curves of table `t`'s variants, in the plan's order.
+    fn of(e: &Experiment, t: &Table) -> Curves {
+        let mut c = Curves::default();
+        for (vi, v) in e.plan.variants.iter().enumerate() {
+            c.add_variant(e, t, vi, v);
+        }
+        c
+    }
+
+    /// Adds variant `v` (column `vi` of `t`).
+    fn add_variant(&mut self, e: &Experiment, t: &Table, vi: usize, v: &str) {
+        let color = Some(vi);
+        let means: Vec<(f64, f64)> = t
+            .rows
+            .iter()
+            .filter_map(|r| Some((f64::from(r.threads), r.columns[vi].mean?)))
+            .collect();
+        self.tput.push(Series {
+            name: format!("{v} (mean)"),
+            points: means.clone(),
+            style: Style::Line,
+            color,
+        });
+        self.tput.push(Series {
+            name: format!("{v} (repetitions)"),
+            points: repetitions(e, t, v),
+            style: Style::Scatter,
+            color,
+        });
+        self.lat.push(Series {
+            name: v.to_owned(),
+            points: t
                 .rows
                 .iter()
-                .filter_map(|r| Some((f64::from(r.threads), r.columns[vi].mean?)))
-                .collect();
-            let reps: Vec<(f64, f64)> = e
-                .cells
-                .iter()
-                .filter(|c| {
-                    c.variant == *v && c.workload == t.workload && c.status == CellStatus::Done
-                })
-                .filter_map(|c| {
-                    let v = if t.unit == "NOPM" { c.nopm } else { c.tps };
-                    Some((f64::from(c.threads), v?))
-                })
-                .collect();
-            tput.push(Series {
-                name: format!("{v} (mean)"),
-                points: means.clone(),
-                style: Style::Line,
-                color,
-            });
-            tput.push(Series {
-                name: format!("{v} (repetitions)"),
-                points: reps,
-                style: Style::Scatter,
-                color,
-            });
-            lat.push(Series {
-                name: v.clone(),
-                points: t
-                    .rows
-                    .iter()
-                    .filter_map(|r| Some((f64::from(r.threads), r.columns[vi].p95_ms?)))
-                    .collect(),
-                style: Style::Points,
-                color,
-            });
-            if *v != t.baseline {
-                let d: Vec<_> = t
-                    .rows
-                    .iter()
-                    .filter_map(|r| {
-                        let d = r.deviations.iter().find(|(n, _)| n == v)?.1.as_ref()?;
-                        Some((f64::from(r.threads), d.pct, d.ci_pct))
-                    })
-                    .collect();
-                dev.push(Series {
-                    name: format!("{v} vs {}", t.baseline),
-                    points: d.iter().map(|(x, y, _)| (*x, *y)).collect(),
-                    style: Style::Points,
-                    color,
-                });
-                dev.push(Series {
-                    name: format!("{v}: CI low"),
-                    points: d.iter().map(|(x, _, ci)| (*x, ci.0)).collect(),
-                    style: Style::Dashed,
-                    color,
-                });
-                dev.push(Series {
-                    name: format!("{v}: CI high"),
-                    points: d.iter().map(|(x, _, ci)| (*x, ci.1)).collect(),
-                    style: Style::Dashed,
-                    color,
-                });
-            }
-            if means.len() >= 3 {
-                fits.push((v.clone(), Usl::fit(&means)));
-            }
+                .filter_map(|r| Some((f64::from(r.threads), r.columns[vi].p95_ms?)))
+                .collect(),
+            style: Style::Points,
+            color,
+        });
+        if v != t.baseline {
+            self.add_deviation(t, v, color);
         }
-        let wid = format!("{id}-w{}", wi + 1);
-        push_chart(
-            h,
-            charts,
-            Chart::against_threads(
-                format!("{wid}-throughput"),
-                format!(
-                    "{}: throughput against threads (line: mean; points: each repetition)",
-                    t.workload
-                ),
-                if t.unit == "NOPM" {
-                    "New-Orders per minute (NOPM)"
-                } else {
-                    "transactions per second"
-                },
-                tput,
-            ),
-        )?;
-        push_chart(
-            h,
-            charts,
-            Chart::against_threads(
-                format!("{wid}-p95"),
-                format!(
-                    "{}: p95 response time against threads (median of the repetitions)",
-                    t.workload
-                ),
-                "ms",
-                lat,
-            ),
-        )?;
-        if dev.iter().any(|s| !s.points.is_empty()) {
-            push_chart(
-                h,
-                charts,
-                Chart::against_threads(
-                    format!("{wid}-deviation"),
-                    format!(
-                        "{}: deviation from {} with its {} % confidence interval",
-                        t.workload,
-                        t.baseline,
-                        (e.confidence() * 1000.0).round() / 10.0
-                    ),
-                    "% of the baseline's throughput",
-                    dev,
-                ),
-            )?;
-        }
-        if !fits.is_empty() {
-            let _ = write!(
-                h,
-                "<table><tr><th>variant</th><th>USL λ ({} per thread)</th><th>σ (contention)</th><th>κ (coherency)</th><th>peak at threads</th></tr>",
-                esc(&t.unit)
-            );
-            for (v, f) in fits {
-                match f {
-                    Some(u) => {
-                        let _ = write!(
-                            h,
-                            "<tr><td>{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.4}</td><td class=\"n\">{:.6}</td><td class=\"n\">{}</td></tr>",
-                            esc(&v),
-                            u.lambda,
-                            u.sigma,
-                            u.kappa,
-                            u.peak_n.map_or("–".into(), |p| format!("{p:.0}"))
-                        );
-                    }
-                    None => {
-                        let _ = write!(
-                            h,
-                            "<tr><td>{}</td><td colspan=\"4\">no fit</td></tr>",
-                            esc(&v)
-                        );
-                    }
-                }
-            }
-            h.push_str("</table>");
+        if means.len() >= 3 {
+            self.fits.push((v.to_owned(), Usl::fit(&means)));
         }
     }
+
+    /// Adds variant `v`'s deviation from the baseline and its confidence band.
+    fn add_deviation(&mut self, t: &Table, v: &str, color: Option<usize>) {
+        let d: Vec<_> = t
+            .rows
+            .iter()
+            .filter_map(|r| {
+                let d = r.deviations.iter().find(|(n, _)| n == v)?.1.as_ref()?;
+                Some((f64::from(r.threads), d.pct, d.ci_pct))
+            })
+            .collect();
+        self.dev.push(Series {
+            name: format!("{v} vs {}", t.baseline),
+            points: d.iter().map(|(x, y, _)| (*x, *y)).collect(),
+            style: Style::Points,
+            color,
+        });
+        self.dev.push(Series {
+            name: format!("{v}: CI low"),
+            points: d.iter().map(|(x, _, ci)| (*x, ci.0)).collect(),
+            style: Style::Dashed,
+            color,
+        });
+        self.dev.push(Series {
+            name: format!("{v}: CI high"),
+            points: d.iter().map(|(x, _, ci)| (*x, ci.1)).collect(),
+            style: Style::Dashed,
+            color,
+        });
+    }
+}
+
+/// (threads, throughput) of each repetition of variant `v` in `t`'s workload that is done.
+fn repetitions(e: &Experiment, t: &Table, v: &str) -> Vec<(f64, f64)> {
+    e.cells
+        .iter()
+        .filter(|c| c.variant == v && c.workload == t.workload && c.status == CellStatus::Done)
+        .filter_map(|c| {
+            let v = if t.unit == "NOPM" { c.nopm } else { c.tps };
+            Some((f64::from(c.threads), v?))
+        })
+        .collect()
+}
+
+/// Throughput against threads: the means as lines, each repetition as a point.
+fn throughput_chart(wid: &str, t: &Table, tput: Vec<Series>) -> Chart {
+    Chart::against_threads(
+        format!("{wid}-throughput"),
+        format!(
+            "{}: throughput against threads (line: mean; points: each repetition)",
+            t.workload
+        ),
+        if t.unit == "NOPM" {
+            "New-Orders per minute (NOPM)"
+        } else {
+            "transactions per second"
+        },
+        tput,
+    )
+}
+
+/// p95 against threads.
+fn p95_chart(wid: &str, t: &Table, lat: Vec<Series>) -> Chart {
+    Chart::against_threads(
+        format!("{wid}-p95"),
+        format!(
+            "{}: p95 response time against threads (median of the repetitions)",
+            t.workload
+        ),
+        "ms",
+        lat,
+    )
+}
+
+/// The deviation from the baseline against threads, with its confidence band.
+fn deviation_chart(wid: &str, e: &Experiment, t: &Table, dev: Vec<Series>) -> Chart {
+    Chart::against_threads(
+        format!("{wid}-deviation"),
+        format!(
+            "{}: deviation from {} with its {} % confidence interval",
+            t.workload,
+            t.baseline,
+            (e.confidence() * 1000.0).round() / 10.0
+        ),
+        "% of the baseline's throughput",
+        dev,
+    )
+}
+
+/// The USL fits of a workload's variants (nothing when no variant had three levels).
+fn usl_table(h: &mut String, t: &Table, fits: Vec<(String, Option<Usl>)>) {
+    if fits.is_empty() {
+        return;
+    }
+    let _ = write!(
+        h,
+        "<table><tr><th>variant</th><th>USL λ ({} per thread)</th><th>σ (contention)</th><th>κ (coherency)</th><th>peak at threads</th></tr>",
+        esc(&t.unit)
+    );
+    for (v, f) in fits {
+        match f {
+            Some(u) => {
+                let _ = write!(
+                    h,
+                    "<tr><td>{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.4}</td><td class=\"n\">{:.6}</td><td class=\"n\">{}</td></tr>",
+                    esc(&v),
+                    u.lambda,
+                    u.sigma,
+                    u.kappa,
+                    u.peak_n.map_or("–".into(), |p| format!("{p:.0}"))
+                );
+            }
+            None => {
+                let _ = write!(
+                    h,
+                    "<tr><td>{}</td><td colspan=\"4\">no fit</td></tr>",
+                    esc(&v)
+                );
+            }
+        }
+    }
+    h.push_str("</table>");
+}
+
+/// The server's figures per transaction of each variant against the baseline's (nothing
+/// without server metrics).
+fn why_tables_html(h: &mut String, e: &Experiment) {
+    let p = &e.plan;
     let why = crate::experiment::why_tables(e);
     if !why.is_empty() {
         h.push_str("<h3>Why: the server's figures per transaction against the baseline</h3><p class=\"note\">Means of the valid repetitions, the most changed figures first.</p>");
@@ -278,6 +346,10 @@ pub(super) fn section(
             h.push_str("</table>");
         }
     }
+}
+
+/// Every cell in the schedule's order, linked to its run section where there is one.
+fn cells_table(h: &mut String, e: &Experiment, anchor: &dyn Fn(usize) -> Option<String>) {
     h.push_str("<h3>Cells</h3><table><tr><th>#</th><th>variant</th><th>workload</th><th>threads</th><th>repetition</th><th>status</th><th>tps</th><th>NOPM</th><th>p95 ms</th><th>reset s</th></tr>");
     for c in &e.cells {
         let status = match c.status {
@@ -305,5 +377,4 @@ pub(super) fn section(
         );
     }
     h.push_str("</table>");
-    Ok(())
 }

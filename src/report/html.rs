@@ -54,6 +54,40 @@ pub fn build(
     let all = runs(inputs);
     let mut charts_out: Vec<Chart> = Vec::new();
     let mut h = String::new();
+    page_head(&mut h, inputs, generated_at);
+
+    for (k, e) in experiments.iter().enumerate() {
+        let anchor = |order: usize| {
+            all.iter()
+                .position(|x| x.cell == Some((k, order)))
+                .map(|i| format!("run-{}", i + 1))
+        };
+        super::experiment::section(&mut h, &mut charts_out, k + 1, e, &anchor)?;
+        super::profile::experiment_differences(&mut h, e, k, &all);
+    }
+
+    // Verdicts first: a reader must see an untrustworthy number before the number.
+    validity_table(&mut h, &all);
+
+    super::sweep::section(&mut h, &mut charts_out, inputs)?;
+
+    // Each run over time.
+    for (n, x) in all.iter().enumerate() {
+        run_section(&mut h, &mut charts_out, n + 1, x)?;
+    }
+
+    super::server::why_tables(&mut h, &all);
+    super::profile::differences(&mut h, &all);
+    config_table(&mut h, &all);
+    h.push_str("</body></html>\n");
+    Ok(Report {
+        html: h,
+        charts: charts_out,
+    })
+}
+
+/// The page up to its first section: the document's head, the title, when and from what.
+fn page_head(h: &mut String, inputs: &[Input], generated_at: &str) {
     let _ = write!(
         h,
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>txbench report</title><style>{CSS}</style></head><body>"
@@ -69,20 +103,12 @@ pub fn build(
         .map(|i| format!("<code>{}</code>", esc(&i.path.display().to_string())))
         .collect();
     let _ = write!(h, "{}.</p>", names.join(", "));
+}
 
-    for (k, e) in experiments.iter().enumerate() {
-        let anchor = |order: usize| {
-            all.iter()
-                .position(|x| x.cell == Some((k, order)))
-                .map(|i| format!("run-{}", i + 1))
-        };
-        super::experiment::section(&mut h, &mut charts_out, k + 1, e, &anchor)?;
-        super::profile::experiment_differences(&mut h, e, k, &all);
-    }
-
-    // Verdicts first: a reader must see an untrustworthy number before the number.
+/// A line per run: its verdict (and why it is INVALID) beside its headline numbers.
+fn validity_table(h: &mut String, all: &[RunRef<'_>]) {
     h.push_str("<h2>Validity</h2><table><tr><th>run</th><th>workload</th><th>threads</th><th>status</th><th>verdict</th><th>tps</th><th>NOPM</th><th>p95 ms</th><th>p99 ms</th><th>errors</th></tr>");
-    for x in &all {
+    for x in all {
         let s = x.r.summary.as_ref();
         let verdict = if x.r.validity.valid {
             "<span class=\"valid\">valid</span>".to_string()
@@ -109,61 +135,62 @@ pub fn build(
         );
     }
     h.push_str("</table>");
+}
 
-    super::sweep::section(&mut h, &mut charts_out, inputs)?;
-
-    // Each run over time.
-    for (n, x) in all.iter().enumerate() {
+/// Run `x`'s section (number `n`, its anchor `run-n`): its charts over time, stability,
+/// server, profiles, events and notes.
+fn run_section(
+    h: &mut String,
+    charts_out: &mut Vec<Chart>,
+    n: usize,
+    x: &RunRef<'_>,
+) -> Result<()> {
+    let _ = write!(
+        h,
+        "<h2 id=\"run-{}\">{} — {}, {} threads</h2>",
+        n,
+        esc(&x.label),
+        esc(&x.r.config.workload),
+        x.r.config.threads
+    );
+    if !x.r.validity.valid {
         let _ = write!(
             h,
-            "<h2 id=\"run-{}\">{} — {}, {} threads</h2>",
-            n + 1,
-            esc(&x.label),
-            esc(&x.r.config.workload),
-            x.r.config.threads
+            "<p><span class=\"invalid\">INVALID</span> {}</p>",
+            esc(&x.r.validity.reasons.join("; "))
         );
-        if !x.r.validity.valid {
+    }
+    for c in run_charts(n, x)? {
+        push_chart(h, charts_out, c)?;
+    }
+    stability_table(h, x.r);
+    super::server::section(h, charts_out, n, x)?;
+    super::profile::section(h, x);
+    events_and_notes(h, x.r);
+    Ok(())
+}
+
+/// A run's events (a table) and notes (a list), each left out when there is none.
+fn events_and_notes(h: &mut String, r: &RunResult) {
+    if !r.events.is_empty() {
+        h.push_str("<h3>Events</h3><table><tr><th>at</th><th>what happened</th></tr>");
+        for e in &r.events {
             let _ = write!(
                 h,
-                "<p><span class=\"invalid\">INVALID</span> {}</p>",
-                esc(&x.r.validity.reasons.join("; "))
+                "<tr><td>{:.1} s</td><td>{}</td></tr>",
+                e.t_s,
+                esc(&e.what)
             );
         }
-        for c in run_charts(n + 1, x)? {
-            push_chart(&mut h, &mut charts_out, c)?;
-        }
-        stability_table(&mut h, x.r);
-        super::server::section(&mut h, &mut charts_out, n + 1, x)?;
-        super::profile::section(&mut h, x);
-        if !x.r.events.is_empty() {
-            h.push_str("<h3>Events</h3><table><tr><th>at</th><th>what happened</th></tr>");
-            for e in &x.r.events {
-                let _ = write!(
-                    h,
-                    "<tr><td>{:.1} s</td><td>{}</td></tr>",
-                    e.t_s,
-                    esc(&e.what)
-                );
-            }
-            h.push_str("</table>");
-        }
-        if !x.r.notes.is_empty() {
-            h.push_str("<ul class=\"note\">");
-            for n in &x.r.notes {
-                let _ = write!(h, "<li>{}</li>", esc(n));
-            }
-            h.push_str("</ul>");
-        }
+        h.push_str("</table>");
     }
-
-    super::server::why_tables(&mut h, &all);
-    super::profile::differences(&mut h, &all);
-    config_table(&mut h, &all);
-    h.push_str("</body></html>\n");
-    Ok(Report {
-        html: h,
-        charts: charts_out,
-    })
+    if !r.notes.is_empty() {
+        h.push_str("<ul class=\"note\">");
+        for n in &r.notes {
+            let _ = write!(h, "<li>{}</li>", esc(n));
+        }
+        h.push_str("</ul>");
+    }
 }
 
 fn run_charts(n: usize, x: &RunRef<'_>) -> Result<Vec<Chart>> {

@@ -1,7 +1,7 @@
 //! Text output: the interval line DBAs know from sysbench, and the run summary.
 
 use crate::metrics::LatencyStats;
-use crate::results::{IntervalRow, Phase, RunResult};
+use crate::results::{IntervalRow, Phase, RunResult, Summary, WorkloadReport};
 use std::borrow::Cow;
 use std::fmt::Write;
 
@@ -133,117 +133,9 @@ fn stability(out: &mut String, st: &crate::results::Stability) {
 /// The summary printed at the end of a run.
 pub fn summary(r: &RunResult) -> String {
     let mut out = String::new();
-    let verdict = if r.validity.valid { "" } else { "INVALID " };
-    let _ = writeln!(
-        out,
-        "\n{verdict}{} run of {} with {} threads ({} loop{}):",
-        r.status.word(),
-        r.config.workload,
-        r.config.threads,
-        r.loop_kind,
-        r.config
-            .rate
-            .map(|x| format!(", --rate {x}"))
-            .unwrap_or_default()
-    );
+    heading(&mut out, r);
     if let Some(s) = &r.summary {
-        let _ = writeln!(
-            out,
-            "  transactions: {} ({:.2} per sec.)\n  queries:      {} ({:.2} per sec.)  read/write/other: {}/{}/{}\n  errors:       {} ({:.2} per sec.){}  retries: {}{}  reconnects: {}\n  time:         {:.2} s measured after {:.0} s warm-up{}",
-            s.transactions,
-            s.tps,
-            s.queries,
-            s.qps,
-            s.stmts.reads,
-            s.stmts.writes,
-            s.stmts.other,
-            s.errors,
-            s.errors as f64 / s.duration_s,
-            by_class(&s.errors_by_class),
-            s.retries,
-            by_class(&s.retries_by_class),
-            s.reconnects,
-            s.duration_s,
-            r.config.warmup_s,
-            if s.overrun_s >= 1.0 {
-                format!(
-                    " ({:.1} s past the requested {:.0} s, waiting for the transactions in flight)",
-                    s.overrun_s, r.config.time_s
-                )
-            } else {
-                String::new()
-            }
-        );
-        if s.errors + s.retries > 0 {
-            // pgbench's --failures-detailed: what finally failed apart from what was retried
-            // and then went through.
-            let _ = writeln!(
-                out,
-                "  failures:     {} unexpected, {} after their retries ran out, {} lost with the connection; {} transactions retried then completed",
-                s.unexpected_errors,
-                s.failed_after_retries,
-                s.errors
-                    .saturating_sub(s.unexpected_errors + s.failed_after_retries),
-                s.retried_transactions
-            );
-        }
-        for (i, t) in s.targets.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "  target {} {}: {} thread(s), {} transactions ({:.2}/s), latency avg {:.2} ms p95 {:.2} ms, {} errors, {} reconnects",
-                i + 1,
-                t.url,
-                t.threads,
-                t.transactions,
-                t.tps,
-                t.response.avg_ms,
-                t.response.p95_ms,
-                t.errors,
-                t.reconnects
-            );
-            if let Some(c) = &t.conflicts {
-                let _ = writeln!(
-                    out,
-                    "    Galera conflicts (the node's counters; clients see all as deadlocks): {:.0} certification failures, {:.0} brute-force aborts, {} InnoDB deadlocks",
-                    c.cert_failures,
-                    c.bf_aborts,
-                    c.innodb_deadlocks.map_or("?".into(), |d| format!("{d:.0}"))
-                );
-            }
-        }
-        if s.client_cpu_s > 0.0 && s.transactions > 0 {
-            let _ = writeln!(
-                out,
-                "  client CPU:   {:.1} % of {} CPU(s), {:.3} s per 1,000 transactions",
-                s.client_cpu_pct,
-                r.client.cpus,
-                s.client_cpu_s / s.transactions as f64 * 1000.0
-            );
-        }
-        let _ = writeln!(
-            out,
-            "  latency (ms)    {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}",
-            "min", "avg", "p50", "p90", "p95", "p99", "p99.9", "max"
-        );
-        for k in &s.kinds {
-            let _ = writeln!(
-                out,
-                "  {}: {} completed ({:.2}/s), {} rolled back, {} errors, {} retries",
-                k.name, k.completed, k.tps, k.rolled_back, k.errors, k.retries
-            );
-            lat_row(&mut out, "response", &k.response);
-            lat_row(&mut out, "service", &k.service);
-        }
-        for e in &s.top_errors {
-            let _ = writeln!(
-                out,
-                "  error {}× [{}] in {}: {}",
-                e.count,
-                e.class.name(),
-                e.kind,
-                e.message
-            );
-        }
+        measured(&mut out, r, s);
     } else {
         let _ = writeln!(out, "  no measured interval");
     }
@@ -251,20 +143,7 @@ pub fn summary(r: &RunResult) -> String {
         stability(&mut out, st);
     }
     if let Some(w) = &r.workload_report {
-        let head: Vec<String> = w.headline.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        let _ = writeln!(out, "  {}", head.join("   "));
-        for l in &w.scorecard {
-            let mark = match l.pass {
-                Some(true) => "pass",
-                Some(false) => "FAIL",
-                None => "    ",
-            };
-            let _ = writeln!(
-                out,
-                "    {mark}  {:<30} {:>24}   {}",
-                l.name, l.value, l.requirement
-            );
-        }
+        scorecard(&mut out, w);
     }
     if !r.database_growth.is_empty() {
         let _ = writeln!(
@@ -278,11 +157,174 @@ pub fn summary(r: &RunResult) -> String {
     {
         server(&mut out, srv, sum.client_cpu_s);
     }
+    remarks(&mut out, r);
+    out
+}
+
+/// The summary's first line: the verdict, the status and what ran.
+fn heading(out: &mut String, r: &RunResult) {
+    let verdict = if r.validity.valid { "" } else { "INVALID " };
+    let _ = writeln!(
+        out,
+        "\n{verdict}{} run of {} with {} threads ({} loop{}):",
+        r.status.word(),
+        r.config.workload,
+        r.config.threads,
+        r.loop_kind,
+        r.config
+            .rate
+            .map(|x| format!(", --rate {x}"))
+            .unwrap_or_default()
+    );
+}
+
+/// What the measured phase gave: totals, failures, targets, client CPU, each kind's
+/// latencies and the most frequent errors.
+fn measured(out: &mut String, r: &RunResult, s: &Summary) {
+    totals(out, r, s);
+    failures(out, s);
+    targets(out, s);
+    if s.client_cpu_s > 0.0 && s.transactions > 0 {
+        let _ = writeln!(
+            out,
+            "  client CPU:   {:.1} % of {} CPU(s), {:.3} s per 1,000 transactions",
+            s.client_cpu_pct,
+            r.client.cpus,
+            s.client_cpu_s / s.transactions as f64 * 1000.0
+        );
+    }
+    kinds(out, s);
+    for e in &s.top_errors {
+        let _ = writeln!(
+            out,
+            "  error {}× [{}] in {}: {}",
+            e.count,
+            e.class.name(),
+            e.kind,
+            e.message
+        );
+    }
+}
+
+/// Transactions, queries, errors and the measured time.
+fn totals(out: &mut String, r: &RunResult, s: &Summary) {
+    let _ = writeln!(
+        out,
+        "  transactions: {} ({:.2} per sec.)\n  queries:      {} ({:.2} per sec.)  read/write/other: {}/{}/{}\n  errors:       {} ({:.2} per sec.){}  retries: {}{}  reconnects: {}\n  time:         {:.2} s measured after {:.0} s warm-up{}",
+        s.transactions,
+        s.tps,
+        s.queries,
+        s.qps,
+        s.stmts.reads,
+        s.stmts.writes,
+        s.stmts.other,
+        s.errors,
+        s.errors as f64 / s.duration_s,
+        by_class(&s.errors_by_class),
+        s.retries,
+        by_class(&s.retries_by_class),
+        s.reconnects,
+        s.duration_s,
+        r.config.warmup_s,
+        if s.overrun_s >= 1.0 {
+            format!(
+                " ({:.1} s past the requested {:.0} s, waiting for the transactions in flight)",
+                s.overrun_s, r.config.time_s
+            )
+        } else {
+            String::new()
+        }
+    );
+}
+
+/// The failures line, when there were errors or retries.
+fn failures(out: &mut String, s: &Summary) {
+    if s.errors + s.retries > 0 {
+        // pgbench's --failures-detailed: what finally failed apart from what was retried
+        // and then went through.
+        let _ = writeln!(
+            out,
+            "  failures:     {} unexpected, {} after their retries ran out, {} lost with the connection; {} transactions retried then completed",
+            s.unexpected_errors,
+            s.failed_after_retries,
+            s.errors
+                .saturating_sub(s.unexpected_errors + s.failed_after_retries),
+            s.retried_transactions
+        );
+    }
+}
+
+/// A line per target of a run against several servers, with a Galera node's conflicts.
+fn targets(out: &mut String, s: &Summary) {
+    for (i, t) in s.targets.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  target {} {}: {} thread(s), {} transactions ({:.2}/s), latency avg {:.2} ms p95 {:.2} ms, {} errors, {} reconnects",
+            i + 1,
+            t.url,
+            t.threads,
+            t.transactions,
+            t.tps,
+            t.response.avg_ms,
+            t.response.p95_ms,
+            t.errors,
+            t.reconnects
+        );
+        if let Some(c) = &t.conflicts {
+            let _ = writeln!(
+                out,
+                "    Galera conflicts (the node's counters; clients see all as deadlocks): {:.0} certification failures, {:.0} brute-force aborts, {} InnoDB deadlocks",
+                c.cert_failures,
+                c.bf_aborts,
+                c.innodb_deadlocks.map_or("?".into(), |d| format!("{d:.0}"))
+            );
+        }
+    }
+}
+
+/// The latency table: each transaction kind's counts, response and service times.
+fn kinds(out: &mut String, s: &Summary) {
+    let _ = writeln!(
+        out,
+        "  latency (ms)    {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}",
+        "min", "avg", "p50", "p90", "p95", "p99", "p99.9", "max"
+    );
+    for k in &s.kinds {
+        let _ = writeln!(
+            out,
+            "  {}: {} completed ({:.2}/s), {} rolled back, {} errors, {} retries",
+            k.name, k.completed, k.tps, k.rolled_back, k.errors, k.retries
+        );
+        lat_row(out, "response", &k.response);
+        lat_row(out, "service", &k.service);
+    }
+}
+
+/// The workload's headline figures and its scorecard.
+fn scorecard(out: &mut String, w: &WorkloadReport) {
+    let head: Vec<String> = w.headline.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let _ = writeln!(out, "  {}", head.join("   "));
+    for l in &w.scorecard {
+        let mark = match l.pass {
+            Some(true) => "pass",
+            Some(false) => "FAIL",
+            None => "    ",
+        };
+        let _ = writeln!(
+            out,
+            "    {mark}  {:<30} {:>24}   {}",
+            l.name, l.value, l.requirement
+        );
+    }
+}
+
+/// The summary's last lines: findings, profiles, events, notes and why the run is INVALID.
+fn remarks(out: &mut String, r: &RunResult) {
     for f in &r.findings {
         let _ = writeln!(out, "  finding: {} (try: {})", f.finding, f.suggestion);
     }
     for p in &r.profiles {
-        profile(&mut out, p);
+        profile(out, p);
     }
     for e in &r.events {
         let _ = writeln!(out, "  event at {:.1} s: {}", e.t_s, e.what);
@@ -295,7 +337,6 @@ pub fn summary(r: &RunResult) -> String {
             let _ = writeln!(out, "  INVALID: {reason}");
         }
     }
-    out
 }
 
 /// Functions of a profile shown in the summary (result.json has 15 of each).
