@@ -6,6 +6,7 @@
 use super::{Files, Options, Request, State, host};
 use crate::engine;
 use crate::metrics::server::RawSample;
+#[cfg(feature = "postgres")]
 use crate::metrics::waits;
 use crate::results::Event;
 use std::path::{Path, PathBuf};
