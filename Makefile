@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH):/usr/local/sbin:/usr/sbin:/sbin
 CARGO ?= cargo
 
-.PHONY: demo test bench deps build lint
+.PHONY: demo test bench deps build lint man
 
 deps:
 	@scripts/install-deps.sh
@@ -32,6 +32,10 @@ lint: deps
 test: lint
 	@scripts/install-deps.sh chromium
 	$(CARGO) test --locked --no-fail-fast
+
+## man: one man page per command and subcommand, generated from the CLI into target/man
+man:
+	$(CARGO) run --locked --example man -- target/man
 
 ## bench: speed figures (printed, never asserted)
 bench: deps
