@@ -18,7 +18,10 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     if let Err(e) = clap_mangen::generate_to(txbench::cli::Cli::command(), &dir) {
-        eprintln!("Error: cannot write the man pages into {}: {e}", dir.display());
+        eprintln!(
+            "Error: cannot write the man pages into {}: {e}",
+            dir.display()
+        );
         return ExitCode::FAILURE;
     }
     let pages = std::fs::read_dir(&dir)
