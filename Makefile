@@ -27,6 +27,8 @@ lint: deps
 	# src/'s shape: no new import circle, nothing below commands importing them, no file
 	# over 600 lines but those tests/layout-baseline.txt still lists (it may only shrink).
 	$(CARGO) test --locked --test layout
+	# Every `txbench …` line in a ```sh block of README.md and docs/*.md parses with the real CLI.
+	$(CARGO) test --locked --test docs
 
 ## test: the whole suite, against real throw-away servers (and headless Chromium for reports)
 test: lint
