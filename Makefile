@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH):/usr/local/sbin:/usr/sbin:/sbin
 CARGO ?= cargo
 
-.PHONY: demo test bench deps build lint
+.PHONY: demo test bench deps build lint man
 
 deps:
 	@scripts/install-deps.sh
@@ -27,11 +27,17 @@ lint: deps
 	# src/'s shape: no new import circle, nothing below commands importing them, no file
 	# over 600 lines but those tests/layout-baseline.txt still lists (it may only shrink).
 	$(CARGO) test --locked --test layout
+	# Every `txbench …` line in a ```sh block of README.md and docs/*.md parses with the real CLI.
+	$(CARGO) test --locked --test docs
 
 ## test: the whole suite, against real throw-away servers (and headless Chromium for reports)
 test: lint
 	@scripts/install-deps.sh chromium
 	$(CARGO) test --locked --no-fail-fast
+
+## man: one man page per command and subcommand, generated from the CLI into target/man
+man:
+	$(CARGO) run --locked --example man -- target/man
 
 ## bench: speed figures (printed, never asserted)
 bench: deps
