@@ -3,7 +3,7 @@
 //! the build exists and is let through .dockerignore, the build covers every file the crate
 //! includes at compile time, the binary it installs is the one `make build` produces, and the
 //! manifest `k8s job` writes matches the image (its command on PATH, its user, its results
-//! directory); the README's build command tags this version.
+//! directory); the Kubernetes page's build command (docs/kubernetes.md) tags this version.
 
 mod common;
 
@@ -195,13 +195,13 @@ fn the_job_manifest_matches_the_image() {
     assert_eq!(sc["runAsUser"].to_string(), uid, "{sc}");
     assert_eq!(sc["fsGroup"].to_string(), uid, "{sc}");
     assert_eq!(sc["runAsNonRoot"], true);
-    // The README builds and pushes this version's image, and hands it to `k8s job`.
-    let readme = read("README.md");
+    // The Kubernetes page builds and pushes this version's image, and hands it to `k8s job`.
+    let readme = read("docs/kubernetes.md");
     let tag = format!("txbench:{}", env!("CARGO_PKG_VERSION"));
     assert!(
         readme.contains(&format!("docker build -t registry.example/{tag} ."))
             && readme.contains(&format!("docker push registry.example/{tag}")),
-        "the README's build command does not tag {tag}"
+        "docs/kubernetes.md's build command does not tag {tag}"
     );
     assert!(read("Dockerfile").contains(&format!("REGISTRY/{tag}")));
 }
