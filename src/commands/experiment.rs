@@ -314,6 +314,7 @@ fn resume_conflict(e: &Experiment, plan: &Plan, new: &plan::Expanded) -> Option<
 /// Runs the experiment's cells (experiment::execute), then prints its results; INVALID
 /// cells fail it (exit 3), an interruption exits 130.
 fn execute(out: &Output, dir: &Path, e: &mut Experiment, plan: &Plan) -> Result<i32> {
+    super::live::mark(out, dir, crate::store::live::Kind::Experiment);
     let note = |line: &str| out.note(line);
     if experiment::execute(&note, dir, e, plan)? == experiment::Outcome::Interrupted {
         return Ok(EXIT_INTERRUPTED);

@@ -3,6 +3,7 @@
 pub mod compare;
 pub mod confirm;
 pub mod experiment;
+mod live;
 pub mod serve;
 pub mod shards;
 pub mod store;

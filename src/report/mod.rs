@@ -5,6 +5,7 @@ pub mod charts;
 mod experiment;
 pub mod export;
 pub mod html;
+pub mod live;
 mod page;
 mod profile;
 mod server;

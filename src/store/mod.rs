@@ -6,6 +6,7 @@
 //! an older store is migrated when opened, a newer one refused.
 
 mod entry;
+pub mod live;
 pub mod query;
 
 pub use entry::{Entry, FIGURES};

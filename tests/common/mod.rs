@@ -414,6 +414,19 @@ pub fn chromium_dom_of(url: &str) -> (String, Vec<String>) {
     (dom, console)
 }
 
+/// The DOM of `url` after Chromium ran its scripts for `ms` milliseconds of virtual time
+/// (timers fire, fetches complete), and the console messages.
+#[allow(dead_code)]
+pub fn chromium_dom_after(url: &str, ms: u32) -> (String, Vec<String>) {
+    let extra = [
+        "--dump-dom".to_string(),
+        format!("--virtual-time-budget={ms}"),
+    ];
+    let (dom, console) = chromium(&extra, url.to_string());
+    assert!(!dom.is_empty(), "chromium dumped no DOM of {url}");
+    (dom, console)
+}
+
 /// Runs that read CPU figures, count statements or plant a slowdown must not share the machine
 /// with another test's run in the same test binary: each such test holds this.
 #[allow(dead_code)]

@@ -245,8 +245,14 @@ fn write_answer(
     method: &str,
     (status, body): &Answer,
 ) -> std::io::Result<()> {
+    // Every page starts with <!DOCTYPE html>; a JSON object is the live view's data.
+    let kind = if body.starts_with('{') {
+        "application/json"
+    } else {
+        "text/html; charset=utf-8"
+    };
     let mut out = format!(
-        "HTTP/1.1 {status} {}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {status} {}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
         reason(*status),
         body.len()
     )

@@ -3,9 +3,11 @@
 //! runs with filters, each benchmark's history with its change points, every run's report.
 //! It binds to 127.0.0.1 unless `--listen` names another address; it answers GET and HEAD
 //! only, opens the store read-only, and serves a run's report only for a directory the
-//! store holds.
+//! store holds. Runs in progress (live.rs) are found by the markers they write beside the
+//! store, and shown as they go.
 
 mod http;
+mod live;
 
 use super::Output;
 use crate::analysis::history;
@@ -79,6 +81,9 @@ fn respond(store: &Path, url: &str) -> (u16, String) {
         "/" => runs(store, &q),
         "/history" => history_of(store, &q),
         "/run" => run(store, &q),
+        "/live" => live::list(store),
+        "/live/view" => live::view(store, &q),
+        "/live/data" => live::data(store, &q),
         _ => return (404, browse::message_page("Not found", url)),
     };
     match result {

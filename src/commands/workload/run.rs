@@ -11,6 +11,7 @@ use crate::driver;
 use crate::error::{EXIT_INTERRUPTED, EXIT_OK, Failure};
 use crate::report::text;
 use crate::results::{IntervalRow, RunResult, RunStatus, Sweep};
+use crate::store::live::Kind;
 use crate::sweep::{self, Choice, Plan};
 use anyhow::Result;
 use indicatif::ProgressBar;
@@ -237,6 +238,7 @@ pub fn run(out: &Output, urls: &[String], cmd: &RunCmd) -> Result<i32> {
             .clone()
             .unwrap_or_else(|| default_run_dir(name, "sweep"));
         let targets = resolve_targets(out, urls, &d.servers)?;
+        crate::commands::live::mark(out, &dir, Kind::Sweep);
         let sw = sweep::sweep(&plan, &targets, &dir, Some(&levels.0), &show)?;
         return sweep_done(out, &sw, &dir);
     }
@@ -246,6 +248,7 @@ pub fn run(out: &Output, urls: &[String], cmd: &RunCmd) -> Result<i32> {
         .out
         .clone()
         .unwrap_or_else(|| default_run_dir(name, &format!("t{threads}")));
+    crate::commands::live::mark(out, &dir, Kind::Run);
     let result = sweep::level(&plan, &targets, threads, &dir, None, None, &show)?;
     if !result.validity.valid {
         return Err(Failure::Invalid(result.validity.reasons.join("; ")).into());
@@ -308,6 +311,7 @@ fn resume(
     let mut plan = plan(&cmd)?;
     plan.args = s.args.clone();
     let targets = resolve_targets(out, urls, &cmd.driver.servers)?;
+    crate::commands::live::mark(out, dir, Kind::Sweep);
     let sw = sweep::sweep(&plan, &targets, dir, None, &Printer { out })?;
     sweep_done(out, &sw, dir)
 }
