@@ -153,10 +153,36 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
         .arg(&dir)
         .output()
         .unwrap();
+    let (markdown, _) = text(&out);
+    assert!(markdown.contains("| threads | durable tps | lazy tps | lazy vs durable |"));
+
+    // The story first (issue 42): the summary, computed from the experiment's own results,
+    // ends what `run` and `results` print, and begins the Markdown and the report's section.
+    let x = txbench::experiment::Experiment::load(&dir).unwrap();
+    let tables = txbench::experiment::tables(&x);
+    let summary = txbench::experiment::summary::lines(
+        &x,
+        &tables,
+        &txbench::experiment::profile_whys(&x, &dir),
+    );
     assert!(
-        text(&out)
-            .0
-            .contains("| threads | durable tps | lazy tps | lazy vs durable |")
+        summary[0].starts_with("lazy is ") || summary[0].starts_with("lazy against durable: "),
+        "{summary:#?}"
+    );
+    let indented: Vec<String> = summary.iter().map(|l| format!("  {l}")).collect();
+    let last = format!("summary:\n{}\n", indented.join("\n"));
+    assert!(stdout.ends_with(&last), "{stdout}");
+    let out = h
+        .cmd()
+        .args(["experiment", "results"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (results, _) = text(&out);
+    assert!(results.ends_with(&last), "{results}");
+    assert!(
+        markdown.starts_with(&format!("**Summary**\n\n- {}\n", summary[0])),
+        "{markdown}"
     );
 
     // The report: the tables, the charts per variant, and every cell linked to its run.
