@@ -198,6 +198,30 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
     ] {
         assert!(html.contains(part), "{part} missing from the report");
     }
+    // Its header names the experiment and what it compared; the cells' run directories and
+    // the cells table are folded away; the section opens with the summary, before any table.
+    assert!(
+        html.contains("<h1>txbench report: experiment small</h1>")
+            && html.contains("<b>lazy</b> against the baseline <b>durable</b>")
+            && html.contains("<summary>The 8 cells' run directories</summary>")
+            && html.contains("<details class=\"cells\"><summary><h3>Cells</h3>"),
+        "{}",
+        &html[..html.find("<h2>").unwrap_or(html.len()).min(3000)]
+    );
+    let section = &html[html.find("<h2>Experiment").unwrap()..];
+    let before_tables = &section[..section.find("<table").unwrap()];
+    let escaped = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
+    for line in &summary {
+        assert!(
+            before_tables.contains(&format!("<li>{}</li>", escaped(line))),
+            "{line} not before the tables: {before_tables}"
+        );
+    }
     let cells_table = &html[html.find("<h3>Cells</h3>").unwrap()..];
     let links: Vec<&str> = cells_table
         .split("<a href=\"#")

@@ -1,7 +1,8 @@
-//! The report's experiment section: the deviation tables, throughput and p95 against threads
-//! with one curve per variant and every repetition as a point, the deviation chart with its
-//! confidence band, USL fits per variant, and the cells with links to their own run sections.
-//! Built from experiment.json and the cells' result.json only.
+//! The report's experiment section: its summary first, the deviation tables, throughput and
+//! p95 against threads with one curve per variant and every repetition as a point, the
+//! deviation chart with its confidence band, USL fits per variant, and the cells (folded)
+//! with links to their own run sections. Built from experiment.json and the cells'
+//! result.json only.
 
 use super::charts::{Chart, Series, Style};
 use super::page::{esc, push_chart, slug};
@@ -9,6 +10,7 @@ use crate::analysis::usl::Usl;
 use crate::experiment::{CellStatus, Experiment, Table, cost_lines, deviation_text, tables};
 use anyhow::Result;
 use std::fmt::Write as _;
+use std::path::PathBuf;
 
 fn table_html(h: &mut String, e: &Experiment, t: &Table) {
     let _ = write!(
@@ -57,32 +59,88 @@ fn table_html(h: &mut String, e: &Experiment, t: &Table) {
     }
 }
 
-/// The section of experiment `e`; `anchor(order)` is the id of a cell's run section, when
-/// the report has one.
+/// Where the report found an experiment's cells: `anchor(order)` is the id of a cell's run
+/// section, `run_dir(order)` its run directory, when the report has them.
+pub(super) struct CellsAt<'a> {
+    pub(super) anchor: &'a dyn Fn(usize) -> Option<String>,
+    pub(super) run_dir: &'a dyn Fn(usize) -> Option<PathBuf>,
+}
+
+/// The section of experiment `e`: its heading, its summary (the story first), what was
+/// planned, the tables and charts per workload, the "why" tables, and the cells (folded).
 pub(super) fn section(
     h: &mut String,
     charts: &mut Vec<Chart>,
     n: usize,
     e: &Experiment,
-    anchor: &dyn Fn(usize) -> Option<String>,
+    at: &CellsAt<'_>,
 ) -> Result<()> {
+    let tables = tables(e);
+    let profiles = crate::experiment::profile_whys_of(e, &|c| (at.run_dir)(c.order));
+    let _ = write!(h, "<h2>Experiment {}</h2>", esc(&e.name));
+    let lines = crate::experiment::summary::lines(e, &tables, &profiles);
+    if !lines.is_empty() {
+        h.push_str("<ul class=\"story\">");
+        for l in &lines {
+            let _ = write!(h, "<li>{}</li>", esc(l));
+        }
+        h.push_str("</ul>");
+    }
     plan_note(h, e);
     let id = format!("x{n}-{}", slug(&e.name));
-    for (wi, t) in tables(e).iter().enumerate() {
+    for (wi, t) in tables.iter().enumerate() {
         workload_part(h, charts, &format!("{id}-w{}", wi + 1), e, t)?;
     }
     why_tables_html(h, e);
-    cells_table(h, e, anchor);
+    cells_table(h, e, at.anchor);
     Ok(())
 }
 
-/// The heading and what was planned: the matrix, the durations, the method.
+/// What the experiment compared, for the page's header: its name and plan, its variants
+/// against the baseline, its workloads, levels and repetitions.
+pub(super) fn compared(e: &Experiment) -> String {
+    let p = &e.plan;
+    let list = |v: &[String]| {
+        v.iter()
+            .map(|x| format!("<b>{}</b>", esc(x)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let others: Vec<String> = p
+        .variants
+        .iter()
+        .filter(|v| **v != p.baseline)
+        .cloned()
+        .collect();
+    format!(
+        "experiment <b>{}</b> ({}): {} against the baseline <b>{}</b>, on {}, at {} threads, {} repetition(s) each",
+        esc(&e.name),
+        match &e.plan_file {
+            Some(f) => format!("plan <code>{}</code>", esc(&f.display().to_string())),
+            None => "a built-in plan".into(),
+        },
+        list(&others),
+        esc(&p.baseline),
+        list(&p.workloads),
+        p.threads
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        if p.sequential.is_some() {
+            e.complete_blocks()
+        } else {
+            p.repetitions
+        }
+    )
+}
+
+/// What was planned: the matrix, the durations, the method.
 fn plan_note(h: &mut String, e: &Experiment) {
     let p = &e.plan;
     let _ = write!(
         h,
-        "<h2>Experiment {}</h2><p class=\"note\">{} variant(s) × {} workload(s) × threads {} × {} repetition(s), {} s measured after {} s warm-up each, reset {:?}, scale {}, seed {}, {:?}. Baseline: <b>{}</b>.</p><p class=\"note\">{}.</p>",
-        esc(&e.name),
+        "<p class=\"note\">{} variant(s) × {} workload(s) × threads {} × {} repetition(s), {} s measured after {} s warm-up each, reset {:?}, scale {}, seed {}, {:?}. Baseline: <b>{}</b>.</p><p class=\"note\">{}.</p>",
         p.variants.len(),
         p.workloads.len(),
         p.threads
@@ -350,7 +408,11 @@ fn why_tables_html(h: &mut String, e: &Experiment) {
 
 /// Every cell in the schedule's order, linked to its run section where there is one.
 fn cells_table(h: &mut String, e: &Experiment, anchor: &dyn Fn(usize) -> Option<String>) {
-    h.push_str("<h3>Cells</h3><table><tr><th>#</th><th>variant</th><th>workload</th><th>threads</th><th>repetition</th><th>status</th><th>tps</th><th>NOPM</th><th>p95 ms</th><th>reset s</th></tr>");
+    let _ = write!(
+        h,
+        "<details class=\"cells\"><summary><h3>Cells</h3> <span class=\"note\">{} cells in the schedule's order, each linked to its run's section</span></summary><table><tr><th>#</th><th>variant</th><th>workload</th><th>threads</th><th>repetition</th><th>status</th><th>tps</th><th>NOPM</th><th>p95 ms</th><th>reset s</th></tr>",
+        e.cells.len()
+    );
     for c in &e.cells {
         let status = match c.status {
             CellStatus::Invalid => format!(
@@ -376,5 +438,8 @@ fn cells_table(h: &mut String, e: &Experiment, anchor: &dyn Fn(usize) -> Option<
             c.reset_s.map_or("–".into(), |v| format!("{v:.1}")),
         );
     }
-    h.push_str("</table>");
+    h.push_str("</table></details>");
 }
+
+#[cfg(test)]
+mod tests;
