@@ -1,8 +1,8 @@
 //! The report's experiment section: its summary first, the deviation tables, throughput and
 //! p95 against threads with one curve per variant and every repetition as a point, the
-//! deviation chart with its confidence band, USL fits per variant, and the cells (folded)
-//! with links to their own run sections. Built from experiment.json and the cells'
-//! result.json only.
+//! deviation at each level measured with its confidence interval, USL fits per variant, and
+//! the cells (folded) with links to their own run sections. Built from experiment.json and
+//! the cells' result.json only.
 
 use super::charts::{Chart, Series, Style};
 use super::page::{esc, push_chart, slug};
@@ -196,7 +196,7 @@ struct Curves {
     tput: Vec<Series>,
     /// Per variant: p95 at each level.
     lat: Vec<Series>,
-    /// Per variant but the baseline: the deviation, then its confidence interval's bounds.
+    /// Per variant but the baseline: the deviation, then its confidence intervals.
     dev: Vec<Series>,
     /// Per variant with means at three levels or more: its USL fit, if one was found.
     fits: Vec<(String, Option<Usl>)>,
@@ -250,7 +250,7 @@ impl Curves {
         }
     }
 
-    /// Adds variant `v`'s deviation from the baseline and its confidence band.
+    /// Adds variant `v`'s deviation from the baseline and its confidence intervals.
     fn add_deviation(&mut self, t: &Table, v: &str, color: Option<usize>) {
         let d: Vec<_> = t
             .rows
@@ -260,22 +260,21 @@ impl Curves {
                 Some((f64::from(r.threads), d.pct, d.ci_pct))
             })
             .collect();
+        // A mark at each level measured, its interval a bar: no line between levels, which
+        // would imply a deviation at a level never run.
         self.dev.push(Series {
             name: format!("{v} vs {}", t.baseline),
             points: d.iter().map(|(x, y, _)| (*x, *y)).collect(),
-            style: Style::Points,
+            style: Style::Scatter,
             color,
         });
         self.dev.push(Series {
-            name: format!("{v}: CI low"),
-            points: d.iter().map(|(x, _, ci)| (*x, ci.0)).collect(),
-            style: Style::Dashed,
-            color,
-        });
-        self.dev.push(Series {
-            name: format!("{v}: CI high"),
-            points: d.iter().map(|(x, _, ci)| (*x, ci.1)).collect(),
-            style: Style::Dashed,
+            name: format!("{v}: confidence interval"),
+            points: d
+                .iter()
+                .flat_map(|(x, _, ci)| [(*x, ci.0), (*x, ci.1)])
+                .collect(),
+            style: Style::Interval,
             color,
         });
     }
@@ -323,9 +322,10 @@ fn p95_chart(wid: &str, t: &Table, lat: Vec<Series>) -> Chart {
     )
 }
 
-/// The deviation from the baseline against threads, with its confidence band.
+/// The deviation from the baseline at each level measured, with its confidence interval;
+/// the x axis marked at those levels only.
 fn deviation_chart(wid: &str, e: &Experiment, t: &Table, dev: Vec<Series>) -> Chart {
-    Chart::against_threads(
+    let c = Chart::against_threads(
         format!("{wid}-deviation"),
         format!(
             "{}: deviation from {} with its {} % confidence interval",
@@ -335,7 +335,11 @@ fn deviation_chart(wid: &str, e: &Experiment, t: &Table, dev: Vec<Series>) -> Ch
         ),
         "% of the baseline's throughput",
         dev,
-    )
+    );
+    Chart {
+        measured_x: true,
+        ..c
+    }
 }
 
 /// The USL fits of a workload's variants (nothing when no variant had three levels).

@@ -37,6 +37,49 @@ name = "oltp_point_select"
     e
 }
 
+/// The `points` of every polyline in an SVG.
+fn polylines(svg: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline")
+        .skip(1)
+        .map(|p| {
+            let at = p.find("points=\"").unwrap() + 8;
+            p[at..at + p[at..].find('"').unwrap()]
+                .split_whitespace()
+                .map(|xy| {
+                    let (x, y) = xy.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_deviation_is_drawn_at_the_measured_levels_only() {
+    let e = experiment();
+    let t = &tables(&e)[0];
+    let c = deviation_chart("w", &e, t, Curves::of(&e, t).dev);
+    let svg = super::super::charts::svg(&c).unwrap();
+    // No segment joins two levels: every polyline is a vertical bar, a horizontal cap, or
+    // the legend's sample (horizontal).
+    for line in polylines(&svg) {
+        let vertical = line.iter().all(|p| p.0 == line[0].0);
+        let horizontal = line.iter().all(|p| p.1 == line[0].1);
+        assert!(vertical || horizontal, "a line across levels: {line:?}");
+    }
+    // The x axis marks 2 and 4 and nothing between them.
+    let texts: Vec<&str> = svg
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| Some(t[t.find('>')? + 1..t.find("</text>")?].trim()))
+        .collect();
+    assert!(texts.contains(&"2") && texts.contains(&"4"), "{texts:?}");
+    assert!(
+        !texts.contains(&"3") && !texts.contains(&"2.5"),
+        "{texts:?}"
+    );
+}
+
 #[test]
 fn the_section_opens_with_its_summary_and_folds_its_cells() {
     let e = experiment();
