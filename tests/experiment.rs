@@ -153,10 +153,36 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
         .arg(&dir)
         .output()
         .unwrap();
+    let (markdown, _) = text(&out);
+    assert!(markdown.contains("| threads | durable tps | lazy tps | lazy vs durable |"));
+
+    // The story first (issue 42): the summary, computed from the experiment's own results,
+    // ends what `run` and `results` print, and begins the Markdown and the report's section.
+    let x = txbench::experiment::Experiment::load(&dir).unwrap();
+    let tables = txbench::experiment::tables(&x);
+    let summary = txbench::experiment::summary::lines(
+        &x,
+        &tables,
+        &txbench::experiment::profile_whys(&x, &dir),
+    );
     assert!(
-        text(&out)
-            .0
-            .contains("| threads | durable tps | lazy tps | lazy vs durable |")
+        summary[0].starts_with("lazy is ") || summary[0].starts_with("lazy against durable: "),
+        "{summary:#?}"
+    );
+    let indented: Vec<String> = summary.iter().map(|l| format!("  {l}")).collect();
+    let last = format!("summary:\n{}\n", indented.join("\n"));
+    assert!(stdout.ends_with(&last), "{stdout}");
+    let out = h
+        .cmd()
+        .args(["experiment", "results"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (results, _) = text(&out);
+    assert!(results.ends_with(&last), "{results}");
+    assert!(
+        markdown.starts_with(&format!("**Summary**\n\n- {}\n", summary[0])),
+        "{markdown}"
     );
 
     // The report: the tables, the charts per variant, and every cell linked to its run.
@@ -171,6 +197,30 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
         "<h3>Cells</h3>",
     ] {
         assert!(html.contains(part), "{part} missing from the report");
+    }
+    // Its header names the experiment and what it compared; the cells' run directories and
+    // the cells table are folded away; the section opens with the summary, before any table.
+    assert!(
+        html.contains("<h1>txbench report: experiment small</h1>")
+            && html.contains("<b>lazy</b> against the baseline <b>durable</b>")
+            && html.contains("<summary>The 8 cells' run directories</summary>")
+            && html.contains("<details class=\"cells\"><summary><h3>Cells</h3>"),
+        "{}",
+        &html[..html.find("<h2>").unwrap_or(html.len()).min(3000)]
+    );
+    let section = &html[html.find("<h2>Experiment").unwrap()..];
+    let before_tables = &section[..section.find("<table").unwrap()];
+    let escaped = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
+    for line in &summary {
+        assert!(
+            before_tables.contains(&format!("<li>{}</li>", escaped(line))),
+            "{line} not before the tables: {before_tables}"
+        );
     }
     let cells_table = &html[html.find("<h3>Cells</h3>").unwrap()..];
     let links: Vec<&str> = cells_table

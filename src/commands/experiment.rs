@@ -336,6 +336,7 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
     let tables = experiment::tables(e);
     let why = experiment::why_tables(e);
     let profiles = experiment::profile_whys(e, dir);
+    let summary = experiment::summary::lines(e, &tables, &profiles);
     if out.json {
         print_json(&serde_json::json!({
             "type": "experiment", "dir": dir, "name": e.name, "status": e.status,
@@ -344,11 +345,16 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
             "sequential": e.plan.sequential, "stopped": e.stopped, "confidence": e.confidence(),
             "overhead": experiment::overhead(e),
             "tables": tables, "why": why, "profiles": profiles, "cells": e.cells.len(),
-            "invalid_cells": e.invalid_cells(),
+            "invalid_cells": e.invalid_cells(), "summary": summary,
         }));
         return Ok(());
     }
-    print!("{}", export::exporter(format).experiment(e, &tables));
+    // The story first where it is pasted (Markdown), last where a terminal leaves it in view.
+    let exporter = export::exporter(format);
+    if format == Format::Markdown {
+        print!("{}", exporter.summary(&summary));
+    }
+    print!("{}", exporter.experiment(e, &tables));
     if format == Format::Text && !out.quiet {
         print!("{}", experiment::why_text(e, &why, &profiles));
     }
@@ -378,6 +384,9 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
                 o.cells
             );
         }
+    }
+    if format == Format::Text {
+        print!("{}", exporter.summary(&summary));
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ pub mod confirm;
 pub mod plan;
 mod sandboxes;
 pub mod sequential;
+pub mod summary;
 mod tables;
 
 pub use cells::{Outcome, execute};
@@ -466,6 +467,15 @@ pub struct ProfileWhy {
 /// The profile differences of every workload, level and variant whose cells (in `dir`) have
 /// server profiles on both sides.
 pub fn profile_whys(e: &Experiment, dir: &Path) -> Vec<ProfileWhy> {
+    profile_whys_of(e, &|c| Some(dir.join(&c.dir).join("run")))
+}
+
+/// [`profile_whys`] with each cell's run directory found by `run_of` (a report knows where
+/// it read them).
+pub fn profile_whys_of(
+    e: &Experiment,
+    run_of: &dyn Fn(&Cell) -> Option<PathBuf>,
+) -> Vec<ProfileWhy> {
     use crate::analysis::profile::{self, Shares};
     let p = &e.plan;
     let combined = |v: &str, w: &str, t: u32| -> Option<(Shares, Option<f64>)> {
@@ -473,7 +483,7 @@ pub fn profile_whys(e: &Experiment, dir: &Path) -> Vec<ProfileWhy> {
         for c in e.cells.iter().filter(|c| {
             c.variant == v && c.workload == w && c.threads == t && c.status == CellStatus::Done
         }) {
-            let run = dir.join(&c.dir).join("run");
+            let run = run_of(c)?;
             let r = crate::results::RunResult::load(&run).ok()?;
             let (s, ms) = profile::server_shares(&run, &r)?;
             let entry = all.get_or_insert_with(|| (Shares::default(), Vec::new()));

@@ -88,6 +88,15 @@ pub struct Cost {
     pub deviation: Option<Deviation>,
 }
 
+impl Cost {
+    /// Whether it changed: its interval excludes no change.
+    pub fn changed(&self) -> bool {
+        self.deviation
+            .as_ref()
+            .is_some_and(|d| d.verdict != Verdict::NoSignificantDifference)
+    }
+}
+
 /// The primary outcome when a plan names none.
 pub const PRIMARY_THROUGHPUT: &str = "throughput";
 
@@ -224,10 +233,8 @@ pub fn column_text(c: &Column) -> String {
 pub fn deviation_text(d: &Option<Deviation>) -> String {
     match d {
         Some(d) => format!(
-            "{} % [{}, {}]{} {}{}",
-            bound(d.pct),
-            bound(d.ci_pct.0),
-            bound(d.ci_pct.1),
+            "{}{} {}{}",
+            change_text(d),
             confidence_text(d.confidence),
             d.verdict.text(),
             if d.method == "welch" { " (Welch)" } else { "" }
@@ -236,9 +243,19 @@ pub fn deviation_text(d: &Option<Deviation>) -> String {
     }
 }
 
+/// A deviation's change and interval as printed: "-7.5 % [-13.7, -0.9]".
+pub fn change_text(d: &Deviation) -> String {
+    format!(
+        "{} % [{}, {}]",
+        bound(d.pct),
+        bound(d.ci_pct.0),
+        bound(d.ci_pct.1)
+    )
+}
+
 /// A change in % as printed: "+4.2", or "> +99999" for the upper end of an interval so wide
 /// (an early sequential look's on two or three blocks) that its digits would say nothing.
-fn bound(x: f64) -> String {
+pub(super) fn bound(x: f64) -> String {
     if x > 99_999.0 {
         "> +99999".into()
     } else {
@@ -351,11 +368,7 @@ fn deviation(
 /// The costs that changed significantly, as a line: "redo_bytes +248.0 % [+231.2, +265.9],
 /// …"; the others named as unchanged.
 pub fn costs_text(costs: &[Cost]) -> String {
-    let (changed, same): (Vec<&Cost>, Vec<&Cost>) = costs.iter().partition(|c| {
-        c.deviation
-            .as_ref()
-            .is_some_and(|d| d.verdict != Verdict::NoSignificantDifference)
-    });
+    let (changed, same): (Vec<&Cost>, Vec<&Cost>) = costs.iter().partition(|c| c.changed());
     let mut out = String::new();
     for c in &changed {
         if let Some(d) = &c.deviation {

@@ -17,6 +17,9 @@ pub enum Style {
     Dashed,
     /// Points only (repetitions of one measurement).
     Scatter,
+    /// A vertical bar with caps for each pair of points `(x, low), (x, high)`: an interval
+    /// at each x measured, nothing drawn between them.
+    Interval,
 }
 
 /// One series of a chart.
@@ -56,11 +59,13 @@ pub struct Chart {
     /// The x axis counts threads: whole numbers only, and a log-2 axis with a mark at each
     /// level when the levels double (1, 2, 4, 8…).
     pub threads_x: bool,
+    /// The x axis marked only at the x values the series hold, with room at both ends:
+    /// levels compared one by one (nothing implied between them).
+    pub measured_x: bool,
 }
 
-/// The levels on a thread axis when they double from one to the next (three or more),
-/// else None.
-pub fn doubling_levels(c: &Chart) -> Option<Vec<f64>> {
+/// The whole, positive x values of `c`'s series (thread levels), in order.
+fn levels(c: &Chart) -> Vec<f64> {
     let mut xs: Vec<f64> = c
         .series
         .iter()
@@ -69,7 +74,41 @@ pub fn doubling_levels(c: &Chart) -> Option<Vec<f64>> {
         .collect();
     xs.sort_by(f64::total_cmp);
     xs.dedup();
+    xs
+}
+
+/// The levels on a thread axis when they double from one to the next (three or more),
+/// else None.
+pub fn doubling_levels(c: &Chart) -> Option<Vec<f64>> {
+    let xs = levels(c);
     (xs.len() >= 3 && xs.windows(2).all(|w| w[1] == 2.0 * w[0])).then_some(xs)
+}
+
+/// A linear axis marked at the given values only (the levels measured).
+struct Marked {
+    inner: RangedCoordf64,
+    marks: Vec<f64>,
+}
+
+impl Ranged for Marked {
+    type FormatOption = plotters::coord::ranged1d::DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.inner.map(value, limit)
+    }
+
+    fn key_points<H: plotters::coord::ranged1d::KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.marks.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.inner.range()
+    }
 }
 
 /// Width and height of every chart, pixels.
@@ -110,6 +149,7 @@ impl Chart {
             small: false,
             x_range: None,
             threads_x: false,
+            measured_x: false,
         }
     }
 
@@ -202,6 +242,15 @@ where
             c,
             &err,
         )?;
+    } else if c.measured_x && !levels(c).is_empty() {
+        let marks = levels(c);
+        let (lo, hi) = (marks[0], marks[marks.len() - 1]);
+        let pad = ((hi - lo) * 0.1).max(0.5);
+        let x = Marked {
+            inner: (lo - pad..hi + pad).into(),
+            marks,
+        };
+        plot(builder.build_cartesian_2d(x, y0..y1).map_err(err)?, c, &err)?;
     } else if c.log_x {
         plot(
             builder
@@ -333,6 +382,23 @@ where
         Style::Scatter => chart
             .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
             .map_err(err)?,
+        Style::Interval => {
+            // Pairs of the series' own points: a bound dropped above would pair the wrong ends.
+            let bars: Vec<[(f64, f64); 2]> = s
+                .points
+                .chunks_exact(2)
+                .map(|b| [b[0], b[1]])
+                .filter(|b| b.iter().all(|p| pts.contains(p)))
+                .collect();
+            let cap =
+                |p: (f64, f64)| EmptyElement::at(p) + PathElement::new([(-6, 0), (6, 0)], style);
+            chart
+                .draw_series(bars.iter().map(|b| PathElement::new(*b, style)))
+                .map_err(err)?;
+            chart
+                .draw_series(bars.iter().flatten().map(|&p| cap(p)))
+                .map_err(err)?
+        }
     };
     anno.label(s.name.as_str())
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
@@ -381,133 +447,4 @@ pub fn system_fonts() -> Result<std::sync::Arc<resvg::usvg::fontdb::Database>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn chart(log_x: bool) -> Chart {
-        Chart {
-            id: "t".into(),
-            title: "Throughput <over> time".into(),
-            x_label: "seconds".into(),
-            y_label: "tps".into(),
-            series: vec![
-                Series {
-                    name: "total".into(),
-                    points: vec![(1.0, 10.0), (2.0, 12.0), (4.0, 11.0)],
-                    style: Style::Line,
-                    color: None,
-                },
-                Series {
-                    name: "fit".into(),
-                    points: vec![(1.0, 9.0), (4.0, 13.0)],
-                    style: Style::Dashed,
-                    color: Some(0),
-                },
-            ],
-            log_x,
-            legend_left: false,
-            small: false,
-            x_range: None,
-            threads_x: false,
-        }
-    }
-
-    #[test]
-    fn charts_render_to_svg_with_their_text_escaped() {
-        for log_x in [false, true] {
-            let s = svg(&chart(log_x)).unwrap();
-            assert!(s.starts_with("<svg"), "{}", &s[..80]);
-            assert!(s.contains("Throughput &lt;over&gt; time"));
-            assert!(s.contains("<polyline") || s.contains("<path"));
-            assert!(s.contains("seconds") && s.contains("fit"));
-        }
-    }
-
-    #[test]
-    fn thread_axes_show_whole_counts_on_a_log_2_axis_when_levels_double() {
-        // The x labels of an SVG chart: the <text> elements under the plotting area.
-        let labels = |c: &Chart| -> Vec<String> {
-            let s = svg(c).unwrap();
-            s.split("<text")
-                .skip(1)
-                .filter_map(|t| Some(t[t.find('>')? + 1..t.find("</text>")?].trim().to_string()))
-                .collect()
-        };
-        let mut c = chart(false);
-        c.threads_x = true;
-        c.series[0].points = vec![
-            (1.0, 10.0),
-            (2.0, 12.0),
-            (4.0, 11.0),
-            (8.0, 9.0),
-            (16.0, 8.0),
-        ];
-        c.series[1].points = vec![(1.0, 9.0), (16.0, 13.0)];
-        assert_eq!(doubling_levels(&c), Some(vec![1.0, 2.0, 4.0, 8.0, 16.0]));
-        let l = labels(&c);
-        for want in ["1", "2", "4", "8", "16"] {
-            assert!(l.iter().any(|x| x == want), "{want} not among {l:?}");
-        }
-        // Marks at the levels only, not between them (a linear axis's 6, 10, 12, 14).
-        assert!(!l.iter().any(|x| x == "6" || x == "10"), "{l:?}");
-        // Levels that do not double: a linear axis, whole numbers only.
-        c.series[0].points = vec![(1.0, 10.0), (3.0, 12.0), (5.0, 11.0)];
-        c.series[1].points = vec![(1.0, 9.0), (5.0, 13.0)];
-        assert_eq!(doubling_levels(&c), None);
-        let l = labels(&c);
-        assert!(l.iter().any(|x| x == "3"), "{l:?}");
-        assert!(
-            !l.iter()
-                .any(|x| ["1.5", "2.5", "3.5", "4.5"].contains(&x.as_str())),
-            "{l:?}"
-        );
-    }
-
-    #[test]
-    fn empty_and_flat_series_still_render() {
-        let mut c = chart(false);
-        c.series[0].points.clear();
-        c.series[1].points = vec![(5.0, 0.0)];
-        assert!(svg(&c).unwrap().starts_with("<svg"));
-    }
-
-    /// Pixels of a rendered chart that carry colour (the series, not the black axes or grey mesh).
-    fn coloured(c: &Chart) -> usize {
-        let png = png(&svg(c).unwrap(), &system_fonts().unwrap()).unwrap();
-        let img = resvg::tiny_skia::Pixmap::decode_png(&png).unwrap();
-        img.pixels()
-            .iter()
-            .filter(|p| {
-                let (r, g, b) = (p.red() as i32, p.green() as i32, p.blue() as i32);
-                r.max(g).max(b) - r.min(g).min(b) > 80
-            })
-            .count()
-    }
-
-    #[test]
-    fn a_series_of_one_point_is_drawn() {
-        // fsync time is recorded only for intervals with an fsync: a read-only level may
-        // have one, of 0 ms; a line through one point draws nothing, and a mark at zero was
-        // half hidden by the axis (the report test's PNG check found a chart without a mark).
-        let mut c = chart(false);
-        c.small = true;
-        c.x_range = Some((0.0, 4.0));
-        c.series.truncate(1);
-        // One unnamed series, as a server panel draws it: no legend box over the corner.
-        c.series[0].name = String::new();
-        c.series[0].points = vec![(2.0, 0.0)];
-        let one = coloured(&c);
-        c.series[0].points = vec![(1.0, 0.5), (2.0, 0.5), (3.0, 0.5), (4.0, 0.5)];
-        let line = coloured(&c);
-        assert!(
-            one > 40,
-            "one point: {one} coloured pixels (a line: {line})"
-        );
-        // At the end of the shared time axis, or a few ms past it (the last interval's end).
-        for x in [4.0, 4.006] {
-            c.series[0].points = vec![(x, 0.2)];
-            let edge = coloured(&c);
-            assert!(edge > 40, "one point at x {x}: {edge} coloured pixels");
-        }
-    }
-}
+mod tests;

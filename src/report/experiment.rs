@@ -1,7 +1,8 @@
-//! The report's experiment section: the deviation tables, throughput and p95 against threads
-//! with one curve per variant and every repetition as a point, the deviation chart with its
-//! confidence band, USL fits per variant, and the cells with links to their own run sections.
-//! Built from experiment.json and the cells' result.json only.
+//! The report's experiment section: its summary first, the deviation tables, throughput and
+//! p95 against threads with one curve per variant and every repetition as a point, the
+//! deviation at each level measured with its confidence interval, USL fits per variant, and
+//! the cells (folded) with links to their own run sections. Built from experiment.json and
+//! the cells' result.json only.
 
 use super::charts::{Chart, Series, Style};
 use super::page::{esc, push_chart, slug};
@@ -9,6 +10,7 @@ use crate::analysis::usl::Usl;
 use crate::experiment::{CellStatus, Experiment, Table, cost_lines, deviation_text, tables};
 use anyhow::Result;
 use std::fmt::Write as _;
+use std::path::PathBuf;
 
 fn table_html(h: &mut String, e: &Experiment, t: &Table) {
     let _ = write!(
@@ -57,32 +59,88 @@ fn table_html(h: &mut String, e: &Experiment, t: &Table) {
     }
 }
 
-/// The section of experiment `e`; `anchor(order)` is the id of a cell's run section, when
-/// the report has one.
+/// Where the report found an experiment's cells: `anchor(order)` is the id of a cell's run
+/// section, `run_dir(order)` its run directory, when the report has them.
+pub(super) struct CellsAt<'a> {
+    pub(super) anchor: &'a dyn Fn(usize) -> Option<String>,
+    pub(super) run_dir: &'a dyn Fn(usize) -> Option<PathBuf>,
+}
+
+/// The section of experiment `e`: its heading, its summary (the story first), what was
+/// planned, the tables and charts per workload, the "why" tables, and the cells (folded).
 pub(super) fn section(
     h: &mut String,
     charts: &mut Vec<Chart>,
     n: usize,
     e: &Experiment,
-    anchor: &dyn Fn(usize) -> Option<String>,
+    at: &CellsAt<'_>,
 ) -> Result<()> {
+    let tables = tables(e);
+    let profiles = crate::experiment::profile_whys_of(e, &|c| (at.run_dir)(c.order));
+    let _ = write!(h, "<h2>Experiment {}</h2>", esc(&e.name));
+    let lines = crate::experiment::summary::lines(e, &tables, &profiles);
+    if !lines.is_empty() {
+        h.push_str("<ul class=\"story\">");
+        for l in &lines {
+            let _ = write!(h, "<li>{}</li>", esc(l));
+        }
+        h.push_str("</ul>");
+    }
     plan_note(h, e);
     let id = format!("x{n}-{}", slug(&e.name));
-    for (wi, t) in tables(e).iter().enumerate() {
+    for (wi, t) in tables.iter().enumerate() {
         workload_part(h, charts, &format!("{id}-w{}", wi + 1), e, t)?;
     }
     why_tables_html(h, e);
-    cells_table(h, e, anchor);
+    cells_table(h, e, at.anchor);
     Ok(())
 }
 
-/// The heading and what was planned: the matrix, the durations, the method.
+/// What the experiment compared, for the page's header: its name and plan, its variants
+/// against the baseline, its workloads, levels and repetitions.
+pub(super) fn compared(e: &Experiment) -> String {
+    let p = &e.plan;
+    let list = |v: &[String]| {
+        v.iter()
+            .map(|x| format!("<b>{}</b>", esc(x)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let others: Vec<String> = p
+        .variants
+        .iter()
+        .filter(|v| **v != p.baseline)
+        .cloned()
+        .collect();
+    format!(
+        "experiment <b>{}</b> ({}): {} against the baseline <b>{}</b>, on {}, at {} threads, {} repetition(s) each",
+        esc(&e.name),
+        match &e.plan_file {
+            Some(f) => format!("plan <code>{}</code>", esc(&f.display().to_string())),
+            None => "a built-in plan".into(),
+        },
+        list(&others),
+        esc(&p.baseline),
+        list(&p.workloads),
+        p.threads
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        if p.sequential.is_some() {
+            e.complete_blocks()
+        } else {
+            p.repetitions
+        }
+    )
+}
+
+/// What was planned: the matrix, the durations, the method.
 fn plan_note(h: &mut String, e: &Experiment) {
     let p = &e.plan;
     let _ = write!(
         h,
-        "<h2>Experiment {}</h2><p class=\"note\">{} variant(s) × {} workload(s) × threads {} × {} repetition(s), {} s measured after {} s warm-up each, reset {:?}, scale {}, seed {}, {:?}. Baseline: <b>{}</b>.</p><p class=\"note\">{}.</p>",
-        esc(&e.name),
+        "<p class=\"note\">{} variant(s) × {} workload(s) × threads {} × {} repetition(s), {} s measured after {} s warm-up each, reset {:?}, scale {}, seed {}, {:?}. Baseline: <b>{}</b>.</p><p class=\"note\">{}.</p>",
         p.variants.len(),
         p.workloads.len(),
         p.threads
@@ -138,7 +196,7 @@ struct Curves {
     tput: Vec<Series>,
     /// Per variant: p95 at each level.
     lat: Vec<Series>,
-    /// Per variant but the baseline: the deviation, then its confidence interval's bounds.
+    /// Per variant but the baseline: the deviation, then its confidence intervals.
     dev: Vec<Series>,
     /// Per variant with means at three levels or more: its USL fit, if one was found.
     fits: Vec<(String, Option<Usl>)>,
@@ -192,7 +250,7 @@ impl Curves {
         }
     }
 
-    /// Adds variant `v`'s deviation from the baseline and its confidence band.
+    /// Adds variant `v`'s deviation from the baseline and its confidence intervals.
     fn add_deviation(&mut self, t: &Table, v: &str, color: Option<usize>) {
         let d: Vec<_> = t
             .rows
@@ -202,22 +260,21 @@ impl Curves {
                 Some((f64::from(r.threads), d.pct, d.ci_pct))
             })
             .collect();
+        // A mark at each level measured, its interval a bar: no line between levels, which
+        // would imply a deviation at a level never run.
         self.dev.push(Series {
             name: format!("{v} vs {}", t.baseline),
             points: d.iter().map(|(x, y, _)| (*x, *y)).collect(),
-            style: Style::Points,
+            style: Style::Scatter,
             color,
         });
         self.dev.push(Series {
-            name: format!("{v}: CI low"),
-            points: d.iter().map(|(x, _, ci)| (*x, ci.0)).collect(),
-            style: Style::Dashed,
-            color,
-        });
-        self.dev.push(Series {
-            name: format!("{v}: CI high"),
-            points: d.iter().map(|(x, _, ci)| (*x, ci.1)).collect(),
-            style: Style::Dashed,
+            name: format!("{v}: confidence interval"),
+            points: d
+                .iter()
+                .flat_map(|(x, _, ci)| [(*x, ci.0), (*x, ci.1)])
+                .collect(),
+            style: Style::Interval,
             color,
         });
     }
@@ -265,9 +322,10 @@ fn p95_chart(wid: &str, t: &Table, lat: Vec<Series>) -> Chart {
     )
 }
 
-/// The deviation from the baseline against threads, with its confidence band.
+/// The deviation from the baseline at each level measured, with its confidence interval;
+/// the x axis marked at those levels only.
 fn deviation_chart(wid: &str, e: &Experiment, t: &Table, dev: Vec<Series>) -> Chart {
-    Chart::against_threads(
+    let c = Chart::against_threads(
         format!("{wid}-deviation"),
         format!(
             "{}: deviation from {} with its {} % confidence interval",
@@ -277,7 +335,11 @@ fn deviation_chart(wid: &str, e: &Experiment, t: &Table, dev: Vec<Series>) -> Ch
         ),
         "% of the baseline's throughput",
         dev,
-    )
+    );
+    Chart {
+        measured_x: true,
+        ..c
+    }
 }
 
 /// The USL fits of a workload's variants (nothing when no variant had three levels).
@@ -350,7 +412,11 @@ fn why_tables_html(h: &mut String, e: &Experiment) {
 
 /// Every cell in the schedule's order, linked to its run section where there is one.
 fn cells_table(h: &mut String, e: &Experiment, anchor: &dyn Fn(usize) -> Option<String>) {
-    h.push_str("<h3>Cells</h3><table><tr><th>#</th><th>variant</th><th>workload</th><th>threads</th><th>repetition</th><th>status</th><th>tps</th><th>NOPM</th><th>p95 ms</th><th>reset s</th></tr>");
+    let _ = write!(
+        h,
+        "<details class=\"cells\"><summary><h3>Cells</h3> <span class=\"note\">{} cells in the schedule's order, each linked to its run's section</span></summary><table><tr><th>#</th><th>variant</th><th>workload</th><th>threads</th><th>repetition</th><th>status</th><th>tps</th><th>NOPM</th><th>p95 ms</th><th>reset s</th></tr>",
+        e.cells.len()
+    );
     for c in &e.cells {
         let status = match c.status {
             CellStatus::Invalid => format!(
@@ -376,5 +442,8 @@ fn cells_table(h: &mut String, e: &Experiment, anchor: &dyn Fn(usize) -> Option<
             c.reset_s.map_or("–".into(), |v| format!("{v:.1}")),
         );
     }
-    h.push_str("</table>");
+    h.push_str("</table></details>");
 }
+
+#[cfg(test)]
+mod tests;

@@ -54,7 +54,7 @@ pub fn build(
     let all = runs(inputs);
     let mut charts_out: Vec<Chart> = Vec::new();
     let mut h = String::new();
-    page_head(&mut h, inputs, generated_at);
+    page_head(&mut h, inputs, experiments, generated_at);
 
     for (k, e) in experiments.iter().enumerate() {
         let anchor = |order: usize| {
@@ -62,7 +62,16 @@ pub fn build(
                 .position(|x| x.cell == Some((k, order)))
                 .map(|i| format!("run-{}", i + 1))
         };
-        super::experiment::section(&mut h, &mut charts_out, k + 1, e, &anchor)?;
+        let run_dir = |order: usize| {
+            all.iter()
+                .find(|x| x.cell == Some((k, order)))
+                .map(|x| x.dir.clone())
+        };
+        let at = super::experiment::CellsAt {
+            anchor: &anchor,
+            run_dir: &run_dir,
+        };
+        super::experiment::section(&mut h, &mut charts_out, k + 1, e, &at)?;
         super::profile::experiment_differences(&mut h, e, k, &all);
     }
 
@@ -87,22 +96,61 @@ pub fn build(
 }
 
 /// The page up to its first section: the document's head, the title, when and from what.
-fn page_head(h: &mut String, inputs: &[Input], generated_at: &str) {
+/// An experiment's report names the experiment and what it compared; its cells' run
+/// directories are folded away.
+fn page_head(
+    h: &mut String,
+    inputs: &[Input],
+    experiments: &[crate::experiment::Experiment],
+    generated_at: &str,
+) {
     let _ = write!(
         h,
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>txbench report</title><style>{CSS}</style></head><body>"
     );
+    let names = |cells: bool| -> Vec<String> {
+        inputs
+            .iter()
+            .filter(|i| i.cell.is_some() == cells)
+            .map(|i| format!("<code>{}</code>", esc(&i.path.display().to_string())))
+            .collect()
+    };
+    let mut what: Vec<String> = experiments
+        .iter()
+        .map(super::experiment::compared)
+        .collect();
+    let plain = names(false);
+    if !plain.is_empty() {
+        what.push(plain.join(", "));
+    }
+    let title = match experiments {
+        [] => String::new(),
+        [e] => format!(": experiment {}", esc(&e.name)),
+        many => format!(
+            ": experiments {}",
+            esc(&many
+                .iter()
+                .map(|e| e.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "))
+        ),
+    };
     let _ = write!(
         h,
-        "<h1>txbench report</h1><p class=\"note\">Generated {} by txbench {} from stored results only: ",
+        "<h1>txbench report{title}</h1><p class=\"note\">Generated {} by txbench {} from stored results only: {}.</p>",
         esc(generated_at),
-        env!("CARGO_PKG_VERSION")
+        env!("CARGO_PKG_VERSION"),
+        what.join("; ")
     );
-    let names: Vec<String> = inputs
-        .iter()
-        .map(|i| format!("<code>{}</code>", esc(&i.path.display().to_string())))
-        .collect();
-    let _ = write!(h, "{}.</p>", names.join(", "));
+    let cells = names(true);
+    if !cells.is_empty() {
+        let _ = write!(
+            h,
+            "<details class=\"note\"><summary>The {} cells' run directories</summary><p>{}.</p></details>",
+            cells.len(),
+            cells.join(", ")
+        );
+    }
 }
 
 /// A line per run: its verdict (and why it is INVALID) beside its headline numbers.

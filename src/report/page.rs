@@ -25,6 +25,8 @@ td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}t
 td.n{text-align:right;font-variant-numeric:tabular-nums}.valid{color:#17612b;font-weight:bold}\
 .invalid{color:#fff;background:#b3261e;font-weight:bold;padding:1px 6px}tr.diff td{background:#fff3bf}\
 .chart{margin:8px 0}.multiples{display:flex;flex-wrap:wrap;gap:4px 12px}.chart.small{margin:0}.note{color:#555;font-size:13px}.declining{color:#b3261e;font-weight:bold}\
+.story{background:#eef4fb;border-left:4px solid #2b6cb0;padding:6px 12px 6px 28px;margin:8px 0}.story li{margin:3px 0}\
+summary{cursor:pointer}summary h3{display:inline}\
 .row{display:flex;flex-wrap:wrap;gap:4px 16px}.finding{background:#fff3bf;padding:4px 8px;font-size:13px}\
 object.flame{width:100%;min-height:420px;border:1px solid #ddd}";
 

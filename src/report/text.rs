@@ -378,14 +378,7 @@ fn figures(m: &std::collections::BTreeMap<String, f64>, labels: &[(&str, &str)])
     labels
         .iter()
         .filter_map(|(key, label)| {
-            let v = m.get(*key)?;
-            let v = if v.abs() >= 100.0 {
-                format!("{v:.0}")
-            } else if v.abs() >= 1.0 {
-                format!("{v:.2}")
-            } else {
-                format!("{v:.3}")
-            };
+            let v = crate::metrics::server::figure_text(*m.get(*key)?);
             Some(label.replace('#', &v))
         })
         .collect::<Vec<_>>()
@@ -393,18 +386,7 @@ fn figures(m: &std::collections::BTreeMap<String, f64>, labels: &[(&str, &str)])
 }
 
 /// Labels of the per-transaction figures (`#` is the value).
-pub const PER_TXN_LABELS: &[(&str, &str)] = &[
-    ("server_cpu_ms", "CPU # ms"),
-    ("redo_bytes", "redo # B"),
-    ("page_splits", "page splits #"),
-    ("page_reorgs", "page reorganisations #"),
-    ("row_lock_waits", "row lock waits #"),
-    ("bp_reads", "buffer pool reads #"),
-    ("bp_read_requests", "page requests #"),
-    ("rows_scanned", "rows scanned #"),
-    ("disk_write_kb", "disk writes # KiB"),
-    ("fsyncs", "fsyncs #"),
-];
+pub use crate::metrics::server::PER_TXN_LABELS;
 
 const LEVEL_LABELS: &[(&str, &str)] = &[
     ("server_cpu_pct", "server CPU # %"),

@@ -335,6 +335,16 @@ pub struct FnDiff {
     pub new_ms: Option<f64>,
 }
 
+/// Percentage points of share from which a subsystem or function counts as moved.
+pub const MOVED_POINTS: f64 = 1.0;
+
+impl FnDiff {
+    /// Its share changed by [`MOVED_POINTS`] or more.
+    pub fn moved(&self) -> bool {
+        (self.new_pct - self.base_pct).abs() >= MOVED_POINTS
+    }
+}
+
 /// What changed from one server profile to another: the subsystems (all that either has,
 /// largest change first) and the `n` functions whose self share changed most; `*_ms` the
 /// server CPU ms per transaction of each run.
@@ -361,14 +371,17 @@ impl ProfileDiff {
         }
     }
 
+    /// The subsystems whose share changed by [`MOVED_POINTS`] or more, largest change first.
+    pub fn moved_subsystems(&self) -> impl Iterator<Item = &FnDiff> {
+        self.subsystems.iter().filter(|d| d.moved())
+    }
+
     /// Aligned text: the subsystems that changed by a point or more on one line, then a
     /// line per function.
     pub fn text_lines(&self) -> Vec<String> {
         let ms = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.4}"));
         let moved: Vec<String> = self
-            .subsystems
-            .iter()
-            .filter(|d| (d.new_pct - d.base_pct).abs() >= 1.0)
+            .moved_subsystems()
             .map(|d| format!("{} {:.1} % → {:.1} %", d.name, d.base_pct, d.new_pct))
             .collect();
         let mut out = vec![format!(

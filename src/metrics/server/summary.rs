@@ -270,3 +270,28 @@ pub fn why(base: &ServerSummary, new: &ServerSummary) -> Vec<WhyRow> {
     rows.sort_by(|a, b| rank(b).total_cmp(&rank(a)));
     rows
 }
+
+/// Labels of the per-transaction figures (`#` is the value).
+pub const PER_TXN_LABELS: &[(&str, &str)] = &[
+    ("server_cpu_ms", "CPU # ms"),
+    ("redo_bytes", "redo # B"),
+    ("page_splits", "page splits #"),
+    ("page_reorgs", "page reorganisations #"),
+    ("row_lock_waits", "row lock waits #"),
+    ("bp_reads", "buffer pool reads #"),
+    ("bp_read_requests", "page requests #"),
+    ("rows_scanned", "rows scanned #"),
+    ("disk_write_kb", "disk writes # KiB"),
+    ("fsyncs", "fsyncs #"),
+];
+
+/// A per-transaction figure as printed: three significant places or so (0.014, 2.24, 1520).
+pub fn figure_text(v: f64) -> String {
+    if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else if v.abs() >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}

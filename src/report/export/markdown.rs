@@ -118,6 +118,18 @@ impl Exporter for Markdown {
         }
         out
     }
+
+    fn summary(&self, lines: &[String]) -> String {
+        if lines.is_empty() {
+            return String::new();
+        }
+        let mut out = String::from("**Summary**\n\n");
+        for l in lines {
+            let _ = writeln!(out, "- {}", crate::report::text::shown(l));
+        }
+        out.push('\n');
+        out
+    }
 }
 
 /// `s` with its first letter in upper case (a sentence of a Markdown page).

@@ -81,6 +81,9 @@ pub trait Exporter {
     fn comparison(&self, c: &Comparison) -> String;
     /// An experiment's deviation tables.
     fn experiment(&self, e: &Experiment, tables: &[Table]) -> String;
+    /// An experiment's summary, its lines from [`crate::experiment::summary::lines`] (the
+    /// names in them escaped for a terminal); nothing without lines.
+    fn summary(&self, lines: &[String]) -> String;
 }
 
 /// The exporter of `format`.

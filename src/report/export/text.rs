@@ -130,6 +130,17 @@ impl Exporter for Text {
         }
         out
     }
+
+    fn summary(&self, lines: &[String]) -> String {
+        if lines.is_empty() {
+            return String::new();
+        }
+        let mut out = String::from("summary:\n");
+        for l in lines {
+            let _ = writeln!(out, "  {}", crate::report::text::shown(l));
+        }
+        out
+    }
 }
 
 /// Lines of each "why" table that `compare` prints (JSON has them all).

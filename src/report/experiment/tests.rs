@@ -1,0 +1,113 @@
+//! Unit tests of `report/experiment.rs`: the section of a constructed experiment, no server.
+
+use super::*;
+use crate::experiment::plan;
+use std::path::Path;
+
+/// Two variants at 2 and 4 threads, 3 blocks: b about 8 % faster at 4 threads, no
+/// different at 2.
+fn experiment() -> Experiment {
+    let text = r#"
+baseline = "a"
+threads = "2,4"
+repetitions = 3
+[[variant]]
+name = "a"
+[[variant]]
+name = "b"
+[[workload]]
+name = "oltp_point_select"
+"#;
+    let f = Path::new("t.toml");
+    let p = plan::parse(f, text).unwrap().expand(f, None).unwrap();
+    let mut e = Experiment::new("t".into(), None, String::new(), p, 1, String::new());
+    // A name a plan refuses, as a hand-edited experiment.json may hold.
+    e.plan.variants[1] = "b<i>".into();
+    for c in &mut e.cells {
+        if c.variant == "b" {
+            c.variant = "b<i>".into();
+        }
+        c.status = CellStatus::Done;
+        let k = f64::from(c.repetition);
+        let base = 100.0 * f64::from(c.threads) + 3.0 * k;
+        let b = if c.threads == 4 { 1.1 } else { 1.02 } - 0.01 * k;
+        c.tps = Some(if c.variant == "a" { base } else { base * b });
+        c.p95_ms = Some(1.0);
+    }
+    e
+}
+
+/// The `points` of every polyline in an SVG.
+fn polylines(svg: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline")
+        .skip(1)
+        .map(|p| {
+            let at = p.find("points=\"").unwrap() + 8;
+            p[at..at + p[at..].find('"').unwrap()]
+                .split_whitespace()
+                .map(|xy| {
+                    let (x, y) = xy.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_deviation_is_drawn_at_the_measured_levels_only() {
+    let e = experiment();
+    let t = &tables(&e)[0];
+    let c = deviation_chart("w", &e, t, Curves::of(&e, t).dev);
+    let svg = super::super::charts::svg(&c).unwrap();
+    // No segment joins two levels: every polyline is a vertical bar, a horizontal cap, or
+    // the legend's sample (horizontal).
+    for line in polylines(&svg) {
+        let vertical = line.iter().all(|p| p.0 == line[0].0);
+        let horizontal = line.iter().all(|p| p.1 == line[0].1);
+        assert!(vertical || horizontal, "a line across levels: {line:?}");
+    }
+    // The x axis marks 2 and 4 and nothing between them.
+    let texts: Vec<&str> = svg
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| Some(t[t.find('>')? + 1..t.find("</text>")?].trim()))
+        .collect();
+    assert!(texts.contains(&"2") && texts.contains(&"4"), "{texts:?}");
+    assert!(
+        !texts.contains(&"3") && !texts.contains(&"2.5"),
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn the_section_opens_with_its_summary_and_folds_its_cells() {
+    let e = experiment();
+    let (mut h, mut charts) = (String::new(), Vec::new());
+    let at = CellsAt {
+        anchor: &|o| Some(format!("run-{o}")),
+        run_dir: &|_| None,
+    };
+    section(&mut h, &mut charts, 1, &e, &at).unwrap();
+    let story = h
+        .find("<ul class=\"story\"><li>b&lt;i&gt; is ")
+        .expect(&h[..400]);
+    assert!(h.starts_with("<h2>Experiment t</h2>"), "{}", &h[..200]);
+    assert!(
+        story < h.find("<table").unwrap(),
+        "the summary before the tables"
+    );
+    assert!(
+        h[story..].contains("faster than a at 4 threads (tps +")
+            && h[story..].contains("; no difference decided at 2 threads (tps "),
+        "{}",
+        &h[story..story + 300]
+    );
+    assert!(h.contains("<details class=\"cells\"><summary><h3>Cells</h3>"));
+    // The page's header: the experiment and what it compared, names escaped.
+    let head = compared(&e);
+    assert!(
+        head.contains("<b>b&lt;i&gt;</b> against the baseline <b>a</b>, on <b>oltp_point_select</b>, at 2, 4 threads, 3 repetition(s) each"),
+        "{head}"
+    );
+}
