@@ -6,9 +6,11 @@
 //! an older store is migrated when opened, a newer one refused.
 
 mod entry;
+mod name;
 pub mod query;
 
-pub use entry::{Entry, FIGURES};
+pub use entry::{Entry, FIGURES, engine_of};
+pub use name::{OPTIONS_SHOWN, benchmark_name};
 pub use query::Filter;
 
 use anyhow::{Context, Result, bail};
