@@ -46,6 +46,11 @@ impl Drop for Hog {
 }
 
 fn run(home: &Home, s: &Server, dir: &Path, commit: &str) {
+    run_with(home, s, dir, commit, &[]);
+}
+
+/// [`run`] with more options.
+fn run_with(home: &Home, s: &Server, dir: &Path, commit: &str, options: &[&str]) {
     let out = home
         .cmd()
         .args([
@@ -56,6 +61,7 @@ fn run(home: &Home, s: &Server, dir: &Path, commit: &str) {
             "--table-size",
             "1000",
         ])
+        .args(options)
         .args(["--threads", "2", "--time", "2", "--warmup", "0.5", "-q"])
         .args([
             "--label",
@@ -82,7 +88,6 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
         let _hog = (i >= 6).then(Hog::start);
         run(&home, &s, d, &format!("c{i:02}"));
     }
-    drop(s);
     let r = result_json(&dirs[0]);
     assert_schema_valid(&r);
     assert_eq!(r["config"]["labels"]["commit"], "c00");
@@ -119,6 +124,14 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
         .unwrap();
     let (stdout, _) = text(&out);
     assert!(stdout.ends_with("12 run(s)\n"), "{stdout}");
+    // Each run's benchmark in words, its identity after them.
+    assert_eq!(
+        stdout
+            .matches("oltp_point_select 1,000 rows · 2 threads ")
+            .count(),
+        12,
+        "{stdout}"
+    );
     assert!(stdout.contains("commit=c11 branch=main") || stdout.contains("branch=main commit=c11"));
     let out = home
         .cmd()
@@ -181,6 +194,10 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
         stdout.contains(&format!("── change at {at} (first: c{at:02})")),
         "{stdout}"
     );
+    assert!(
+        stdout.starts_with("history of tps — oltp_point_select 1,000 rows · 2 threads (identity "),
+        "{stdout}"
+    );
 
     // The store rebuilt from the runs before the step alone: no change point, exit 0.
     let clean = home.path().join("clean.sqlite");
@@ -218,6 +235,8 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("no change point"), "{stdout}");
     browse_the_store(&home, &dirs);
+    benchmarks_are_named_in_words(&home, &s);
+    drop(s);
     // A store that is not there: said, with how to make one.
     let out = home
         .cmd()
@@ -286,6 +305,93 @@ fn browse_the_store(home: &Home, dirs: &[PathBuf]) {
     // Read-only, and only the store's own runs.
     let (dom, _) = chromium_dom_of(&format!("{}/run?dir=/etc", s.base));
     assert!(dom.contains("/etc: not a run in the store"), "{dom}");
+}
+
+/// The pages name each benchmark in words, never by its options' JSON: a run with an
+/// option not at its default shows it ("rand zipfian (exp 0.8)"), and a crafted store's
+/// option is shown escaped; the raw options only folded on the history page.
+fn benchmarks_are_named_in_words(home: &Home, s: &Server) {
+    let zipf = home.path().join("zipf");
+    run_with(home, s, &zipf, "z", &["--rand-type", "zipfian"]);
+    // A crafted run: an option no txbench records, with markup and an escape sequence.
+    let crafted = home.path().join("crafted");
+    std::fs::create_dir(&crafted).unwrap();
+    let mut r = result_json(&zipf);
+    r["config"]["workload_options"]["<img src=x onerror=alert(1)>"] = "\u{1b}[2J".into();
+    std::fs::write(crafted.join("result.json"), r.to_string()).unwrap();
+    let out = home
+        .cmd()
+        .args(["store", "import"])
+        .arg(&crafted)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+
+    let served = serve(home);
+    let (dom, console) = chromium_dom_of(&format!("{}/", served.base));
+    assert!(console.is_empty(), "{console:?}");
+    let plain = "oltp_point_select 1,000 rows · 2 threads";
+    let zipfian = format!("{plain} · rand zipfian (exp 0.8)");
+    // Three benchmarks, each named in words with its identity after them, smaller.
+    let benchmarks = dom
+        .split("<table id=\"benchmarks\">")
+        .nth(1)
+        .and_then(|t| t.split("</table>").next())
+        .unwrap();
+    assert_eq!(benchmarks.matches("class=\"history\"").count(), 3, "{dom}");
+    assert!(
+        benchmarks.contains(&format!("\">{plain}</a><span class=\"id\">")),
+        "{benchmarks}"
+    );
+    assert!(
+        benchmarks.contains(&format!("\">{zipfian}</a><span class=\"id\">")),
+        "{benchmarks}"
+    );
+    assert!(
+        benchmarks.contains(&format!(
+            "\">{plain} · &lt;img src=x onerror=alert(1)&gt; \\u{{1b}}[2J · rand zipfian (exp 0.8)</a>"
+        )),
+        "{benchmarks}"
+    );
+    // And every run: 12 + 1 + 1, by the same words.
+    let runs = dom.split("<table id=\"runs\">").nth(1).unwrap();
+    assert_eq!(runs.matches("class=\"run\"").count(), 14, "{dom}");
+    assert_eq!(
+        runs.matches(&format!("<td>{plain}</td>")).count(),
+        12,
+        "{runs}"
+    );
+    assert_eq!(
+        runs.matches(&format!("<td>{zipfian}</td>")).count(),
+        1,
+        "{runs}"
+    );
+    // No options as JSON, no markup from the store.
+    assert!(!dom.contains("{\"") && !dom.contains("{&quot;"), "{dom}");
+    assert!(!dom.contains("<img"), "{dom}");
+    // The history page: the words in its title, the options as recorded folded away.
+    let id = benchmarks
+        .split("/history?identity=")
+        .find(|t| t.contains(&format!("\">{zipfian}</a>")))
+        .and_then(|t| t.split('"').next())
+        .unwrap();
+    let (dom, console) = chromium_dom_of(&format!("{}/history?identity={id}", served.base));
+    assert!(console.is_empty(), "{console:?}");
+    assert!(
+        dom.contains(&format!("<title>txbench: {zipfian} — tps</title>")),
+        "{dom}"
+    );
+    assert!(
+        dom.contains(&format!("<h1>History of tps — {zipfian}</h1>")),
+        "{dom}"
+    );
+    let folded = dom
+        .split("<details id=\"options\">")
+        .nth(1)
+        .and_then(|t| t.split("</details>").next())
+        .unwrap();
+    assert!(folded.contains("\"type\": \"zipfian\""), "{folded}");
+    assert!(!dom.contains("<details id=\"options\" open"), "{dom}");
 }
 
 /// A build of the server that is a wrapper script: the server itself with other settings

@@ -38,10 +38,15 @@ pub struct Step {
 pub struct History {
     /// The benchmark's identity.
     pub identity: String,
-    /// Its workload and threads, for people.
+    /// Its workload and threads.
     pub workload: String,
     /// See `workload`.
     pub threads: u32,
+    /// The benchmark in words (workload, size, threads, engine, options not at their
+    /// default: [`crate::store::benchmark_name`]).
+    pub name: String,
+    /// Its options as recorded (JSON).
+    pub options: String,
     /// The figure followed.
     pub figure: String,
     /// True when a larger value is better (throughput), false for times and costs.
@@ -108,7 +113,7 @@ pub fn history(entries: &[Entry], figure: &str, by: Option<&str>) -> Result<Hist
     if ids.len() > 1 {
         let mut kinds: Vec<String> = entries
             .iter()
-            .map(|e| format!("{} at {} threads ({})", e.workload, e.threads, e.identity))
+            .map(|e| format!("{} ({})", e.name(), e.identity))
             .collect();
         kinds.sort();
         kinds.dedup();
@@ -177,6 +182,8 @@ pub fn history(entries: &[Entry], figure: &str, by: Option<&str>) -> Result<Hist
         identity: first.identity.clone(),
         workload: first.workload.clone(),
         threads: first.threads,
+        name: first.name(),
+        options: first.options.clone(),
         figure: figure.to_string(),
         higher_is_better: higher,
         points,

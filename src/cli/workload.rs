@@ -36,6 +36,33 @@ pub enum WorkloadChoice {
     Tpcb(TpcbArgs),
 }
 
+impl WorkloadChoice {
+    /// The names of the workloads, as `run` takes them.
+    pub fn names() -> Vec<String> {
+        <OnlyWorkload as clap::CommandFactory>::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect()
+    }
+
+    /// `workload` with every option at its default: clap's defaults, read by parsing the
+    /// workload's name alone (the one list of defaults); None for a name that is no workload.
+    pub fn defaults(workload: &str) -> Option<WorkloadChoice> {
+        <OnlyWorkload as Parser>::try_parse_from(["txbench", workload])
+            .ok()
+            .map(|o| o.workload)
+    }
+}
+
+/// A workload and its options alone, without the verbs and the driver's options: what
+/// [`WorkloadChoice::defaults`] parses.
+#[derive(Debug, Parser)]
+#[command(name = "txbench")]
+struct OnlyWorkload {
+    #[command(subcommand)]
+    workload: WorkloadChoice,
+}
+
 /// Options of the TPC-B workload.
 #[derive(Debug, Args, Clone)]
 pub struct TpcbArgs {
@@ -62,6 +89,20 @@ pub struct TpcbArgs {
     /// run: percent of accounts chosen outside the teller's branch (TPC-B clause 5.3.5: 15).
     #[arg(long, default_value_t = 15.0, allow_negative_numbers = true, value_parser = percent)]
     pub remote_pct: f64,
+}
+
+impl TpcbArgs {
+    /// What `run tpcb` does: `--history-only` is `--variant history-only`.
+    pub fn run_options(&self) -> crate::workload::tpcb::RunOptions {
+        crate::workload::tpcb::RunOptions {
+            variant: if self.history_only {
+                crate::workload::tpcb::Variant::HistoryOnly
+            } else {
+                self.variant
+            },
+            remote_pct: self.remote_pct,
+        }
+    }
 }
 
 /// Options of the TPC-C workload.
@@ -115,6 +156,19 @@ pub struct TpccArgs {
     /// run: Delivery run by the terminal, or queued for a background deliverer.
     #[arg(long, value_enum, default_value_t = crate::workload::tpcc::run::DeliveryMode::Interactive)]
     pub delivery: crate::workload::tpcc::run::DeliveryMode,
+}
+
+impl TpccArgs {
+    /// What `run tpcc` does, besides --warehouses, --table-sets and --check.
+    pub fn run_options(&self) -> crate::workload::tpcc::run::RunOptions {
+        crate::workload::tpcc::run::RunOptions {
+            terminals: self.terminal_warehouse,
+            think: self.think_time,
+            mix: self.mix,
+            procedures: self.procedures,
+            delivery: self.delivery,
+        }
+    }
 }
 
 pub(super) fn think_time(s: &str) -> Result<crate::workload::tpcc::run::ThinkTime, String> {
@@ -230,4 +284,45 @@ pub struct OltpArgs {
     /// special: percent of ids that fall in the hot part.
     #[arg(long, default_value_t = 75.0)]
     pub rand_spec_res: f64,
+}
+
+impl OltpArgs {
+    /// The options, validated.
+    pub fn options(&self) -> anyhow::Result<crate::workload::oltp::OltpOptions> {
+        use crate::workload::rand::Distribution;
+        let o = crate::workload::oltp::OltpOptions {
+            tables: self.tables,
+            table_size: self.table_size,
+            range_size: self.range_size,
+            point_selects: self.point_selects,
+            simple_ranges: self.simple_ranges,
+            sum_ranges: self.sum_ranges,
+            order_ranges: self.order_ranges,
+            distinct_ranges: self.distinct_ranges,
+            range_selects: self.range_selects,
+            index_updates: self.index_updates,
+            non_index_updates: self.non_index_updates,
+            delete_inserts: self.delete_inserts,
+            skip_trx: self.skip_trx,
+            auto_inc: self.auto_inc,
+            secondary: self.secondary,
+            create_secondary: self.create_secondary,
+            rand: match self.rand_type {
+                RandType::Uniform => Distribution::Uniform,
+                RandType::Gaussian => Distribution::Gaussian,
+                RandType::Special => Distribution::Special {
+                    pct: self.rand_spec_pct,
+                    res: self.rand_spec_res,
+                },
+                RandType::Pareto => Distribution::Pareto {
+                    h: self.rand_pareto_h,
+                },
+                RandType::Zipfian => Distribution::Zipfian {
+                    exp: self.rand_zipfian_exp,
+                },
+            },
+        };
+        o.validate()?;
+        Ok(o)
+    }
 }

@@ -79,6 +79,8 @@ pub fn compare(
     };
     let format = if out.json { Format::Json } else { format };
     let names: Vec<String> = new.iter().map(|p| p.display().to_string()).collect();
+    // What is compared, in words: BASE's benchmark and each NEW's.
+    let benchmarks: Vec<String> = n.iter().map(name).collect();
     let text = match format {
         Format::Json => format!(
             "{}\n",
@@ -89,7 +91,8 @@ pub fn compare(
         ),
         Format::Export(f) => export::exporter(f).comparison(&Comparison {
             rows: &rows,
-            workload: b.workload(),
+            benchmark: &name(&b),
+            benchmarks: &benchmarks,
             base: &base.display().to_string(),
             names: &names,
             profiles: &profiles,
@@ -98,4 +101,24 @@ pub fn compare(
     // The runs compared may be anyone's: what they name reaches the terminal escaped.
     print!("{}", crate::report::text::shown_lines(&text));
     Ok(EXIT_OK)
+}
+
+/// A run's or a sweep's benchmark in words, without a thread count when a sweep ran several.
+fn name(s: &Stored) -> String {
+    let (r, threads) = match s {
+        Stored::Run(r) => (r.as_ref(), Some(r.config.threads)),
+        Stored::Sweep(sw, runs) => (
+            &runs[0],
+            match sw.levels.as_slice() {
+                [t] => Some(*t),
+                _ => None,
+            },
+        ),
+    };
+    crate::store::benchmark_name(
+        s.workload(),
+        &serde_json::to_string(&r.config.workload_options).unwrap_or_default(),
+        threads,
+        crate::store::engine_of(r),
+    )
 }

@@ -139,19 +139,25 @@ pub fn runs(out: &Output, cmd: &RunsCmd) -> Result<i32> {
             );
         }
     } else {
+        // The benchmark in words, as wide as the widest (names are short: a few options).
+        let names: Vec<String> = entries.iter().map(Entry::name).collect();
+        let width = names
+            .iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max("benchmark".len());
         let _ = writeln!(
             o,
-            "{:<20} {:<22} {:>4} {:<8} {:<12} {:<7} {:>16} {:>9}  labels, directory",
-            "started", "workload", "thr", "engine", "identity", "verdict", "headline", "p99 ms"
+            "{:<20} {:<width$} {:<12} {:<7} {:>16} {:>9}  labels, directory",
+            "started", "benchmark", "identity", "verdict", "headline", "p99 ms"
         );
-        for e in &entries {
+        for (e, name) in entries.iter().zip(&names) {
             let _ = writeln!(
                 o,
-                "{:<20} {:<22} {:>4} {:<8} {:<12} {:<7} {:>16} {:>9}  {}{}",
+                "{:<20} {:<width$} {:<12} {:<7} {:>16} {:>9}  {}{}",
                 shown(e.started_at.get(..19).unwrap_or(&e.started_at)),
-                shown(&e.workload),
-                e.threads,
-                shown(&e.engine),
+                name,
                 shown(&e.identity),
                 if e.valid { "VALID" } else { "INVALID" },
                 headline(e),
@@ -282,10 +288,9 @@ fn text(h: &History, threshold: Option<f64>) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "history of {} ({} at {} threads, identity {}): {} run(s){}; {} is better",
+        "history of {} — {} (identity {}): {} run(s){}; {} is better",
         shown(&h.figure),
-        shown(&h.workload),
-        h.threads,
+        shown(&h.name),
         shown(&h.identity),
         h.points.len(),
         h.left_out_text(),

@@ -46,7 +46,8 @@ pub fn query_escape(s: &str) -> String {
 fn page(title: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{CSS}\
-         form{{margin:8px 0}}input{{margin-right:8px}}svg a circle:hover{{r:6}}</style></head><body>\
+         form{{margin:8px 0}}input{{margin-right:8px}}svg a circle:hover{{r:6}}\
+         .id{{color:#777;font-size:11px;font-family:monospace;margin-left:6px}}</style></head><body>\
          <p class=\"note\"><a href=\"/\">runs</a> · txbench {} · read-only</p>{body}</body></html>",
         esc(title),
         env!("CARGO_PKG_VERSION")
@@ -102,19 +103,16 @@ pub fn runs_page(entries: &[Entry], form: &Form, error: Option<&str>, limit: usi
     });
     let _ = write!(
         b,
-        "<h2>Benchmarks</h2><table id=\"benchmarks\"><tr><th>history</th><th>workload</th><th>threads</th><th>engine</th><th>options</th><th>runs</th><th>latest</th><th>latest headline</th></tr>"
+        "<h2>Benchmarks</h2><table id=\"benchmarks\"><tr><th>benchmark (its history)</th><th>runs</th><th>latest</th><th>latest headline</th></tr>"
     );
     for (id, runs) in &order {
         let (first, last) = (runs[0], runs[runs.len() - 1]);
         let _ = write!(
             b,
-            "<tr><td><a class=\"history\" href=\"/history?identity={}\">{}</a></td><td>{}</td><td class=\"n\">{}</td><td>{}</td><td><code>{}</code></td><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td></tr>",
+            "<tr><td><a class=\"history\" href=\"/history?identity={}\">{}</a><span class=\"id\">{}</span></td><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td></tr>",
             query_escape(id),
+            esc(&first.name()),
             esc(id),
-            esc(&first.workload),
-            first.threads,
-            esc(&first.engine),
-            esc(&first.options),
             runs.len(),
             esc(last.started_at.get(..19).unwrap_or(&last.started_at)),
             esc(&headline(last))
@@ -123,7 +121,7 @@ pub fn runs_page(entries: &[Entry], form: &Form, error: Option<&str>, limit: usi
     b.push_str("</table>");
     let _ = write!(
         b,
-        "<h2>Runs</h2><p class=\"note\">{} run(s){}, newest first.</p><table id=\"runs\"><tr><th>started</th><th>workload</th><th>threads</th><th>engine</th><th>verdict</th><th>headline</th><th>p99 ms</th><th>labels</th><th>report</th></tr>",
+        "<h2>Runs</h2><p class=\"note\">{} run(s){}, newest first.</p><table id=\"runs\"><tr><th>started</th><th>benchmark</th><th>verdict</th><th>headline</th><th>p99 ms</th><th>labels</th><th>report</th></tr>",
         entries.len(),
         if entries.len() > limit {
             format!(", the newest {limit} shown")
@@ -134,11 +132,9 @@ pub fn runs_page(entries: &[Entry], form: &Form, error: Option<&str>, limit: usi
     for e in entries.iter().rev().take(limit) {
         let _ = write!(
             b,
-            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td><a class=\"run\" href=\"{}\">{}</a></td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td><a class=\"run\" href=\"{}\">{}</a></td></tr>",
             esc(e.started_at.get(..19).unwrap_or(&e.started_at)),
-            esc(&e.workload),
-            e.threads,
-            esc(&e.engine),
+            esc(&e.name()),
             if e.valid {
                 "<span class=\"valid\">VALID</span>"
             } else {
@@ -258,14 +254,16 @@ pub fn history_page(h: &History, figures: &[String], by: &str) -> String {
     let mut b = String::new();
     let _ = write!(
         b,
-        "<h1>History of {} — {} at {} threads</h1><p class=\"note\">identity {}; {} run(s){}; {} is better. Change points: E-divisive means, permutation test at 5 %, segments of 3 runs or more.</p>",
+        "<h1>History of {} — {}</h1><p class=\"note\">identity <code>{}</code> (<code>txbench history --where identity={}</code>); {} run(s){}; {} is better. Change points: E-divisive means, permutation test at 5 %, segments of 3 runs or more.</p>\
+         <details id=\"options\"><summary>its options as recorded</summary><pre>{}</pre></details>",
         esc(&h.figure),
-        esc(&h.workload),
-        h.threads,
+        esc(&h.name),
+        esc(&h.identity),
         esc(&h.identity),
         h.points.len(),
         h.left_out_text(),
-        if h.higher_is_better { "more" } else { "less" }
+        if h.higher_is_better { "more" } else { "less" },
+        esc(&pretty(&h.options))
     );
     let options: String = figures
         .iter()
@@ -320,7 +318,15 @@ pub fn history_page(h: &History, figures: &[String], by: &str) -> String {
         );
     }
     b.push_str("</table>");
-    page(&format!("txbench: history of {}", h.figure), &b)
+    page(&format!("txbench: {} — {}", h.name, h.figure), &b)
+}
+
+/// Recorded options (JSON) laid out on several lines; anything else as it is.
+fn pretty(options: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(options)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| options.to_string())
 }
 
 /// A page that says what went wrong (a bad filter, a run no longer on disk).
@@ -346,5 +352,75 @@ mod tests {
         assert!(page.contains("no &lt;run&gt;"));
         assert!(page.contains("&quot;x&quot; &amp; y"));
         assert!(!page.contains("<script"));
+    }
+
+    fn entry(options: &str, tps: f64) -> Entry {
+        Entry {
+            dir: "/runs/r1".into(),
+            kind: "run".into(),
+            started_at: "2026-11-01T10:00:00Z".into(),
+            workload: "tpcc".into(),
+            options: options.into(),
+            threads: 4,
+            engine: "mysql".into(),
+            server_version: "11.4.2-MariaDB".into(),
+            binary_sha256: String::new(),
+            host: "h".into(),
+            host_cpus: 8,
+            txbench_version: "0".into(),
+            identity: "0123456789ab".into(),
+            valid: true,
+            status: "completed".into(),
+            labels: BTreeMap::new(),
+            figures: [("nopm".to_string(), tps)].into(),
+        }
+    }
+
+    /// What a TPC-C run with --null-dates default and --procedures records.
+    const TPCC: &str = r#"{"check":false,"delivery":"Interactive","mix":[10,10,1,1,1],"null_dates":"default","prepared_warehouses":2,"procedures":true,"terminal_warehouse":"Fixed","think_time":"Off","warehouses":null}"#;
+
+    #[test]
+    fn benchmarks_are_named_in_words_and_never_by_their_options_json() {
+        let name = "tpcc 2 WH · 4 threads · null dates default · procedures";
+        let page = runs_page(&[entry(TPCC, 10.0)], &Form::default(), None, 10);
+        // The benchmark, a link to its history, its identity after it; the run by its words.
+        assert!(
+            page.contains(&format!(
+                "<a class=\"history\" href=\"/history?identity=0123456789ab\">{name}</a><span class=\"id\">0123456789ab</span>"
+            )),
+            "{page}"
+        );
+        assert!(page.contains(&format!("<td>{name}</td>")), "{page}");
+        assert!(!page.contains("{\"") && !page.contains("{&quot;"), "{page}");
+        // A crafted store's option: escaped, harmless.
+        let page = runs_page(
+            &[entry(r#"{"<script>alert(1)</script>":"</td>"}"#, 1.0)],
+            &Form::default(),
+            None,
+            10,
+        );
+        assert!(!page.contains("<script"), "{page}");
+        assert!(
+            page.contains("tpcc · 4 threads · &lt;script&gt;alert(1)&lt;/script&gt; &lt;/td&gt;"),
+            "{page}"
+        );
+        // The history: the words in its title, the options as recorded only folded.
+        let e: Vec<Entry> = (0..4).map(|i| entry(TPCC, 10.0 + i as f64)).collect();
+        let h = crate::analysis::history::history(&e, "nopm", None).unwrap();
+        let page = history_page(&h, &["nopm".into()], "");
+        assert!(
+            page.contains(&format!("<title>txbench: {name} — nopm</title>")),
+            "{page}"
+        );
+        assert!(
+            page.contains(&format!("<h1>History of nopm — {name}</h1>")),
+            "{page}"
+        );
+        let (before, folded) = page.split_once("<details id=\"options\">").unwrap();
+        assert!(!before.contains("&quot;mix&quot;"), "{page}");
+        assert!(
+            folded.contains("&quot;null_dates&quot;: &quot;default&quot;"),
+            "{page}"
+        );
     }
 }

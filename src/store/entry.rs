@@ -60,6 +60,17 @@ pub const FIGURES: &[(&str, &str)] = &[
 ];
 
 impl Entry {
+    /// The benchmark in words: workload, data size, threads, engine and the options that
+    /// differ from their defaults (see [`super::benchmark_name`]).
+    pub fn name(&self) -> String {
+        super::benchmark_name(
+            &self.workload,
+            &self.options,
+            Some(self.threads),
+            &self.engine,
+        )
+    }
+
     /// The entry of the run stored in `dir`.
     pub fn of(dir: &Path, r: &RunResult) -> Entry {
         let mut figures = BTreeMap::new();
@@ -93,11 +104,7 @@ impl Entry {
         }
         figures.retain(|_, v| v.is_finite());
         let options = canonical(&r.config.workload_options);
-        let engine = if r.server.is_postgres() {
-            "postgres"
-        } else {
-            "mysql"
-        };
+        let engine = engine_of(r);
         let loop_kind = r
             .config
             .rate
@@ -143,6 +150,15 @@ impl Entry {
             labels: r.config.labels.clone(),
             figures,
         }
+    }
+}
+
+/// The engine a run ran on, as the store names it: "postgres", or "mysql" (MariaDB or MySQL).
+pub fn engine_of(r: &RunResult) -> &'static str {
+    if r.server.is_postgres() {
+        "postgres"
+    } else {
+        "mysql"
     }
 }
 

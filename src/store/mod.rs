@@ -7,9 +7,11 @@
 
 mod entry;
 pub mod live;
+mod name;
 pub mod query;
 
-pub use entry::{Entry, FIGURES};
+pub use entry::{Entry, FIGURES, engine_of};
+pub use name::{OPTIONS_SHOWN, benchmark_name};
 pub use query::Filter;
 
 use anyhow::{Context, Result, bail};

@@ -14,7 +14,6 @@ use crate::workload::oltp::{self, Oltp};
 use crate::workload::tpcc::sets::TableSets;
 use crate::workload::{tpcb, tpcc};
 use anyhow::{Context, Result};
-use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -263,15 +262,13 @@ impl Level<'_> {
             ))
             .into());
         }
-        let mut workload_options = json!({
-            "warehouses": warehouses, "prepared_warehouses": state.warehouses,
-            "null_dates": state.null_dates, "terminal_warehouse": a.terminals,
-            "think_time": format!("{:?}", a.think), "mix": a.mix, "check": check,
-            "procedures": a.procedures, "delivery": a.delivery,
-        });
-        if s.count > 1 {
-            workload_options["table_sets"] = json!(s.count);
-        }
+        let workload_options = a.recorded(
+            warehouses,
+            state.warehouses,
+            state.null_dates,
+            check,
+            s.count,
+        );
         for (k, st) in (1..).zip(&states) {
             let mut conn = s.connect(target, k)?;
             tpcc::run::ready_to_run(&mut conn, a, st)
@@ -308,10 +305,7 @@ impl Level<'_> {
     ) -> Result<Ready> {
         let state = tpcb::ready(conn, scale)?;
         let o = *options;
-        let workload_options = json!({
-            "scale": state.scale, "history_key": state.history_key,
-            "variant": o.variant, "remote_pct": o.remote_pct,
-        });
+        let workload_options = o.recorded(state.scale, state.history_key);
         let t = Arc::new(tpcb::Tpcb::new(
             conn,
             &state,

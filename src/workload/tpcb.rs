@@ -149,6 +149,17 @@ pub struct RunOptions {
     pub remote_pct: f64,
 }
 
+impl RunOptions {
+    /// The options a run records (result.json's `config.workload_options`, part of the
+    /// benchmark's identity): these and the data's scale and history key.
+    pub fn recorded(&self, scale: u32, history_key: HistoryKey) -> serde_json::Value {
+        serde_json::json!({
+            "scale": scale, "history_key": history_key,
+            "variant": self.variant, "remote_pct": self.remote_pct,
+        })
+    }
+}
+
 /// Counts shared by the workers, over the whole run (warm-up included: every committed
 /// history row is in the table).
 #[derive(Debug, Default)]

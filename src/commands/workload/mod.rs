@@ -10,10 +10,8 @@ pub use prepare::{cleanup, prepare};
 pub use run::run;
 
 use super::{Output, resolve_target};
-use crate::cli::{OltpArgs, RandType, TpcbArgs, TpccArgs, WorkloadChoice};
+use crate::cli::{TpcbArgs, TpccArgs, WorkloadChoice};
 use crate::workload::oltp::{OltpKind, OltpOptions};
-use crate::workload::rand::Distribution;
-use crate::workload::tpcb;
 use crate::workload::tpcc::TpccOptions;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -36,15 +34,6 @@ impl Selected {
     }
 }
 
-/// The transaction `run tpcb` runs: `--history-only` is `--variant history-only`.
-fn tpcb_variant(a: &TpcbArgs) -> tpcb::Variant {
-    if a.history_only {
-        tpcb::Variant::HistoryOnly
-    } else {
-        a.variant
-    }
-}
-
 fn tpcc_options(a: &TpccArgs, warehouses: u32) -> TpccOptions {
     TpccOptions {
         warehouses,
@@ -53,41 +42,6 @@ fn tpcc_options(a: &TpccArgs, warehouses: u32) -> TpccOptions {
         foreign_keys: a.foreign_keys,
         engine: a.engine.clone(),
     }
-}
-
-fn oltp_options(a: &OltpArgs) -> Result<OltpOptions> {
-    let o = OltpOptions {
-        tables: a.tables,
-        table_size: a.table_size,
-        range_size: a.range_size,
-        point_selects: a.point_selects,
-        simple_ranges: a.simple_ranges,
-        sum_ranges: a.sum_ranges,
-        order_ranges: a.order_ranges,
-        distinct_ranges: a.distinct_ranges,
-        range_selects: a.range_selects,
-        index_updates: a.index_updates,
-        non_index_updates: a.non_index_updates,
-        delete_inserts: a.delete_inserts,
-        skip_trx: a.skip_trx,
-        auto_inc: a.auto_inc,
-        secondary: a.secondary,
-        create_secondary: a.create_secondary,
-        rand: match a.rand_type {
-            RandType::Uniform => Distribution::Uniform,
-            RandType::Gaussian => Distribution::Gaussian,
-            RandType::Special => Distribution::Special {
-                pct: a.rand_spec_pct,
-                res: a.rand_spec_res,
-            },
-            RandType::Pareto => Distribution::Pareto { h: a.rand_pareto_h },
-            RandType::Zipfian => Distribution::Zipfian {
-                exp: a.rand_zipfian_exp,
-            },
-        },
-    };
-    o.validate()?;
-    Ok(o)
 }
 
 fn select(w: &WorkloadChoice) -> Result<Selected> {
@@ -113,7 +67,7 @@ fn select(w: &WorkloadChoice) -> Result<Selected> {
         WorkloadChoice::OltpInsert(a) => (OltpKind::Insert, a),
         WorkloadChoice::OltpDelete(a) => (OltpKind::Delete, a),
     };
-    Ok(Selected::Oltp(kind, oltp_options(args)?))
+    Ok(Selected::Oltp(kind, args.options()?))
 }
 
 /// This process's command line after `verb` (`run`, `prepare`): the workload and its

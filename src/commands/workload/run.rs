@@ -120,21 +120,12 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
             warehouses: a.warehouses,
             check: a.check,
             table_sets: a.table_sets,
-            options: crate::workload::tpcc::run::RunOptions {
-                terminals: a.terminal_warehouse,
-                think: a.think_time,
-                mix: a.mix,
-                procedures: a.procedures,
-                delivery: a.delivery,
-            },
+            options: a.run_options(),
         },
         Selected::Tpcb(a) => Choice::Tpcb {
             scale: a.scale,
             check: a.check,
-            options: crate::workload::tpcb::RunOptions {
-                variant: tpcb_variant(&a),
-                remote_pct: a.remote_pct,
-            },
+            options: a.run_options(),
         },
     };
     let shard = match d.shard {

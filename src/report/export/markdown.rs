@@ -82,9 +82,16 @@ impl Exporter for Markdown {
                 }
             }
         }
-        let _ = writeln!(o, "\nBASE: {base}");
+        let _ = writeln!(o, "\nBASE: {base} ({})", c.benchmark);
         for (i, n) in names.iter().enumerate() {
-            let _ = writeln!(o, "NEW{}: {n}", i + 1);
+            match c.benchmarks.get(i).filter(|b| *b != c.benchmark) {
+                Some(b) => {
+                    let _ = writeln!(o, "NEW{}: {n} ({b})", i + 1);
+                }
+                None => {
+                    let _ = writeln!(o, "NEW{}: {n}", i + 1);
+                }
+            }
         }
         o.push_str(&super::profile_lines(c, true));
         o

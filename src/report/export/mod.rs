@@ -20,16 +20,18 @@ pub enum Format {
     Csv,
 }
 
-/// What `compare` prints: its rows, the workload, BASE's path and each NEW's.
+/// What `compare` prints: its rows, BASE's benchmark, BASE's path and each NEW's.
 pub struct Comparison<'a> {
     /// One per BASE thread count.
     pub rows: &'a [Row],
-    /// The workload compared.
-    pub workload: &'a str,
+    /// BASE's benchmark in words (`store::benchmark_name`).
+    pub benchmark: &'a str,
     /// BASE's directory.
     pub base: &'a str,
     /// Each NEW's directory.
     pub names: &'a [String],
+    /// Each NEW's benchmark in words (named where it differs from BASE's).
+    pub benchmarks: &'a [String],
     /// Per NEW with a server profile (BASE having one too): the functions whose share
     /// changed most, labelled "NEW1"…
     pub profiles: &'a [(String, crate::analysis::profile::ProfileDiff)],

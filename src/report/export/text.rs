@@ -11,10 +11,17 @@ pub struct Text;
 
 impl Exporter for Text {
     fn comparison(&self, c: &Comparison) -> String {
-        let (rows, workload, base, names) = (c.rows, c.workload, c.base, c.names);
-        let mut o = format!("compare {workload}: BASE {base}\n");
+        let (rows, benchmark, base, names) = (c.rows, c.benchmark, c.base, c.names);
+        let mut o = format!("compare {benchmark}: BASE {base}\n");
         for (i, n) in names.iter().enumerate() {
-            let _ = writeln!(o, "  NEW{} {n}", i + 1);
+            match c.benchmarks.get(i).filter(|b| *b != benchmark) {
+                Some(b) => {
+                    let _ = writeln!(o, "  NEW{} {n} ({b})", i + 1);
+                }
+                None => {
+                    let _ = writeln!(o, "  NEW{} {n}", i + 1);
+                }
+            }
         }
         let unit = rows.first().map_or("tps", |r| r.base.unit);
         let _ = writeln!(

@@ -53,6 +53,31 @@ pub struct RunOptions {
     pub delivery: DeliveryMode,
 }
 
+impl RunOptions {
+    /// The options a run records (result.json's `config.workload_options`, part of the
+    /// benchmark's identity): these, `--warehouses` (None: every prepared one), the data's
+    /// warehouses and dates, `--check`, and the table sets when more than one.
+    pub fn recorded(
+        &self,
+        warehouses: Option<u32>,
+        prepared_warehouses: u32,
+        null_dates: NullDates,
+        check: bool,
+        table_sets: u32,
+    ) -> serde_json::Value {
+        let mut v = serde_json::json!({
+            "warehouses": warehouses, "prepared_warehouses": prepared_warehouses,
+            "null_dates": null_dates, "terminal_warehouse": self.terminals,
+            "think_time": format!("{:?}", self.think), "mix": self.mix, "check": check,
+            "procedures": self.procedures, "delivery": self.delivery,
+        });
+        if table_sets > 1 {
+            v["table_sets"] = serde_json::json!(table_sets);
+        }
+        v
+    }
+}
+
 /// Makes one table set ready for a run with options `a` (of the data `st` describes): any
 /// run changes the data, so condition 11 no longer applies; `--procedures` recreates this
 /// version's procedures (an older prepare's may lack checks), and needs them prepared.
