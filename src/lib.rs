@@ -31,6 +31,9 @@ use cli::{Cli, Command};
 
 /// Runs a parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> Result<i32> {
+    // A benchmark's name leaves out the options at their defaults, which are the command
+    // line's: handed to the store, which may not read the command line itself.
+    store::set_defaults(commands::names::default_options);
     let out = commands::Output {
         quiet: cli.quiet,
         json: cli.json,

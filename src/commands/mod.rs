@@ -4,6 +4,7 @@ pub mod compare;
 pub mod confirm;
 pub mod experiment;
 mod live;
+pub(crate) mod names;
 pub mod serve;
 pub mod shards;
 pub mod store;

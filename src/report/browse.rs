@@ -48,7 +48,7 @@ fn page(title: &str, body: &str) -> String {
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{CSS}\
          form{{margin:8px 0}}input{{margin-right:8px}}svg a circle:hover{{r:6}}\
          .id{{color:#777;font-size:11px;font-family:monospace;margin-left:6px}}</style></head><body>\
-         <p class=\"note\"><a href=\"/\">runs</a> · txbench {} · read-only</p>{body}</body></html>",
+         <p class=\"note\"><a href=\"/\">runs</a> · <a href=\"/live\">in progress</a> · txbench {} · read-only</p>{body}</body></html>",
         esc(title),
         env!("CARGO_PKG_VERSION")
     )
@@ -381,7 +381,12 @@ mod tests {
 
     #[test]
     fn benchmarks_are_named_in_words_and_never_by_their_options_json() {
-        let name = "tpcc 2 WH · 4 threads · null dates default · procedures";
+        // The library's unit tests never start from the command line, so no defaults were
+        // handed to the store and every option is named (commands::names tests the
+        // defaults left out); the words are the entry's own.
+        let name = esc(&entry(TPCC, 10.0).name());
+        assert!(name.starts_with("tpcc 2 WH · 4 threads · "), "{name}");
+        assert!(name.contains("null dates default"), "{name}");
         let page = runs_page(&[entry(TPCC, 10.0)], &Form::default(), None, 10);
         // The benchmark, a link to its history, its identity after it; the run by its words.
         assert!(
