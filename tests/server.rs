@@ -603,3 +603,42 @@ fn an_error_after_the_first_rows_fails_the_statement() {
     assert_eq!(s.count("SELECT COUNT(*) FROM t"), 100);
     assert_eq!(c.query_first::<i64>("SELECT 7").unwrap(), Some(7));
 }
+
+/// A server keeps none of the files txbench inherited: a descriptor its caller left open (a
+/// lock `flock CMD` holds, a privileged caller's file, as a shell's `9>file` leaves one) is
+/// not the server's, which runs for long after and as another account.
+#[test]
+fn a_server_keeps_none_of_the_files_txbench_inherited() {
+    use std::os::unix::io::AsRawFd;
+    use std::os::unix::process::CommandExt;
+    let home = Home::new();
+    let held = home.path().join("held-by-the-caller");
+    let f = std::fs::File::create(&held).unwrap();
+    let fd = f.as_raw_fd();
+    let mut cmd = home.std_cmd();
+    cmd.args(["server", "start", "inherits", "--json"]);
+    // SAFETY: dup2 in the child before exec: descriptor 9 stays open across the exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::dup2(fd, 9) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let pid = json(&out)["pid"].as_i64().unwrap();
+    let open: Vec<std::path::PathBuf> = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .filter_map(|e| std::fs::read_link(e.unwrap().path()).ok())
+        .collect();
+    assert!(!open.is_empty());
+    assert!(!open.contains(&held), "the server holds {held:?}: {open:?}");
+    let stop = home
+        .cmd()
+        .args(["server", "stop", "inherits", "--rm"])
+        .output()
+        .unwrap();
+    assert!(stop.status.success(), "{:?}", text(&stop));
+}

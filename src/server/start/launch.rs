@@ -128,6 +128,7 @@ fn server_command(
     if let Some(cpus) = &record.cpus {
         placement::pin_command(&mut cmd, cpus);
     }
+    keep_no_inherited_files(&mut cmd);
     if record.engine() == Engine::Postgres {
         #[cfg(feature = "postgres")]
         {
@@ -151,6 +152,28 @@ fn server_command(
         cmd.arg("--wsrep-new-cluster");
     }
     Ok(cmd)
+}
+
+/// The server keeps none of the files txbench inherited from whoever started it (a lock
+/// `flock cmd` holds, a descriptor of a privileged caller): every descriptor past stderr is
+/// marked close-on-exec in the child before exec (close_range with CLOSE_RANGE_CLOEXEC,
+/// Linux 5.11; an older kernel keeps them, as before).
+fn keep_no_inherited_files(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
+    // SAFETY: close_range is a plain system call, async-signal-safe, on the child's own
+    // descriptors; marking them close-on-exec keeps std's exec-error pipe working.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::syscall(
+                libc::SYS_close_range,
+                3 as libc::c_uint,
+                libc::c_uint::MAX,
+                CLOSE_RANGE_CLOEXEC,
+            );
+            Ok(())
+        });
+    }
 }
 
 /// Polls every 20 ms until the server accepts connections ([`accepted`]), exits
