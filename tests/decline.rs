@@ -61,6 +61,14 @@ fn a_run_that_really_falls_is_flagged_declining_and_a_clean_one_is_not() {
         (result_json(&dir), text(&out).0)
     };
     let (clean, _) = run("clean", true);
+    // A clean run on this shared 2-CPU machine can really fall when something else wakes (a
+    // clean-clone CI run of 2026-11-27 saw -22 % over its 40 s, the test alone never): one
+    // more clean run decides, and two in a row flagged would be a false DECLINING.
+    let clean = if clean["stability"]["declining"] == true {
+        run("clean-again", true).0
+    } else {
+        clean
+    };
     assert_eq!(clean["validity"]["valid"], true, "{}", clean["validity"]);
     assert_eq!(
         clean["stability"]["declining"], false,
