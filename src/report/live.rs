@@ -156,12 +156,18 @@ const SCRIPT: &str = r##"(function () {
 pub fn data(f: &Found) -> Result<Value> {
     let dir = &f.marker.dir;
     let (run_dir, progress, head) = match f.marker.kind {
-        Kind::Run => (Some(dir.clone()), None, read_head(dir)?),
+        Kind::Run => (Some(dir.clone()), None, None),
         Kind::Sweep => sweep_progress(dir)?,
         Kind::Experiment => experiment_progress(dir)?,
     };
+    // The current run's result.json, read once: its requested length, and a lone run's end.
+    let run_head = match &run_dir {
+        Some(d) => load_run_head(d)?,
+        None => None,
+    };
+    let head = head.unwrap_or_else(|| head_of(run_head.as_ref()));
     let run = match &run_dir {
-        Some(d) => run_figures(d)?,
+        Some(d) => run_figures(d, run_head.as_ref())?,
         None => json!({}),
     };
     let ended = head.status != RunStatus::Running;
@@ -217,11 +223,11 @@ fn load_run_head(dir: &Path) -> Result<Option<RunHead>> {
 }
 
 /// A run's end as its result.json says (running before it has one).
-fn read_head(dir: &Path) -> Result<Head> {
-    Ok(match load_run_head(dir)? {
+fn head_of(h: Option<&RunHead>) -> Head {
+    match h {
         Some(h) => Head {
             status: h.status,
-            validity: h.validity,
+            validity: h.validity.clone(),
         },
         None => Head {
             status: RunStatus::Running,
@@ -230,13 +236,13 @@ fn read_head(dir: &Path) -> Result<Head> {
                 reasons: vec![],
             },
         },
-    })
+    }
 }
 
 /// A sweep: its current level's directory, the levels done and left, its end.
-fn sweep_progress(dir: &Path) -> Result<(Option<PathBuf>, Option<String>, Head)> {
+fn sweep_progress(dir: &Path) -> Result<(Option<PathBuf>, Option<String>, Option<Head>)> {
     if !dir.join(Sweep::FILE).exists() {
-        return Ok((None, Some("starting".into()), read_head(dir)?));
+        return Ok((None, Some("starting".into()), Some(head_of(None))));
     }
     let s = Sweep::load(dir)?;
     let done = s.runs.len();
@@ -256,7 +262,7 @@ fn sweep_progress(dir: &Path) -> Result<(Option<PathBuf>, Option<String>, Head)>
         },
     };
     let progress = format!("{done} of {} levels", s.levels.len());
-    Ok((current, Some(progress), head))
+    Ok((current, Some(progress), Some(head)))
 }
 
 /// A sweep's level directories (tNNNNN), in order.
@@ -278,10 +284,10 @@ fn level_dirs(dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// An experiment: its running cell's directory, the cells done and left with the time
 /// they would take at the pace so far, its end.
-fn experiment_progress(dir: &Path) -> Result<(Option<PathBuf>, Option<String>, Head)> {
+fn experiment_progress(dir: &Path) -> Result<(Option<PathBuf>, Option<String>, Option<Head>)> {
     use crate::experiment::{CellStatus, Experiment};
     if !dir.join(crate::experiment::FILE).exists() {
-        return Ok((None, Some("preparing".into()), read_head(dir)?));
+        return Ok((None, Some("preparing".into()), Some(head_of(None))));
     }
     let e = Experiment::load(dir)?;
     let done: Vec<f64> = e
@@ -317,12 +323,12 @@ fn experiment_progress(dir: &Path) -> Result<(Option<PathBuf>, Option<String>, H
             reasons: invalid,
         },
     };
-    Ok((running, Some(progress), head))
+    Ok((running, Some(progress), Some(head)))
 }
 
 /// A run's intervals (the last CHART_POINTS of them), its counters over all of them, the
 /// requested length, and the server's figures of the last interval.
-fn run_figures(dir: &Path) -> Result<Value> {
+fn run_figures(dir: &Path, head: Option<&RunHead>) -> Result<Value> {
     let rows = read_csv(&dir.join("intervals.csv"))?;
     let col = |name: &str| rows.0.iter().position(|h| h == name);
     let (t, tps, p95, tx, errors) = (
@@ -343,7 +349,7 @@ fn run_figures(dir: &Path) -> Result<Value> {
         .filter(|r| r.first().is_some_and(|p| p == "measure"))
         .collect();
     let shown = &measured[measured.len().saturating_sub(CHART_POINTS)..];
-    let total_s = load_run_head(dir)?.map_or(0.0, |h| h.config.time_s + h.config.warmup_s);
+    let total_s = head.map_or(0.0, |h| h.config.time_s + h.config.warmup_s);
     Ok(json!({
         "intervals": {
             "t": shown.iter().map(|r| num(r, t)).collect::<Vec<_>>(),
