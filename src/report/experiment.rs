@@ -122,17 +122,27 @@ pub(super) fn compared(e: &Experiment) -> String {
         list(&others),
         esc(&p.baseline),
         list(&p.workloads),
-        p.threads
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
-        if p.sequential.is_some() {
-            e.complete_blocks()
-        } else {
-            p.repetitions
-        }
+        threads_text(p),
+        repetitions_run(e)
     )
+}
+
+/// The plan's thread levels, comma-separated.
+fn threads_text(p: &crate::experiment::plan::Expanded) -> String {
+    p.threads
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The repetitions run: a sequential experiment's complete blocks, else the plan's.
+fn repetitions_run(e: &Experiment) -> u32 {
+    if e.plan.sequential.is_some() {
+        e.complete_blocks()
+    } else {
+        e.plan.repetitions
+    }
 }
 
 /// What was planned: the matrix, the durations, the method.
@@ -143,16 +153,8 @@ fn plan_note(h: &mut String, e: &Experiment) {
         "<p class=\"note\">{} variant(s) × {} workload(s) × threads {} × {} repetition(s), {} s measured after {} s warm-up each, reset {:?}, scale {}, seed {}, {:?}. Baseline: <b>{}</b>.</p><p class=\"note\">{}.</p>",
         p.variants.len(),
         p.workloads.len(),
-        p.threads
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
-        if p.sequential.is_some() {
-            e.complete_blocks()
-        } else {
-            p.repetitions
-        },
+        threads_text(p),
+        repetitions_run(e),
         p.duration,
         p.warmup,
         p.reset,
