@@ -54,6 +54,11 @@ fn the_report_of_a_real_sweep_renders_in_chromium_with_its_charts() {
     ] {
         assert!(html.contains(part), "{part} missing");
     }
+    // The story first: the sweep's peak and scaling, before any chart.
+    let story = html
+        .find("<ul class=\"story\"><li>Peak: ")
+        .expect("the sweep's story");
+    assert!(story < html.find("<svg").unwrap(), "the story comes first");
     // Each level's Server section: throughput and the server's figures on one time axis.
     let server_charts = html.matches("class=\"chart small\"").count();
     assert!(
@@ -145,6 +150,12 @@ fn the_report_of_a_real_sweep_renders_in_chromium_with_its_charts() {
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("no fit: 2 valid level(s) with throughput, 3 needed"));
     assert!(html.contains("made up for the test"));
+    assert!(
+        html.contains(
+            "<li>INVALID levels, left out of what follows: 4 threads (made up for the test).</li>"
+        ),
+        "the story names the INVALID level first"
+    );
 
     // An old run directory renders: no stability in result.json, no latency.hlog.
     let old = home.path().join("old");
@@ -166,6 +177,10 @@ fn the_report_of_a_real_sweep_renders_in_chromium_with_its_charts() {
     assert!(out.status.success(), "{:?}", text(&out));
     let html = std::fs::read_to_string(home.path().join("old.html")).unwrap();
     assert!(html.contains("Stability") && !html.contains("percentile spectrum"));
+    assert!(
+        html.contains("<ul class=\"story\"><li>VALID: "),
+        "a run's story"
+    );
 }
 
 #[test]

@@ -170,6 +170,13 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
     assert!((5..=7).contains(&at), "{h}");
     assert_eq!(steps[0]["first_after"], format!("c{at:02}"));
     assert_eq!(steps[0]["regression"], true);
+    assert!(
+        h["summary"][1]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("A regression at c{at:02}: ")),
+        "{h}"
+    );
     let step = steps[0]["step_pct"].as_f64().unwrap();
     assert!(step < -10.0, "{step}");
     let out = home
@@ -198,6 +205,7 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
         stdout.starts_with("history of tps — oltp_point_select 1,000 rows · 2 threads (identity "),
         "{stdout}"
     );
+    assert!(stdout.contains("summary:\n  Latest tps: "), "{stdout}");
 
     // The store rebuilt from the runs before the step alone: no change point, exit 0.
     let clean = home.path().join("clean.sqlite");
@@ -291,6 +299,10 @@ fn browse_the_store(home: &Home, dirs: &[PathBuf]) {
     let (dom, _) = chromium_dom_of(&url);
     assert_eq!(dom.matches("class=\"point\"").count(), 12, "{dom}");
     assert!(dom.contains("at c06</text>"), "{dom}");
+    assert!(
+        dom.contains("<ul class=\"story\"><li>Latest tps: "),
+        "{dom}"
+    );
     let href = dom
         .split("<a class=\"point\" href=\"")
         .nth(7)

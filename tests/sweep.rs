@@ -273,7 +273,12 @@ fn compare_gives_deviation_and_verdict_per_thread_count() {
     let out = compare(&[&base, &base], &[]);
     assert!(out.status.success(), "{:?}", text(&out));
     let t = text(&out).0;
-    assert_eq!(t.matches("no significant difference").count(), 2, "{t}");
+    // Two levels in the table, and the story's one sentence for both at the end.
+    assert_eq!(t.matches("no significant difference").count(), 3, "{t}");
+    assert!(
+        t.contains("summary:\n  NEW1 against BASE: no significant difference at "),
+        "{t}"
+    );
     assert!(
         t.contains("Welch's t-test on per-interval throughput"),
         "{t}"
@@ -338,6 +343,12 @@ fn compare_gives_deviation_and_verdict_per_thread_count() {
         "{md}"
     );
     assert_eq!(md.matches("| slower |").count(), 2, "{md}");
+    // The story first where it is pasted.
+    assert!(
+        md.starts_with("**Summary**\n\n- NEW1 against BASE: slower at "),
+        "{md}"
+    );
+    assert!(md.contains(". Largest: -2"), "{md}");
     let out = compare(&[&base, &faster], &["--csv"]);
     let csv = text(&out).0;
     assert!(csv.starts_with(

@@ -14,5 +14,6 @@ pub mod profile;
 pub mod sim;
 pub mod stability;
 pub mod stats;
+pub mod story;
 pub mod usl;
 pub mod verdict;

@@ -81,22 +81,35 @@ pub fn compare(
     let names: Vec<String> = new.iter().map(|p| p.display().to_string()).collect();
     // What is compared, in words: BASE's benchmark and each NEW's.
     let benchmarks: Vec<String> = n.iter().map(name).collect();
+    let labels: Vec<String> = (1..=new.len()).map(|i| format!("NEW{i}")).collect();
+    let story = crate::analysis::story::comparison(&rows, &labels);
     let text = match format {
         Format::Json => format!(
             "{}\n",
             serde_json::json!({
                 "workload": b.workload(), "method": COMPARE_METHOD,
                 "base": base, "new": new, "rows": rows, "profiles": profiles,
+                "summary": story,
             })
         ),
-        Format::Export(f) => export::exporter(f).comparison(&Comparison {
-            rows: &rows,
-            benchmark: &name(&b),
-            benchmarks: &benchmarks,
-            base: &base.display().to_string(),
-            names: &names,
-            profiles: &profiles,
-        }),
+        Format::Export(f) => {
+            let e = export::exporter(f);
+            let tables = e.comparison(&Comparison {
+                rows: &rows,
+                benchmark: &name(&b),
+                benchmarks: &benchmarks,
+                base: &base.display().to_string(),
+                names: &names,
+                profiles: &profiles,
+            });
+            // The story first where it is pasted (Markdown), last where a terminal leaves
+            // it in view (as `experiment results`).
+            if f == export::Format::Markdown {
+                format!("{}{tables}", e.summary(&story))
+            } else {
+                format!("{tables}{}", e.summary(&story))
+            }
+        }
     };
     // The runs compared may be anyone's: what they name reaches the terminal escaped.
     print!("{}", crate::report::text::shown_lines(&text));

@@ -239,6 +239,7 @@ pub fn history(out: &Output, cmd: &HistoryCmd) -> Result<i32> {
     let confirmed = super::confirm::confirm(out, cmd, &h)?;
     if out.json {
         let mut v = serde_json::to_value(&h)?;
+        v["summary"] = serde_json::to_value(crate::analysis::story::history(&h))?;
         if let Some(c) = &confirmed {
             v["confirm"] = serde_json::to_value(c)?;
         }
@@ -342,6 +343,11 @@ fn text(h: &History, threshold: Option<f64>) -> String {
             }
         }
     }
+    // The story last, where a terminal leaves it in view.
+    o.push_str(
+        &crate::report::export::exporter(crate::report::export::Format::Text)
+            .summary(&crate::analysis::story::history(h)),
+    );
     o
 }
 

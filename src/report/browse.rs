@@ -265,6 +265,7 @@ pub fn history_page(h: &History, figures: &[String], by: &str) -> String {
         if h.higher_is_better { "more" } else { "less" },
         esc(&pretty(&h.options))
     );
+    super::page::story(&mut b, &crate::analysis::story::history(h));
     let options: String = figures
         .iter()
         .map(|f| {

@@ -78,14 +78,7 @@ pub(super) fn section(
     let tables = tables(e);
     let profiles = crate::experiment::profile_whys_of(e, &|c| (at.run_dir)(c.order));
     let _ = write!(h, "<h2>Experiment {}</h2>", esc(&e.name));
-    let lines = crate::experiment::summary::lines(e, &tables, &profiles);
-    if !lines.is_empty() {
-        h.push_str("<ul class=\"story\">");
-        for l in &lines {
-            let _ = write!(h, "<li>{}</li>", esc(l));
-        }
-        h.push_str("</ul>");
-    }
+    super::page::story(h, &crate::experiment::summary::lines(e, &tables, &profiles));
     plan_note(h, e);
     let id = format!("x{n}-{}", slug(&e.name));
     for (wi, t) in tables.iter().enumerate() {

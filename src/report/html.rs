@@ -55,6 +55,7 @@ pub fn build(
     let mut charts_out: Vec<Chart> = Vec::new();
     let mut h = String::new();
     page_head(&mut h, inputs, experiments, generated_at);
+    stories(&mut h, inputs);
 
     for (k, e) in experiments.iter().enumerate() {
         let anchor = |order: usize| {
@@ -149,6 +150,41 @@ fn page_head(
             "<details class=\"note\"><summary>The {} cells' run directories</summary><p>{}.</p></details>",
             cells.len(),
             cells.join(", ")
+        );
+    }
+}
+
+/// Inputs whose story the page opens with by name; the others' are in their sections.
+const STORIES: usize = 6;
+
+/// The story first for the runs and sweeps given (an experiment's cells have their
+/// experiment's): each one's few sentences, named when there are several.
+fn stories(h: &mut String, inputs: &[Input]) {
+    let plain: Vec<&Input> = inputs.iter().filter(|i| i.cell.is_none()).collect();
+    for i in plain.iter().take(STORIES) {
+        let lines = match &i.stored {
+            Stored::Run(r) => crate::analysis::story::run(r),
+            // From the levels' own result.json, as the rest of the page.
+            Stored::Sweep(_, rs) => crate::analysis::story::sweep(
+                &rs.iter()
+                    .map(|r| crate::results::SweepLevel::of(r, ""))
+                    .collect::<Vec<_>>(),
+            ),
+        };
+        if plain.len() > 1 {
+            let _ = write!(
+                h,
+                "<p class=\"story-of\"><b>{}</b></p>",
+                esc(i.label.as_deref().unwrap_or(&name_of(&i.path)))
+            );
+        }
+        super::page::story(h, &lines);
+    }
+    if plain.len() > STORIES {
+        let _ = write!(
+            h,
+            "<p class=\"note\">{} more run(s) and sweep(s): their sections below.</p>",
+            plain.len() - STORIES
         );
     }
 }

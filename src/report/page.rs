@@ -30,6 +30,19 @@ summary{cursor:pointer}summary h3{display:inline}\
 .row{display:flex;flex-wrap:wrap;gap:4px 16px}.finding{background:#fff3bf;padding:4px 8px;font-size:13px}\
 object.flame{width:100%;min-height:420px;border:1px solid #ddd}";
 
+/// The story first: `lines` (from `analysis::story` or `experiment::summary`) as the
+/// page's highlighted list, each line escaped; nothing when there are none.
+pub(super) fn story(h: &mut String, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    h.push_str("<ul class=\"story\">");
+    for l in lines {
+        let _ = write!(h, "<li>{}</li>", esc(l));
+    }
+    h.push_str("</ul>");
+}
+
 /// Text made safe for HTML.
 pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")

@@ -11,7 +11,9 @@ mod name;
 pub mod query;
 
 pub use entry::{Entry, FIGURES, engine_of};
-pub use name::{LONGEST, OPTIONS_SHOWN, benchmark_name, benchmark_name_with, set_defaults};
+pub use name::{
+    LONGEST, OPTIONS_SHOWN, benchmark_name, benchmark_name_with, grouped, set_defaults,
+};
 pub use query::Filter;
 
 use anyhow::{Context, Result, bail};

@@ -217,7 +217,7 @@ fn enum_words(s: &str) -> String {
 }
 
 /// `n` with commas between thousands (100,000).
-fn grouped(n: u64) -> String {
+pub fn grouped(n: u64) -> String {
     let d = n.to_string();
     let mut o = String::new();
     for (i, c) in d.chars().enumerate() {

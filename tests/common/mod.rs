@@ -351,6 +351,12 @@ pub fn quiet_sweep(home: &Home, s: &Server, dir: &Path, threads: &str, time: &st
         .output()
         .unwrap();
     assert!(out.status.success(), "{:?}", text(&out));
+    // The story last, where the terminal leaves it in view.
+    assert!(
+        text(&out).0.contains("summary:\n  Peak: "),
+        "no story: {:?}",
+        text(&out)
+    );
 }
 
 /// Headless Chromium on `url` with `extra` arguments, a profile of its own (a Chromium still

@@ -104,6 +104,10 @@ impl sweep::Show for Printer<'_> {
         } else if !(self.out.quiet && level.is_some()) {
             // A quiet sweep prints only its table at the end.
             print!("{}", text::summary(result));
+            if level.is_none() {
+                // A single run's story last, where a terminal leaves it in view.
+                print!("{}", story_text(&crate::analysis::story::run(result)));
+            }
             if !self.out.quiet {
                 println!("results: {}", dir.display());
             }
@@ -172,6 +176,11 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
     })
 }
 
+/// A story's lines as the terminal shows them (names from stored files escaped).
+fn story_text(lines: &[String]) -> String {
+    crate::report::export::exporter(crate::report::export::Format::Text).summary(lines)
+}
+
 /// A finished sweep printed (its table, or JSON), and its exit: INVALID levels fail it.
 fn sweep_done(out: &Output, sw: &Sweep, dir: &Path) -> Result<i32> {
     if sw.status == RunStatus::Interrupted {
@@ -184,6 +193,7 @@ fn sweep_done(out: &Output, sw: &Sweep, dir: &Path) -> Result<i32> {
         println!("{v}");
     } else {
         print!("{}", text::sweep_table(sw));
+        print!("{}", story_text(&crate::analysis::story::sweep(&sw.runs)));
         if !out.quiet {
             println!("sweep: {}", dir.display());
         }
