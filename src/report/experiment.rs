@@ -9,6 +9,9 @@ use super::page::{esc, push_chart, slug};
 use crate::analysis::usl::Usl;
 use crate::experiment::{CellStatus, Experiment, Table, cost_lines, deviation_text, tables};
 use anyhow::Result;
+
+#[path = "experiment/costs.rs"]
+mod costs;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -179,6 +182,9 @@ fn workload_part(
     push_chart(h, charts, p95_chart(wid, t, lat))?;
     if dev.iter().any(|s| !s.points.is_empty()) {
         push_chart(h, charts, deviation_chart(wid, e, t, dev))?;
+    }
+    if let Some(c) = costs::chart(e, t, &format!("{wid}-costs")) {
+        h.push_str(&c);
     }
     usl_table(h, t, fits);
     Ok(())

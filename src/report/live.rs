@@ -83,8 +83,7 @@ fn kind_name(k: &Kind) -> &'static str {
 fn shell(title: &str, body: &str, script: &str) -> String {
     format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\
-         <style>{CSS}svg{{border:1px solid #ddd}}@media (prefers-color-scheme: dark)\
-         {{body{{background:#111;color:#ddd}}th{{background:#222}}svg{{background:#fff}}}}</style>\
+         <style>{CSS}svg{{border:1px solid #ddd}}</style>\
          </head><body><p class=\"note\"><a href=\"/\">runs</a> · <a href=\"/live\">in progress</a> \
          · txbench {} · read-only</p>{body}<script>{script}</script></body></html>",
         esc(title),

@@ -17,7 +17,9 @@ pub(super) struct RunRef<'a> {
     pub(super) r: &'a RunResult,
 }
 
-/// The pages' style sheet (the report's, and the store's pages of `txbench serve`).
+/// The pages' style sheet (the report's, and the store's pages of `txbench serve`): a dark
+/// scheme that keeps the charts on white (their colours are chosen for it), and print rules
+/// that keep a chart, a table row and the story on one page.
 pub(super) const CSS: &str = "body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}\
 h1{font-size:24px}h2{font-size:20px;border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:36px}\
 h3{font-size:16px;margin-top:24px}table{border-collapse:collapse;margin:8px 0;font-size:13px}\
@@ -28,7 +30,16 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.valid{color:#17612b;fon
 .story{background:#eef4fb;border-left:4px solid #2b6cb0;padding:6px 12px 6px 28px;margin:8px 0}.story li{margin:3px 0}\
 summary{cursor:pointer}summary h3{display:inline}\
 .row{display:flex;flex-wrap:wrap;gap:4px 16px}.finding{background:#fff3bf;padding:4px 8px;font-size:13px}\
-object.flame{width:100%;min-height:420px;border:1px solid #ddd}";
+object.flame{width:100%;min-height:420px;border:1px solid #ddd}\
+figure.costs{margin:8px 0}figure.costs figcaption{font-size:13px;margin-bottom:4px}\
+@media (prefers-color-scheme: dark){body{background:#16181b;color:#e4e4e4}a{color:#8ab4f8}\
+th{background:#2a2d31}td,th{border-color:#444}h2{border-color:#555}.note{color:#aaa}\
+.story{background:#1b2838;border-left-color:#6ea8fe}tr.diff td,.finding{background:#4a3f10}\
+.valid{color:#7fd18b}.declining{color:#ff8a80}\
+svg{background:#fff;border-radius:3px}object.flame{background:#fff}}\
+@media print{body{margin:0;max-width:none;color:#000;background:#fff}\
+.chart,figure,tr,.story{break-inside:avoid}h2,h3{break-after:avoid}a{color:#000}\
+.story{background:none;border-left:3px solid #000}}";
 
 /// The story first: `lines` (from `analysis::story` or `experiment::summary`) as the
 /// page's highlighted list, each line escaped; nothing when there are none.

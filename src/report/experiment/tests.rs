@@ -111,3 +111,55 @@ fn the_section_opens_with_its_summary_and_folds_its_cells() {
         "{head}"
     );
 }
+
+#[test]
+fn the_costs_are_drawn_with_their_intervals_one_row_per_cost_and_level() {
+    let mut e = experiment();
+    for c in &mut e.cells {
+        let rep = f64::from(c.repetition);
+        // Seed 000's shape: one cost more than triples, another moves ×150, one holds.
+        let b = c.variant != "a";
+        let figures: std::collections::BTreeMap<String, f64> = [
+            (
+                "redo_bytes".to_string(),
+                if b { 3580.0 } else { 1000.0 } + rep,
+            ),
+            (
+                "page_reorgs".to_string(),
+                if b { 2.24 } else { 0.015 } + 0.001 * rep,
+            ),
+            ("server_cpu_ms".to_string(), 2.0 + 0.01 * rep),
+        ]
+        .into();
+        c.per_transaction = figures;
+    }
+    let t = &tables(&e)[0];
+    let svg = costs::chart(&e, t, "w-costs").expect("a costs chart");
+    assert!(svg.starts_with("<figure class=\"chart costs\" id=\"w-costs\">"));
+    // Three costs at two levels, each a row with its label; the variant's name escaped.
+    for label in [
+        "redo_bytes per transaction · 2 threads",
+        "page_reorgs per transaction · 4 threads",
+        "server_cpu_ms per transaction · 4 threads",
+    ] {
+        assert!(svg.contains(&format!(">{label}</text>")), "{label}: {svg}");
+    }
+    assert_eq!(
+        svg.matches("<circle").count(),
+        6,
+        "a mark per cost and level"
+    );
+    assert!(svg.contains("b&lt;i&gt; vs a</text>"), "{svg}");
+    // Each mark's figures beside it, as the tables print them, and its multiple.
+    assert!(
+        svg.contains(">+257.5 % [+256.8, +258.1] (×3.57)</text>"),
+        "{svg}"
+    );
+    assert!(svg.contains(" (×132)</text>"), "{svg}");
+    // The axis runs from below ×1 to past ×150: log ticks 1, 10, 100 among them.
+    for tick in [">×1</text>", ">×10</text>", ">×100</text>"] {
+        assert!(svg.contains(tick), "{tick}");
+    }
+    // Without costs, no chart.
+    assert!(costs::chart(&experiment(), &tables(&experiment())[0], "x").is_none());
+}
