@@ -41,11 +41,9 @@ fn number_in(dom: &str, id: &str) -> u64 {
         .unwrap_or_else(|_| panic!("#{id} holds {:?}", &text[start..end]))
 }
 
-#[test]
-fn a_run_in_progress_is_shown_live_and_ends_with_its_verdict() {
-    let home = Home::new();
-    let s = point_select_server(&home, "live");
-    // serve reads an existing store: a first short run makes it.
+/// `txbench serve` on `home`'s store, which a first short run on `s` makes (serve reads an
+/// existing store).
+fn serve_after_a_run(home: &Home, s: &Server) -> Served {
     let first = home
         .cmd()
         .args([
@@ -62,7 +60,38 @@ fn a_run_in_progress_is_shown_live_and_ends_with_its_verdict() {
         .output()
         .unwrap();
     assert!(first.status.success(), "{:?}", text(&first));
-    let served = serve(&home);
+    serve(home)
+}
+
+/// The live page of what `/live` at `base` lists first, once it is listed (as it starts).
+fn listed(base: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let page = get(base, "/live");
+        if let Some(at) = page.find("/live/view?id=") {
+            let rest = &page[at + "/live/view?id=".len()..];
+            return format!("{base}/live/view?id={}", &rest[..rest.find('"').unwrap()]);
+        }
+        assert!(Instant::now() < deadline, "nothing appeared: {page}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The text of element `id` in a dumped DOM.
+fn text_of<'a>(dom: &'a str, id: &str) -> &'a str {
+    let from = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id} in {dom}"));
+    let text = &dom[from..];
+    let start = text.find('>').unwrap() + 1;
+    &text[start..start + text[start..].find('<').unwrap()]
+}
+
+#[test]
+fn a_run_in_progress_is_shown_live_and_ends_with_its_verdict() {
+    let home = Home::new();
+    let s = point_select_server(&home, "live");
+    let served = serve_after_a_run(&home, &s);
     assert!(get(&served.base, "/live").contains("id=\"none\""));
 
     let dir = home.path().join("liverun");
@@ -82,18 +111,7 @@ fn a_run_in_progress_is_shown_live_and_ends_with_its_verdict() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    // Listed as it starts.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let id = loop {
-        let page = get(&served.base, "/live");
-        if let Some(at) = page.find("/live/view?id=") {
-            let rest = &page[at + "/live/view?id=".len()..];
-            break rest[..rest.find('"').unwrap()].to_string();
-        }
-        assert!(Instant::now() < deadline, "the run never appeared: {page}");
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    let url = format!("{}/live/view?id={id}", served.base);
+    let url = listed(&served.base);
     // The counter advances while the run goes on.
     std::thread::sleep(Duration::from_secs(3));
     let (early, console) = chromium_dom_after(&url, 1500);
@@ -121,4 +139,62 @@ fn a_run_in_progress_is_shown_live_and_ends_with_its_verdict() {
     assert!(get(&served.base, "/live").contains("id=\"none\""));
     // A marker that is not one is refused, not read.
     assert!(get(&served.base, "/live/data?id=../store").contains("not a marker"));
+}
+
+#[test]
+fn a_sweep_in_progress_shows_its_levels_done_and_ends_with_its_verdict() {
+    let home = Home::new();
+    let s = point_select_server(&home, "livesweep");
+    let served = serve_after_a_run(&home, &s);
+    let dir = home.path().join("livesweep");
+    let mut sweep = home
+        .std_cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "oltp_point_select",
+            "--table-size",
+            "1000",
+        ])
+        .args([
+            "--threads",
+            "1,2",
+            "--time",
+            "5",
+            "--report-interval",
+            "1",
+            "-q",
+            "--out",
+        ])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let url = listed(&served.base);
+    // The levels done and left while it goes, the current level's counter with them.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (dom, console) = chromium_dom_after(&url, 1500);
+        assert!(console.is_empty(), "{console:?}");
+        if text_of(&dom, "done") == "1 of 2 levels" && number_in(&dom, "tx") > 0 {
+            assert!(dom.contains(">running<"), "{dom}");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "never at its second level: {dom}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    assert!(sweep.wait().unwrap().success());
+    let (end, console) = chromium_dom_after(&url, 1500);
+    assert!(console.is_empty(), "{console:?}");
+    assert_eq!(text_of(&end, "done"), "2 of 2 levels", "{end}");
+    assert!(
+        end.contains("id=\"verdict\" class=\"valid\">VALID<"),
+        "{end}"
+    );
+    assert!(end.contains(">completed<"), "{end}");
 }

@@ -83,7 +83,7 @@ pub fn run(r: &RunResult) -> Vec<String> {
         ));
     }
     for f in r.findings.iter().take(FINDINGS) {
-        out.push(format!("The server: {}; try {}.", f.finding, f.suggestion));
+        out.push(format!("Finding: {} (try: {}).", f.finding, f.suggestion));
     }
     let attempts = s.transactions + s.errors;
     if attempts > 0 {

@@ -428,7 +428,52 @@ fn doubts(e: &Experiment, tables: &[Table], at: &Places) -> Vec<String> {
             and_list(&shown)
         ));
     }
+    out.extend(noise_floor(tables, at));
     out
+}
+
+/// The noise floor where a comparison has an interval but no verdict: the smallest effect
+/// the experiment could have decided there (its interval's half-width), beside how far the
+/// cells of one variant spread; the widest such level only, so the line stays one.
+fn noise_floor(tables: &[Table], at: &Places) -> Option<String> {
+    let mut widest: Option<(f64, String)> = None;
+    for t in tables {
+        for r in &t.rows {
+            for (v, d) in &r.deviations {
+                let Some(d) = d.as_ref().filter(|d| !decided(d)) else {
+                    continue;
+                };
+                let half = (d.ci_pct.1 - d.ci_pct.0) / 2.0;
+                if widest.as_ref().is_some_and(|(w, _)| *w >= half) {
+                    continue;
+                }
+                let spread = r
+                    .columns
+                    .iter()
+                    .filter_map(|c| Some((c.variant.as_str(), c.min?, c.max?)))
+                    .filter(|(_, lo, _)| *lo > 0.0)
+                    .max_by(|a, b| (a.2 / a.1).total_cmp(&(b.2 / b.1)))
+                    .map_or(String::new(), |(name, lo, hi)| {
+                        format!(
+                            " ({name}'s cells there ranged {} to {} {})",
+                            crate::store::grouped(lo.round() as u64),
+                            crate::store::grouped(hi.round() as u64),
+                            t.unit
+                        )
+                    });
+                let place = at.suffix(v, &t.workload, r.threads);
+                widest = Some((
+                    half,
+                    format!(
+                        "Noise floor: with {} block(s), only an effect beyond ±{} % could be decided{place}{spread}; more blocks (experiment resume) or a quieter machine narrow it.",
+                        d.n,
+                        bound(half).trim_start_matches('+')
+                    ),
+                ));
+            }
+        }
+    }
+    widest.map(|(_, line)| line)
 }
 
 #[cfg(test)]

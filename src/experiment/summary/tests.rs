@@ -99,8 +99,17 @@ fn a_decided_slowdown_and_an_undecided_level_are_one_sentence_with_their_interva
         "{s}"
     );
     assert!(s.ends_with(", 95 %)."), "{s}");
-    // Nothing doubtful: every cell ran and is valid, every comparison has a verdict.
-    assert_eq!(l.len(), 2, "{l:#?}");
+    // Every cell ran and is valid; the level without a verdict states its noise floor: the
+    // smallest effect 4 blocks could decide there, beside its cells' spread.
+    assert_eq!(l.len(), 3, "{l:#?}");
+    assert!(
+        l[2].starts_with("Noise floor: with 4 block(s), only an effect beyond ±")
+            && l[2].ends_with(
+                " % could be decided at 2 threads (null-dates's cells there ranged 520 to 650 NOPM); more blocks (experiment resume) or a quieter machine narrow it."
+            ),
+        "{}",
+        l[2]
+    );
 }
 
 #[test]
@@ -137,7 +146,8 @@ fn no_difference_anywhere_is_said_as_such() {
     let mut e = null_dates();
     no_difference(&mut e);
     let l = summary(&e);
-    assert_eq!(l.len(), 1, "no costs recorded, no costs line: {l:#?}");
+    assert_eq!(l.len(), 2, "no costs recorded, no costs line: {l:#?}");
+    assert!(l[1].starts_with("Noise floor: "), "{l:#?}");
     assert!(
         l[0].starts_with("null-dates against default: no difference decided at 2 threads (NOPM ")
             && l[0].contains(", 95 %) and at 4 threads (NOPM "),
