@@ -12,9 +12,12 @@ use std::fmt::Write as _;
 /// The chart's width, px.
 const WIDTH: f64 = 820.0;
 /// The row labels' width on the left, px.
-const LABEL_W: f64 = 240.0;
+const LABEL_W: f64 = 190.0;
 /// The figures' width on the right, px.
-const FIGURE_W: f64 = 200.0;
+const FIGURE_W: f64 = 230.0;
+/// A change from which the figures beside a mark are multiples (×124 [×86, ×179]), as the
+/// summary writes them.
+const MULTIPLE_PCT: f64 = 1000.0;
 /// Height of one variant's line in a row, px.
 const LINE_H: f64 = 18.0;
 /// Space above the first row (the legend) and below the last (the axis), px.
@@ -39,6 +42,25 @@ struct CostRow {
     marks: Vec<Mark>,
 }
 
+/// A change and its interval as the mark's figures: in % ("+252.0 % [+240.7, +263.6]"), or
+/// as multiples from [`MULTIPLE_PCT`] on ("×124 [×86, ×179]").
+fn change(d: &crate::experiment::Deviation) -> String {
+    if d.pct.abs() < MULTIPLE_PCT {
+        return crate::experiment::change_text(d);
+    }
+    let m = |pct: f64| times((1.0 + pct / 100.0).max(FLOOR));
+    format!("{} [{}, {}]", m(d.pct), m(d.ci_pct.0), m(d.ci_pct.1))
+}
+
+/// What the costs of `t` are per: "New-Order" or "transaction".
+fn per(t: &Table) -> &str {
+    t.rows
+        .iter()
+        .flat_map(|r| r.costs.iter().flat_map(|(_, c)| c.first()))
+        .next()
+        .map_or("transaction", |c| c.per.as_str())
+}
+
 /// The rows of `t`: each cost with an interval, per level when there are several.
 fn rows(e: &Experiment, t: &Table) -> Vec<CostRow> {
     let levels = t.rows.len() > 1;
@@ -50,9 +72,9 @@ fn rows(e: &Experiment, t: &Table) -> Vec<CostRow> {
                 let Some(d) = &c.deviation else { continue };
                 let ratio = |pct: f64| (1.0 + pct / 100.0).max(FLOOR);
                 let label = if levels {
-                    format!("{} per {} · {} threads", c.figure, c.per, r.threads)
+                    format!("{} · {} threads", c.figure, r.threads)
                 } else {
-                    format!("{} per {}", c.figure, c.per)
+                    c.figure.clone()
                 };
                 let mark = Mark {
                     color,
@@ -60,7 +82,7 @@ fn rows(e: &Experiment, t: &Table) -> Vec<CostRow> {
                     ratio: ratio(d.pct),
                     low: ratio(d.ci_pct.0),
                     high: ratio(d.ci_pct.1),
-                    text: crate::experiment::change_text(d),
+                    text: change(d),
                 };
                 match out.iter_mut().find(|x| x.label == label) {
                     Some(row) => row.marks.push(mark),
@@ -75,12 +97,18 @@ fn rows(e: &Experiment, t: &Table) -> Vec<CostRow> {
     out
 }
 
-/// The ticks of a log axis from `lo` to `hi`: 1, 2 and 5 times the powers of ten.
+/// The ticks of a log axis from `lo` to `hi`: 1, 2 and 5 times the powers of ten, or the
+/// powers alone over more than three decades.
 fn ticks(lo: f64, hi: f64) -> Vec<f64> {
     let mut out = Vec::new();
+    let steps: &[f64] = if hi / lo > 1000.0 {
+        &[1.0]
+    } else {
+        &[1.0, 2.0, 5.0]
+    };
     let mut p = 10f64.powf(lo.log10().floor());
     while p <= hi * 1.0001 {
-        for m in [1.0, 2.0, 5.0] {
+        for m in steps {
             let t = p * m;
             if t >= lo * 0.9999 && t <= hi * 1.0001 {
                 out.push(t);
@@ -118,11 +146,12 @@ pub(super) fn chart(e: &Experiment, t: &Table, id: &str) -> Option<String> {
     let lines: usize = rows.iter().map(|r| r.marks.len()).sum();
     let height = TOP + LINE_H * lines as f64 + 6.0 * rows.len() as f64 + BOTTOM;
     let mut s = format!(
-        "<figure class=\"chart costs\" id=\"{}\"><figcaption>{}: costs per transaction, each variant's change from {} with its interval (log scale)</figcaption>\
+        "<figure class=\"chart costs\" id=\"{}\"><figcaption>{}: costs per {}, each variant's change from {} with its interval (log scale)</figcaption>\
          <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height:.0}\" viewBox=\"0 0 {WIDTH} {height:.0}\" font-family=\"sans-serif\" font-size=\"12\">\
          <rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>",
         esc(id),
         esc(&t.workload),
+        esc(per(t)),
         esc(&t.baseline)
     );
     legend(&mut s, e, t);
@@ -200,7 +229,7 @@ fn draw_mark(s: &mut String, m: &Mark, x: &dyn Fn(f64) -> f64, cy: f64) {
         cy + 4.0,
         WIDTH - FIGURE_W + 8.0,
         cy + 4.0,
-        esc(&format!("{} ({})", m.text, times(m.ratio)))
+        esc(&m.text)
     );
 }
 
