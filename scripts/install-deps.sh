@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what txbench needs on a Debian machine, and only what is missing.
-# Usage: scripts/install-deps.sh [sysbench] [chromium]   (extras for benchmarks / browser tests)
+# Usage: scripts/install-deps.sh [sysbench] [chromium]   (extras: sysbench for benchmarks and the
+# lua workload's tests, which run its scripts from /usr/share/sysbench; chromium for browser tests)
 set -euo pipefail
 
 have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/usr/bin/$1" ]; }

@@ -4,10 +4,12 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 mod driver;
+mod lua;
 mod store;
 mod workload;
 
 pub use driver::*;
+pub use lua::{hoist_lua_options, parse_args};
 pub use store::*;
 pub use workload::*;
 
@@ -68,6 +70,10 @@ pub enum Command {
     Check(WorkloadCmd),
     /// Drop a workload's tables.
     Cleanup(WorkloadCmd),
+    /// Run a command a sysbench Lua script declares (sysbench.cmdline.commands, e.g.
+    /// sysbench-tpcc's check), or its prepare, cleanup or help function.
+    #[command(name = "lua-command", disable_help_flag = true)]
+    LuaCommand(LuaCommandCmd),
     /// Write one self-contained HTML report (charts inline) of stored runs and sweeps.
     Report {
         /// Run or sweep directories.
@@ -193,6 +199,24 @@ pub struct PrepareCmd {
     /// The workload.
     #[command(subcommand)]
     pub workload: WorkloadChoice,
+}
+
+/// `txbench lua-command FILE NAME [script options]`.
+#[derive(Debug, Args)]
+pub struct LuaCommandCmd {
+    /// The script.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The command's name.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The script's options (--threads N runs a parallel command on N threads).
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "SCRIPT_OPTIONS"
+    )]
+    pub args: Vec<String>,
 }
 
 /// `txbench check|cleanup <workload> [options]`.

@@ -90,6 +90,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         }
         Command::Check(w) => commands::workload::check(&out, url, &w),
         Command::Cleanup(w) => commands::workload::cleanup(&out, url, &w),
+        Command::LuaCommand(c) => commands::workload::lua_command(&out, url, &c),
         Command::Report { runs, output, png } => {
             commands::report(&out, &runs, output.as_deref(), png.as_deref())
         }

@@ -1,9 +1,8 @@
 //! The `txbench` binary: parse the command line, run, print `Error: …` and exit with the
 //! documented code (0 ok, 1 error, 2 usage, 3 INVALID run, 130 interrupted).
-use clap::Parser;
 
 fn main() {
-    let cli = txbench::cli::Cli::parse();
+    let cli = txbench::cli::parse_args(std::env::args().collect()).unwrap_or_else(|e| e.exit());
     if let Some(store) = &cli.store {
         // The runs this command starts (an experiment's cells) record in the same store.
         let abs = std::env::current_dir()

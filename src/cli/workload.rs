@@ -34,6 +34,10 @@ pub enum WorkloadChoice {
     Tpcc(TpccArgs),
     /// TPC-B (retired; pgbench's layout): branches, tellers, accounts, history.
     Tpcb(TpcbArgs),
+    /// A sysbench 1.0 Lua script, run unchanged: FILE, then the options it declares
+    /// (--tables 2, --table-size=1000; FILE --help lists them).
+    #[command(disable_help_flag = true)]
+    Lua(LuaArgs),
 }
 
 impl WorkloadChoice {
@@ -61,6 +65,22 @@ impl WorkloadChoice {
 struct OnlyWorkload {
     #[command(subcommand)]
     workload: WorkloadChoice,
+}
+
+/// The `lua` workload: a script and its own options, read against what it declares once
+/// it is loaded (clap cannot know them).
+#[derive(Debug, Args, Clone)]
+pub struct LuaArgs {
+    /// The script (a sysbench 1.0 Lua script: oltp_read_write.lua, tpcc.lua, ...).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The script's options, as sysbench takes them: --name value or --name=value.
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "SCRIPT_OPTIONS"
+    )]
+    pub args: Vec<String>,
 }
 
 /// Options of the TPC-B workload.

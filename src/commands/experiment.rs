@@ -65,7 +65,7 @@ fn check_options(file: &Path, plan: &Plan, e: &plan::Expanded) -> Result<()> {
         let mut run = vec!["txbench".to_string(), "run".into(), w.name.clone()];
         run.extend(p.run.iter().cloned());
         for (what, args) in [("prepare", argv), ("run", run)] {
-            if let Err(err) = <crate::cli::Cli as clap::Parser>::try_parse_from(&args) {
+            if let Err(err) = crate::cli::parse_args(args.clone()) {
                 let first = err
                     .to_string()
                     .lines()

@@ -41,6 +41,7 @@ fn recorded_options(w: &WorkloadChoice) -> Option<Value> {
         | W::OltpUpdateNonIndex(a)
         | W::OltpInsert(a)
         | W::OltpDelete(a) => serde_json::to_value(a.options().ok()?).ok(),
+        W::Lua(_) => None,
     }
 }
 

@@ -162,7 +162,7 @@ pub fn k8s_job(out: &Output, url: Option<&str>, job: &K8sJobCmd) -> Result<i32> 
     // The pods will run exactly this: refuse here what they would refuse there.
     let mut argv = vec!["txbench".to_string(), "run".to_string()];
     argv.extend(job.run.iter().cloned());
-    if let Err(e) = <crate::cli::Cli as clap::Parser>::try_parse_from(&argv) {
+    if let Err(e) = crate::cli::parse_args(argv) {
         return Err(Failure::Usage(format!(
             "k8s job: the run arguments do not parse as `txbench run`: {}",
             e.to_string().lines().next().unwrap_or_default()

@@ -19,6 +19,9 @@ pub enum Error {
     /// A conflict with a concurrent transaction the workload found itself (a duplicate key
     /// where a concurrent delete-insert raced it): retried like a serialization failure.
     Conflict(String),
+    /// An error a workload's script raised (a sysbench Lua script): its message, with the
+    /// file and line.
+    Script(String),
 }
 
 /// A database call's result.
@@ -61,6 +64,7 @@ pub fn classify(e: &Error) -> ErrorClass {
         Error::Data(_) => ErrorClass::Data,
         Error::Decode(_) => ErrorClass::Other,
         Error::Conflict(_) => ErrorClass::Serialization,
+        Error::Script(_) => ErrorClass::Other,
     }
 }
 
@@ -72,7 +76,24 @@ pub fn error_message(e: &Error) -> String {
         #[cfg(feature = "postgres")]
         Error::Postgres(e) => postgres::error_message(e),
         Error::Data(m) => format!("{m} ({DATA_ERROR_STATE})"),
-        Error::Decode(m) | Error::Conflict(m) => m.clone(),
+        Error::Decode(m) | Error::Conflict(m) | Error::Script(m) => m.clone(),
+    }
+}
+
+/// The server's error number and SQLSTATE, as sysbench's scripts read them (errdesc's
+/// sql_errno and sql_state): MySQL's code and state; PostgreSQL's SQLSTATE with number 0;
+/// a connection lost without a server error is 2013 (CR_SERVER_LOST), state HY000.
+pub fn error_code(e: &Error) -> (u32, String) {
+    match e {
+        #[cfg(feature = "mysql")]
+        Error::Mysql(::mysql::Error::MySqlError(me)) => (u32::from(me.code), me.state.clone()),
+        #[cfg(feature = "postgres")]
+        Error::Postgres(p) if p.db().is_some() => {
+            (0, p.db().map(|d| d.code.clone()).unwrap_or_default())
+        }
+        Error::Data(_) => (0, DATA_ERROR_STATE.to_string()),
+        _ if classify(e).disconnects() => (2013, "HY000".to_string()),
+        _ => (0, "HY000".to_string()),
     }
 }
 

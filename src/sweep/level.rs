@@ -224,6 +224,7 @@ impl Level<'_> {
                 options: a,
             } => self.tpcc_ready(conn, seed, *warehouses, *check, *table_sets, a),
             Choice::Tpcb { scale, options, .. } => self.tpcb_ready(conn, *scale, options),
+            Choice::Lua { script, given } => Ok(self.lua_ready(script, given)),
             Choice::Oltp(kind, o) => {
                 oltp::ready(conn, o, self.plan.choice.name())?;
                 Ok(Ready {
@@ -322,6 +323,35 @@ impl Level<'_> {
         })
     }
 
+    /// A sysbench Lua script ready: sysbench.opt's general options from the plan (threads
+    /// this level's), the script's hash and options recorded.
+    fn lua_ready(
+        &self,
+        script: &Arc<crate::workload::lua::Script>,
+        given: &Arc<crate::workload::lua::options::Given>,
+    ) -> Ready {
+        let d = &self.plan.driver;
+        let general = vec![
+            ("threads", f64::from(self.threads)),
+            ("time", d.time_s),
+            ("events", d.events.unwrap_or(0) as f64),
+            ("rate", d.rate.unwrap_or(0.0)),
+            ("report_interval", d.report_interval_s),
+            ("warmup_time", d.warmup_s),
+        ];
+        Ready {
+            workload: Arc::new(crate::workload::lua::LuaWorkload::new(
+                script.clone(),
+                given.clone(),
+                general,
+            )),
+            tpcc: None,
+            tpcb: None,
+            sets: None,
+            options: script.recorded(given),
+        }
+    }
+
     /// What the first target says before the run: its clock, how its data was made, and the
     /// sizes of the tables the workload grows.
     fn read_at_start(
@@ -385,7 +415,7 @@ impl Level<'_> {
     ) -> Result<RunConfig> {
         let (plan, targets) = (self.plan, self.targets);
         let workload_options = match &plan.choice {
-            Choice::Tpcb { .. } | Choice::Tpcc { .. } => options,
+            Choice::Tpcb { .. } | Choice::Tpcc { .. } | Choice::Lua { .. } => options,
             Choice::Oltp(_, o) => serde_json::to_value(o)?,
         };
         if let Some(e) = self.expect
@@ -460,7 +490,7 @@ fn growth_tables(choice: &Choice) -> &'static [&'static str] {
     match choice {
         Choice::Tpcc { .. } => &["orders", "order_line", "history", "new_order"],
         Choice::Tpcb { .. } => &["pgbench_history"],
-        Choice::Oltp(..) => &[],
+        Choice::Oltp(..) | Choice::Lua { .. } => &[],
     }
 }
 

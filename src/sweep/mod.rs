@@ -45,6 +45,13 @@ pub enum Choice {
         /// The rest of its options.
         options: tpcb::RunOptions,
     },
+    /// A sysbench Lua script with its options.
+    Lua {
+        /// The script, loaded.
+        script: std::sync::Arc<crate::workload::lua::Script>,
+        /// Its options' values.
+        given: std::sync::Arc<crate::workload::lua::options::Given>,
+    },
 }
 
 impl Choice {
@@ -54,6 +61,7 @@ impl Choice {
             Choice::Oltp(k, _) => k.name(),
             Choice::Tpcc { .. } => "tpcc",
             Choice::Tpcb { .. } => "tpcb",
+            Choice::Lua { .. } => "lua",
         }
     }
 }

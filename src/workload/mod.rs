@@ -2,6 +2,7 @@
 //! counters; a workload owns its schema, data and transactions (sysbench's split).
 
 pub mod loader;
+pub mod lua;
 pub mod meta;
 pub mod oltp;
 pub mod rand;

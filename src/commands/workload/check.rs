@@ -16,7 +16,11 @@ use std::time::Instant;
 
 /// `txbench check`.
 pub fn check(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> {
-    let sel = select(&cmd.workload)?;
+    let sel = select(&cmd.workload, "check")?;
+    if let Selected::Lua(c) = &sel {
+        // The script's own check (sysbench-tpcc's), on one thread unless --threads says.
+        return super::lua::command(out, url, c, "check", 1);
+    }
     let target = resolve_target(out, url)?;
     let mut conn = engine::connect(&target)?;
     let code = check_workload(out, &mut conn, &target, &sel)?;
@@ -75,6 +79,7 @@ fn check_workload(
     sel: &Selected,
 ) -> Result<i32> {
     match sel {
+        Selected::Lua(_) => anyhow::bail!("a script's check is its own command (check lua FILE)"),
         Selected::Tpcc(a) => check_tpcc(out, conn, target, a),
         Selected::Tpcb(a) => {
             let state = tpcb::ready(conn, a.scale)?;

@@ -2,10 +2,12 @@
 //! options here; preparing in `prepare`, checking in `check`, running and sweeping in `run`.
 
 mod check;
+mod lua;
 mod prepare;
 mod run;
 
 pub use check::check;
+pub use lua::lua_command;
 pub use prepare::{cleanup, prepare};
 pub use run::run;
 
@@ -22,6 +24,7 @@ enum Selected {
     Oltp(OltpKind, OltpOptions),
     Tpcc(TpccArgs),
     Tpcb(TpcbArgs),
+    Lua(lua::Chosen),
 }
 
 impl Selected {
@@ -30,6 +33,7 @@ impl Selected {
             Selected::Oltp(k, _) => k.name(),
             Selected::Tpcc(_) => "tpcc",
             Selected::Tpcb(_) => "tpcb",
+            Selected::Lua(_) => "lua",
         }
     }
 }
@@ -44,8 +48,11 @@ fn tpcc_options(a: &TpccArgs, warehouses: u32) -> TpccOptions {
     }
 }
 
-fn select(w: &WorkloadChoice) -> Result<Selected> {
+/// The workload of `verb`'s command line (`verb` is the command a sysbench script is
+/// loaded for: prepare, run, check, cleanup).
+fn select(w: &WorkloadChoice, verb: &str) -> Result<Selected> {
     let (kind, args) = match w {
+        WorkloadChoice::Lua(a) => return lua::select(a, verb).map(Selected::Lua),
         WorkloadChoice::Tpcc(a) => {
             if a.warehouses == Some(0) {
                 anyhow::bail!("--warehouses must be at least 1");

@@ -17,9 +17,12 @@ use std::time::Instant;
 
 /// `txbench prepare`.
 pub fn prepare(out: &Output, url: Option<&str>, cmd: &PrepareCmd) -> Result<i32> {
-    let sel = select(&cmd.workload)?;
+    let sel = select(&cmd.workload, "prepare")?;
     let threads = cmd.load_threads.unwrap_or_else(cpus);
     let o = match &sel {
+        Selected::Lua(c) => {
+            return super::lua::command(out, url, c, "prepare", cmd.load_threads.unwrap_or(1));
+        }
         Selected::Tpcc(a) => return prepare_tpcc(out, url, a, threads),
         Selected::Tpcb(a) => return prepare_tpcb(out, url, a, threads),
         Selected::Oltp(_, o) => o,
@@ -376,7 +379,10 @@ fn prepare_tpcb(out: &Output, url: Option<&str>, a: &TpcbArgs, threads: u32) -> 
 
 /// `txbench cleanup`.
 pub fn cleanup(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> {
-    let sel = select(&cmd.workload)?;
+    let sel = select(&cmd.workload, "cleanup")?;
+    if let Selected::Lua(c) = &sel {
+        return super::lua::command(out, url, c, "cleanup", 1);
+    }
     let target = resolve_target(out, url)?;
     let mut conn = engine::connect(&target)?;
     let what = match &sel {
@@ -402,6 +408,7 @@ pub fn cleanup(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32
             "the TPC-B tables".to_string()
         }
         Selected::Oltp(..) => format!("{} sbtest table(s)", oltp::cleanup(&mut conn)?),
+        Selected::Lua(_) => anyhow::bail!("a script cleans up with its own cleanup()"),
     };
     if out.json {
         println!("{}", json!({"workload": sel.name(), "dropped": what}));

@@ -118,7 +118,7 @@ impl sweep::Show for Printer<'_> {
 /// `run`'s command line read once into the plan every level runs from.
 fn plan(cmd: &RunCmd) -> Result<Plan> {
     let d = &cmd.driver;
-    let choice = match select(&cmd.workload)? {
+    let choice = match select(&cmd.workload, "run")? {
         Selected::Oltp(kind, o) => Choice::Oltp(kind, o),
         Selected::Tpcc(a) => Choice::Tpcc {
             warehouses: a.warehouses,
@@ -130,6 +130,10 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
             scale: a.scale,
             check: a.check,
             options: a.run_options(),
+        },
+        Selected::Lua(c) => Choice::Lua {
+            script: c.script,
+            given: c.given,
         },
     };
     let shard = match d.shard {
@@ -229,6 +233,12 @@ pub fn run(out: &Output, urls: &[String], cmd: &RunCmd) -> Result<i32> {
     if let Some(dir) = &d.resume {
         return resume(out, urls, &cmd.workload, dir, d.out.is_some());
     }
+    if let crate::cli::WorkloadChoice::Lua(a) = &cmd.workload {
+        let c = super::lua::select(a, "run")?;
+        if let Some(code) = super::lua::help(out, &c) {
+            return Ok(code);
+        }
+    }
     let plan = plan(cmd)?;
     let show = Printer { out };
     let name = plan.choice.name();
@@ -274,7 +284,7 @@ fn resume(
             dir.display()
         );
     }
-    let name = select(workload)?.name();
+    let name = select(workload, "run")?.name();
     if !dir.join(Sweep::FILE).is_file() {
         anyhow::bail!("--resume {}: no sweep.json there", dir.display());
     }
@@ -296,7 +306,7 @@ fn resume(
     }
     let mut argv = vec!["txbench".to_string(), "run".to_string()];
     argv.extend(s.args.iter().cloned());
-    let cli = <crate::cli::Cli as clap::Parser>::try_parse_from(&argv).map_err(|e| {
+    let cli = crate::cli::parse_args(argv).map_err(|e| {
         anyhow::anyhow!(
             "--resume {}: the recorded options no longer parse: {}",
             dir.display(),

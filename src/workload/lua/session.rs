@@ -1,0 +1,112 @@
+//! What one Lua state's primitives share (its app data): the random generator and the
+//! distributions, the statements the script prepared, this call's counts and error; and
+//! where the connection lent to a call waits.
+
+use super::options::OptValue;
+use crate::metrics::StmtCounts;
+use crate::workload::rand::{Distribution, IdDist, WorkerRng};
+use mlua::Lua;
+
+/// Where the connection lent to a call waits in the registry.
+pub(super) const CONN: &str = "txbench.conn";
+
+/// A statement the script prepared: its text, and the statement on the connection of
+/// generation `.0` (prepared again on the next connection after a reconnect).
+pub(super) struct Prepared {
+    pub sql: String,
+    pub stmt: Option<(u64, crate::engine::Stmt)>,
+}
+
+/// What one state's primitives share (the state's app data).
+pub(super) struct Session {
+    pub rng: WorkerRng,
+    /// --rand-type (sysbench.rand.default), and the named distributions.
+    pub default: IdDist,
+    pub special: IdDist,
+    pub gaussian: IdDist,
+    pub pareto: IdDist,
+    pub zipfian: IdDist,
+    /// sysbench.rand.unique: the next index of this thread's share of a bijection of u32.
+    pub unique_next: u64,
+    pub tid: u32,
+    pub threads: u32,
+    /// The target's engine, as sysbench names its driver: mysql or pgsql.
+    pub driver: &'static str,
+    pub stmts: Vec<Option<Prepared>>,
+    /// The connection's generation: every on_connect starts another.
+    pub generation: u64,
+    /// Whether the script holds an open connection (drv:connect() without disconnect()).
+    pub open: bool,
+    /// This call's statements.
+    pub counts: StmtCounts,
+    /// COMMITs and ROLLBACKs this call sent.
+    pub ends: u64,
+    /// The last statement's error, until a statement succeeds.
+    pub failed: Option<crate::engine::Error>,
+    /// The error was raised as sysbench's RESTART_EVENT.
+    pub restart: bool,
+    /// The script counted an error itself (ffi.C.sb_counter_inc(tid, SB_CNT_ERROR)).
+    pub counted_error: bool,
+    /// `--help`'s text, for sysbench.cmdline.print_test_options().
+    pub help: String,
+}
+
+impl Session {
+    /// A session for thread `tid` of `threads`, with the distributions `values` sets.
+    pub fn new(
+        rng: WorkerRng,
+        values: &std::collections::BTreeMap<String, OptValue>,
+        tid: u32,
+        threads: u32,
+        driver: &'static str,
+    ) -> Session {
+        let num = |k: &str, d: f64| match values.get(k) {
+            Some(OptValue::Number(n)) => *n,
+            _ => d,
+        };
+        let special = Distribution::Special {
+            pct: num("rand_spec_pct", 1.0),
+            res: num("rand_spec_res", 75.0),
+        };
+        let pareto = Distribution::Pareto {
+            h: num("rand_pareto_h", 0.2),
+        };
+        let zipfian = Distribution::Zipfian {
+            exp: num("rand_zipfian_exp", 0.8),
+        };
+        let default = match values.get("rand_type") {
+            Some(OptValue::Text(t)) if t == "uniform" => Distribution::Uniform,
+            Some(OptValue::Text(t)) if t == "gaussian" => Distribution::Gaussian,
+            Some(OptValue::Text(t)) if t == "pareto" => pareto,
+            Some(OptValue::Text(t)) if t == "zipfian" => zipfian,
+            _ => special,
+        };
+        Session {
+            rng,
+            default: IdDist::new(default),
+            special: IdDist::new(special),
+            gaussian: IdDist::new(Distribution::Gaussian),
+            pareto: IdDist::new(pareto),
+            zipfian: IdDist::new(zipfian),
+            unique_next: 0,
+            tid,
+            threads: threads.max(1),
+            driver,
+            stmts: Vec::new(),
+            generation: 0,
+            open: false,
+            counts: StmtCounts::default(),
+            ends: 0,
+            failed: None,
+            restart: false,
+            counted_error: false,
+            help: String::new(),
+        }
+    }
+}
+
+/// The session of `lua`'s state.
+pub(super) fn session(lua: &Lua) -> mlua::Result<mlua::AppDataRefMut<'_, Session>> {
+    lua.app_data_mut::<Session>()
+        .ok_or_else(|| mlua::Error::runtime("txbench: no session"))
+}

@@ -1,0 +1,159 @@
+//! One virtual user of a script: its own Lua state, made on its first connection (where
+//! thread_init() runs), and event() as its transaction.
+
+use super::state::{self, Made, Session, hidden, session, with_conn};
+use super::{Given, Script, Seen};
+use crate::engine::{self, Conn, Engine};
+use crate::metrics::{Outcome, StmtCounts};
+use crate::workload::Worker;
+use crate::workload::rand::WorkerRng;
+use mlua::Lua;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+pub(super) struct LuaWorker {
+    script: Arc<Script>,
+    given: Arc<Given>,
+    general: Arc<Vec<(&'static str, f64)>>,
+    id: u32,
+    /// Until the state is made.
+    rng: Option<WorkerRng>,
+    lua: Option<Lua>,
+    seen: Arc<Seen>,
+}
+
+impl LuaWorker {
+    pub(super) fn new(
+        script: Arc<Script>,
+        given: Arc<Given>,
+        general: Arc<Vec<(&'static str, f64)>>,
+        id: u32,
+        rng: WorkerRng,
+        seen: Arc<Seen>,
+    ) -> LuaWorker {
+        LuaWorker {
+            script,
+            given,
+            general,
+            id,
+            rng: Some(rng),
+            lua: None,
+            seen,
+        }
+    }
+
+    /// The state made on `conn`, its thread_init() run there.
+    fn make(&mut self, conn: &mut Conn) -> mlua::Result<Lua> {
+        let threads = self
+            .general
+            .iter()
+            .find(|(k, _)| *k == "threads")
+            .map_or(1, |(_, v)| *v as u32);
+        let rng = self
+            .rng
+            .take()
+            .ok_or_else(|| mlua::Error::runtime("txbench: the state was lost"))?;
+        let s = Session::new(rng, &self.given.values, self.id, threads, driver_name(conn));
+        let made = Made {
+            command: "run",
+            tid: self.id,
+            values: &self.given.values,
+            general: &self.general,
+        };
+        let lua = state::new_state(&self.script, &made, s)?;
+        if self.script.defines("thread_init") {
+            let call = hidden(&lua, "call")?;
+            let init: mlua::Function = lua.globals().get("thread_init")?;
+            let (ok, msg): (bool, Option<String>) =
+                with_conn(&lua, conn, || call.call((init, self.id)))?;
+            if !ok {
+                return Err(mlua::Error::runtime(format!(
+                    "thread_init: {}",
+                    msg.unwrap_or_default()
+                )));
+            }
+        }
+        Ok(lua)
+    }
+}
+
+/// The engine as sysbench names its driver.
+pub(super) fn driver_name(conn: &Conn) -> &'static str {
+    match conn.engine() {
+        Engine::Postgres => "pgsql",
+        _ => "mysql",
+    }
+}
+
+fn script_error(e: &mlua::Error) -> engine::Error {
+    engine::Error::Script(state::one_line(e))
+}
+
+impl Worker for LuaWorker {
+    fn on_connect(&mut self, conn: &mut Conn) -> engine::Result<()> {
+        match &self.lua {
+            Some(lua) => {
+                // A new connection: the script's statements are prepared again on first use.
+                session(lua).map_err(|e| script_error(&e))?.generation += 1;
+            }
+            None => {
+                let lua = self.make(conn).map_err(|e| script_error(&e))?;
+                self.lua = Some(lua);
+            }
+        }
+        Ok(())
+    }
+
+    fn execute(
+        &mut self,
+        conn: &mut Conn,
+        _kind: usize,
+        _retry: bool,
+        stmts: &mut StmtCounts,
+    ) -> engine::Result<Outcome> {
+        if self.lua.is_none() {
+            self.on_connect(conn)?;
+        }
+        let Some(lua) = &self.lua else {
+            return Err(engine::Error::Script("txbench: no Lua state".into()));
+        };
+        {
+            let mut s = session(lua).map_err(|e| script_error(&e))?;
+            s.counts = StmtCounts::default();
+            s.ends = 0;
+            s.failed = None;
+            s.restart = false;
+            s.counted_error = false;
+        }
+        let run = hidden(lua, "run_event").map_err(|e| script_error(&e))?;
+        let result: mlua::Result<(bool, Option<String>)> =
+            with_conn(lua, conn, || run.call(self.id));
+        let mut s = session(lua).map_err(|e| script_error(&e))?;
+        stmts.reads += s.counts.reads;
+        stmts.writes += s.counts.writes;
+        stmts.other += s.counts.other;
+        let (ok, msg) = result.map_err(|e| script_error(&e))?;
+        if ok {
+            self.seen.events.fetch_add(1, Ordering::Relaxed);
+            self.seen.ends.fetch_add(s.ends, Ordering::Relaxed);
+            self.seen
+                .stmts
+                .fetch_add(s.counts.total(), Ordering::Relaxed);
+            return Ok(if s.counted_error {
+                Outcome::RolledBack
+            } else {
+                Outcome::Committed
+            });
+        }
+        let msg = msg.unwrap_or_default();
+        match s.failed.take() {
+            // The script's sql_error_ignorable hook asked for a restart of an error txbench
+            // does not retry: retried as a conflict.
+            Some(e) if s.restart && !engine::classify(&e).retryable() => {
+                Err(engine::Error::Conflict(msg))
+            }
+            Some(e) => Err(e),
+            None => Err(engine::Error::Script(msg)),
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! The `lua` workload: sysbench 1.0's own scripts (Debian's /usr/share/sysbench, and
+//! sysbench-tpcc from /work/shared/peers, read where they are) run unchanged against real
+//! sandbox servers; bad scripts and options refused before anything runs.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+const SYSBENCH: &str = "/usr/share/sysbench";
+const TPCC: &str = "/work/shared/peers/sysbench-tpcc";
+
+/// Debian's sysbench scripts, installed by scripts/install-deps.sh when missing; false
+/// (with the reason printed) only when they are absent and cannot be installed.
+fn sysbench_scripts() -> bool {
+    let have = || Path::new(SYSBENCH).join("oltp_common.lua").is_file();
+    if !have() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let _ = std::process::Command::new(root.join("scripts/install-deps.sh"))
+            .arg("sysbench")
+            .status();
+    }
+    if !have() {
+        eprintln!(
+            "skipped: {SYSBENCH}/oltp_common.lua is absent and sysbench cannot be installed here"
+        );
+    }
+    have()
+}
+
+fn txbench(home: &Home, url: &str, args: &[&str]) -> std::process::Output {
+    home.cmd().args(["--url", url]).args(args).output().unwrap()
+}
+
+fn ok(out: &std::process::Output, what: &str) -> String {
+    assert!(out.status.success(), "{what}: {:?}", text(out));
+    text(out).0
+}
+
+#[test]
+fn oltp_scripts_run_unchanged_on_mariadb() {
+    if !sysbench_scripts() {
+        return;
+    }
+    let home = Home::new();
+    let s = home.start_db(Db::MariaDb, "lua", &[]);
+    let rw = format!("{SYSBENCH}/oltp_read_write.lua");
+    let size = ["--tables", "2", "--table-size=1000"];
+    ok(
+        &txbench(
+            &home,
+            &s.url,
+            &[&["prepare", "lua", &rw][..], &size].concat(),
+        ),
+        "prepare",
+    );
+    assert_eq!(s.count("SELECT COUNT(*) FROM sbtest2"), 1000);
+
+    // sysbench's spellings of the driver's options, after the script's.
+    let dir = home.path().join("rw");
+    let run = [
+        &["run", "lua", &rw][..],
+        &size,
+        &[
+            "--threads=2",
+            "--time=3",
+            "--report-interval=1",
+            "--json",
+            "--out",
+        ],
+        &[dir.to_str().unwrap()],
+    ]
+    .concat();
+    ok(&txbench(&home, &s.url, &run), "run oltp_read_write.lua");
+    let r = result_json(&dir);
+    assert_eq!(r["validity"]["valid"], true, "{}", r["validity"]);
+    assert_eq!(r["config"]["threads"], 2);
+    let w = &r["config"]["workload_options"];
+    assert_eq!(w["sha256"].as_str().unwrap().len(), 64);
+    assert_eq!(w["options"]["tables"], 2.0);
+    assert!(
+        w["modules"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("oltp_common.lua"),
+        "{w}"
+    );
+    let sum = &r["summary"];
+    assert_eq!(sum["kinds"][0]["name"], "oltp_read_write");
+    let t = sum["transactions"].as_f64().unwrap();
+    assert!(t > 50.0, "{sum}");
+    // sysbench's event: 14 SELECTs, 4 writes, BEGIN and COMMIT (retries may add some).
+    let per = |k: &str| sum["stmts"][k].as_f64().unwrap() / t;
+    assert!((per("reads") - 14.0).abs() < 0.3, "{}", sum["stmts"]);
+    assert!((per("writes") - 4.0).abs() < 0.1, "{}", sum["stmts"]);
+    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 2, "{checks:?}");
+    assert!(checks.iter().all(|c| c["agrees"] == true), "{checks:?}");
+
+    // An autocommitting script on the same tables: one SELECT per event, cross-checked.
+    let dir = home.path().join("ps");
+    let ps = format!("{SYSBENCH}/oltp_point_select.lua");
+    let run = [
+        &["run", "lua", &ps][..],
+        &size,
+        &["--threads", "2", "--time", "2", "--json", "--out"],
+        &[dir.to_str().unwrap()],
+    ]
+    .concat();
+    ok(&txbench(&home, &s.url, &run), "run oltp_point_select.lua");
+    let r = result_json(&dir);
+    assert_eq!(r["validity"]["valid"], true, "{}", r["validity"]);
+    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+    assert!(checks.iter().all(|c| c["agrees"] == true), "{checks:?}");
+
+    // A Lua error inside event(): an error of its kind with file:line, the run INVALID.
+    let bad = home.path().join("boom.lua");
+    std::fs::write(&bad, "function event()\n  error('boom')\nend\n").unwrap();
+    let dir = home.path().join("boom");
+    let out = txbench(
+        &home,
+        &s.url,
+        &[
+            "run",
+            "lua",
+            bad.to_str().unwrap(),
+            "--time",
+            "1",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
+    let r = result_json(&dir);
+    let top = r["summary"]["top_errors"].to_string();
+    assert!(top.contains("boom.lua:2: boom"), "{top}");
+
+    ok(
+        &txbench(
+            &home,
+            &s.url,
+            &[&["cleanup", "lua", &rw][..], &size].concat(),
+        ),
+        "cleanup",
+    );
+    assert_eq!(
+        s.count("SELECT COUNT(*) FROM information_schema.tables WHERE table_name LIKE 'sbtest%'"),
+        0
+    );
+}
+
+#[test]
+fn sysbench_tpcc_prepares_runs_and_checks() {
+    let tpcc = PathBuf::from(TPCC).join("tpcc.lua");
+    if !tpcc.is_file() {
+        eprintln!("skipped: {} is absent", tpcc.display());
+        return;
+    }
+    let home = Home::new();
+    let s = home.start_db(Db::MariaDb, "tpcc", &[]);
+    let tpcc = tpcc.to_str().unwrap();
+    let size = ["--tables", "1", "--scale", "1"];
+    // Its prepare waits 30 s with os.execute("sleep 30") between the tables and the data:
+    // a `sleep` that returns at once, first on PATH, keeps the test short.
+    let bin = home.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("sleep"), "#!/bin/sh\nexit 0\n").unwrap();
+    let mode = <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755);
+    std::fs::set_permissions(bin.join("sleep"), mode).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = home
+        .cmd()
+        .env("PATH", path)
+        .args(["--url", &s.url, "prepare", "lua", tpcc])
+        .args(size)
+        .output()
+        .unwrap();
+    ok(&out, "prepare tpcc.lua");
+    assert_eq!(s.count("SELECT COUNT(*) FROM warehouse1"), 1);
+
+    let dir = home.path().join("run");
+    let run = [
+        &["run", "lua", tpcc][..],
+        &size,
+        &[
+            "--threads",
+            "2",
+            "--time",
+            "3",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+    ]
+    .concat();
+    ok(&txbench(&home, &s.url, &run), "run tpcc.lua");
+    let r = result_json(&dir);
+    assert_eq!(r["validity"]["valid"], true, "{}", r["validity"]);
+    assert_eq!(r["summary"]["kinds"][0]["name"], "tpcc");
+    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+    assert!(checks.iter().all(|c| c["agrees"] == true), "{checks:?}");
+
+    // Its own check command, by either spelling.
+    for verb in [
+        &["check", "lua", tpcc][..],
+        &["lua-command", tpcc, "check"][..],
+    ] {
+        let printed = ok(&txbench(&home, &s.url, &[verb, &size].concat()), "check");
+        assert_eq!(printed.matches("PASSED").count(), 10, "{printed}");
+        assert!(!printed.contains("FAILED"), "{printed}");
+    }
+}
+
+#[test]
+fn bad_scripts_and_options_are_usage_errors() {
+    let home = Home::new();
+    // Nothing listens there: every refusal comes before a connection.
+    let url = "mysql://nobody@127.0.0.1:1/none";
+    let dir = home.path();
+    let syntax = dir.join("syntax.lua");
+    std::fs::write(&syntax, "function event()\n  local x = = 1\nend\n").unwrap();
+    let s = syntax.to_str().unwrap();
+    for verb in ["prepare", "run", "cleanup"] {
+        let e = assert_one_line_error(&txbench(&home, url, &[verb, "lua", s]), 2);
+        assert!(e.contains(&format!("{s}:2:")), "{e}");
+    }
+    let fine = dir.join("fine.lua");
+    std::fs::write(
+        &fine,
+        "sysbench.cmdline.options = { rows = {'Rows', 10} }\nfunction event() end\n",
+    )
+    .unwrap();
+    let f = fine.to_str().unwrap();
+    let e = assert_one_line_error(&txbench(&home, url, &["run", "lua", f, "--nope", "1"]), 2);
+    assert!(e.contains("--nope") && e.contains(f), "{e}");
+    let e = assert_one_line_error(&txbench(&home, url, &["run", "lua", f, "--rows=many"]), 2);
+    assert!(e.contains("--rows takes a number"), "{e}");
+    let e = assert_one_line_error(&txbench(&home, url, &["lua-command", f, "check"]), 2);
+    assert!(e.contains("has no command 'check'"), "{e}");
+    let missing = dir.join("missing.lua");
+    let e = assert_one_line_error(
+        &txbench(&home, url, &["run", "lua", missing.to_str().unwrap()]),
+        2,
+    );
+    assert!(e.contains("missing.lua: cannot read the script"), "{e}");
+    // --help lists the script's options and does nothing else.
+    let out = txbench(&home, url, &["run", "lua", f, "--help"]);
+    assert!(
+        ok(&out, "--help").contains("--rows=Rows [10]"),
+        "{:?}",
+        text(&out)
+    );
+}
