@@ -326,7 +326,7 @@ pub fn history(h: &History) -> Vec<String> {
         h.points.len()
     ));
     match h.steps.last() {
-        None => out.push("No change point: the series holds one level.".into()),
+        None => out.push("No change point found: no step stands out of the series' noise.".into()),
         Some(s) => {
             let c = &s.change;
             let interval = c

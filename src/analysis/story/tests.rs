@@ -129,7 +129,10 @@ fn a_history_tells_its_latest_value_and_last_regression() {
     );
     assert!(lines[2].starts_with("1 INVALID or unfinished run(s) left out"));
     let flat = history(&history_of(&[5.0, 5.1], Vec::new()));
-    assert_eq!(flat[1], "No change point: the series holds one level.");
+    assert_eq!(
+        flat[1],
+        "No change point found: no step stands out of the series' noise."
+    );
     assert!(history(&history_of(&[], Vec::new()))[0].starts_with("No valid run has tps"));
 }
 
