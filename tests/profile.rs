@@ -328,6 +328,12 @@ fn an_induced_cause_is_at_the_top_and_in_a_finding_and_its_absence_is_not() {
         stdout.contains("  subsystems: ") && stdout.contains(&format!("{IO} {io:.1} % → ")),
         "{stdout}"
     );
+    // The story names what moved too, last where the terminal leaves it in view.
+    let story = stdout
+        .lines()
+        .find(|l| l.starts_with("  NEW1's server CPU moved against BASE's: by subsystem "))
+        .unwrap_or_else(|| panic!("no profile line in the story: {stdout}"));
+    assert!(story.contains(" % → "), "{story}");
 }
 
 #[test]

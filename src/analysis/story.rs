@@ -216,10 +216,18 @@ fn usl_line(u: &Usl, unit: &str) -> String {
     )
 }
 
+/// Subsystems and functions a profile line names, each.
+const MOVED: usize = 2;
+
 /// A comparison's story: per NEW (named in `names`), its verdicts over the thread counts,
 /// the largest decided change with its interval, and runs whose figures were withheld or
-/// INVALID.
-pub fn comparison(rows: &[Row], names: &[String]) -> Vec<String> {
+/// INVALID; then, per NEW with a server profile (`profiles`, labelled as `names`), the
+/// subsystems and functions whose share of the server's CPU moved most.
+pub fn comparison(
+    rows: &[Row],
+    names: &[String],
+    profiles: &[(String, super::profile::ProfileDiff)],
+) -> Vec<String> {
     let mut out = Vec::new();
     let unit = rows.first().map_or("tps", |r| r.base.unit);
     let base_invalid: Vec<u32> = rows
@@ -236,7 +244,40 @@ pub fn comparison(rows: &[Row], names: &[String]) -> Vec<String> {
     for (i, name) in names.iter().enumerate() {
         out.push(new_line(rows, i, name, unit));
     }
+    out.extend(
+        profiles
+            .iter()
+            .filter_map(|(label, d)| profile_line(label, d)),
+    );
     out
+}
+
+/// "NEW1's server CPU moved: btr (B-tree) 12.0 % → 30.5 %, …; functions: f 3.0 % → 9.1 %."
+fn profile_line(label: &str, d: &super::profile::ProfileDiff) -> Option<String> {
+    let shown = |rows: Vec<&super::profile::FnDiff>| -> Vec<String> {
+        rows.iter()
+            .take(MOVED)
+            .map(|r| format!("{} {:.1} % → {:.1} %", r.name, r.base_pct, r.new_pct))
+            .collect()
+    };
+    let subsystems = shown(d.moved_subsystems().collect());
+    let functions = shown(d.functions.iter().filter(|f| f.moved()).collect());
+    if subsystems.is_empty() && functions.is_empty() {
+        return Some(format!(
+            "{label}'s server CPU is spread as BASE's: no subsystem or function moved by a point or more."
+        ));
+    }
+    let mut parts = Vec::new();
+    if !subsystems.is_empty() {
+        parts.push(format!("by subsystem {}", subsystems.join(", ")));
+    }
+    if !functions.is_empty() {
+        parts.push(format!("functions (self) {}", functions.join(", ")));
+    }
+    Some(format!(
+        "{label}'s server CPU moved against BASE's: {}.",
+        parts.join("; ")
+    ))
 }
 
 /// "1, 2, 4".

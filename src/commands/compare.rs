@@ -82,7 +82,7 @@ pub fn compare(
     // What is compared, in words: BASE's benchmark and each NEW's.
     let benchmarks: Vec<String> = n.iter().map(name).collect();
     let labels: Vec<String> = (1..=new.len()).map(|i| format!("NEW{i}")).collect();
-    let story = crate::analysis::story::comparison(&rows, &labels);
+    let story = crate::analysis::story::comparison(&rows, &labels, &profiles);
     let text = match format {
         Format::Json => format!(
             "{}\n",

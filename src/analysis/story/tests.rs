@@ -49,7 +49,7 @@ fn a_comparison_names_each_verdict_and_the_largest_decided_change() {
         ),
         row(32, side(false, Some((50.0, (40.0, 60.0), Verdict::Faster)))),
     ];
-    let lines = comparison(&rows, &["NEW1".into()]);
+    let lines = comparison(&rows, &["NEW1".into()], &[]);
     assert_eq!(lines.len(), 1, "{lines:?}");
     let l = &lines[0];
     assert!(
@@ -72,7 +72,7 @@ fn a_comparison_names_each_verdict_and_the_largest_decided_change() {
 fn an_invalid_base_is_said_first() {
     let mut r = row(8, side(true, None));
     r.base.valid = false;
-    let lines = comparison(&[r], &["NEW1".into()]);
+    let lines = comparison(&[r], &["NEW1".into()], &[]);
     assert!(
         lines[0].starts_with("BASE is INVALID at 8 thread(s)"),
         "{lines:?}"
@@ -226,4 +226,58 @@ fn a_sweep_tells_its_peak_its_fall_and_its_invalid_levels() {
         sweep(&[level(4, 100.0, 1.0, false)])[1],
         "No valid level: the sweep has no figure to tell."
     );
+}
+
+#[test]
+fn a_profiled_comparison_names_what_moved_in_the_server() {
+    use crate::analysis::profile::{FnDiff, ProfileDiff};
+    let row = |name: &str, base: f64, new: f64| FnDiff {
+        name: name.into(),
+        base_pct: base,
+        new_pct: new,
+        base_ms: None,
+        new_ms: None,
+    };
+    let moved = ProfileDiff {
+        subsystems: vec![row("btr (B-tree)", 12.0, 30.5), row("net", 20.0, 20.4)],
+        functions: vec![
+            row("btr_page_reorganize_low", 0.1, 6.2),
+            row("memcpy", 2.0, 2.3),
+        ],
+    };
+    let still = ProfileDiff {
+        subsystems: vec![row("net", 20.0, 20.4)],
+        functions: Vec::new(),
+    };
+    let rows = [row_of(4)];
+    let lines = comparison(
+        &rows,
+        &["NEW1".into(), "NEW2".into()],
+        &[("NEW1".into(), moved), ("NEW2".into(), still)],
+    );
+    assert_eq!(
+        lines[2],
+        "NEW1's server CPU moved against BASE's: by subsystem btr (B-tree) 12.0 % → 30.5 %; functions (self) btr_page_reorganize_low 0.1 % → 6.2 %."
+    );
+    assert!(
+        lines[3].starts_with("NEW2's server CPU is spread as BASE's"),
+        "{lines:?}"
+    );
+}
+
+fn row_of(threads: u32) -> Row {
+    Row {
+        threads,
+        base: side(true, None),
+        new: vec![
+            Some(side(
+                true,
+                Some((1.0, (-1.0, 3.0), Verdict::NoSignificantDifference)),
+            )),
+            Some(side(
+                true,
+                Some((1.0, (-1.0, 3.0), Verdict::NoSignificantDifference)),
+            )),
+        ],
+    }
 }
