@@ -92,6 +92,10 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
         let run = dir.join(c["dir"].as_str().unwrap()).join("run");
         assert!(run.join("result.json").is_file(), "{}", run.display());
         assert!(c["reset_s"].as_f64().is_some());
+        // What else the host did beside it, from its own server figures (issue 41).
+        let others = c["host"]["others_pct"].as_f64().expect("the host's load");
+        assert!((0.0..=100.0).contains(&others), "{c}");
+        assert!(c["host"]["steal_pct"].as_f64().is_some(), "{c}");
     }
     // Every cell is in the results store, labelled with its experiment and variant.
     let variant = cells[0]["variant"].as_str().unwrap();

@@ -6,6 +6,7 @@
 pub mod builtin;
 mod cells;
 pub mod confirm;
+pub mod host;
 pub mod plan;
 mod sandboxes;
 pub mod sequential;
@@ -86,6 +87,9 @@ pub struct Cell {
     /// TPC-C: the same per New-Order.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub per_new_order: BTreeMap<String, f64>,
+    /// What else the host did while it ran (server metrics).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<host::HostLoad>,
 }
 
 /// A variant × workload's prepared data.
@@ -370,6 +374,7 @@ pub fn schedule(plan: &plan::Expanded, seed: u64) -> Vec<Cell> {
                 elapsed_s: None,
                 per_transaction: BTreeMap::new(),
                 per_new_order: BTreeMap::new(),
+                host: None,
             });
         }
     }

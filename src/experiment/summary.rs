@@ -428,14 +428,56 @@ fn doubts(e: &Experiment, tables: &[Table], at: &Places) -> Vec<String> {
             and_list(&shown)
         ));
     }
-    out.extend(noise_floor(tables, at));
+    let unit = if !tables.is_empty() && tables.iter().all(|t| t.unit == "NOPM") {
+        "NOPM"
+    } else {
+        "tps"
+    };
+    out.extend(super::host::disturbed_line(&e.cells, unit));
+    out.extend(noise_floor(e, tables, at));
     out
+}
+
+/// Precisions the noise floor line prices, ± %.
+const PRECISIONS: [f64; 2] = [5.0, 3.0];
+
+/// What narrowing an interval of half-width `half` % from `n` blocks would take: the blocks
+/// for ±5 % and ±3 % at the same noise (the half-width falls as 1/√blocks; Student's t and
+/// the sequential looks' spending make it somewhat more), and their time at the cells' mean
+/// length so far.
+fn blocks_needed(e: &Experiment, n: usize, half: f64) -> String {
+    let per_block = e.plan.variants.len() * e.plan.workloads.len() * e.plan.threads.len();
+    let ran: Vec<f64> = e.cells.iter().filter_map(|c| c.elapsed_s).collect();
+    let cell_s = if ran.is_empty() {
+        0.0
+    } else {
+        ran.iter().sum::<f64>() / ran.len() as f64
+    };
+    let parts: Vec<String> = PRECISIONS
+        .iter()
+        .filter(|p| half > **p)
+        .map(|p| {
+            let blocks = (n as f64 * (half / p).powi(2)).ceil();
+            let minutes = blocks * per_block as f64 * cell_s / 60.0;
+            let time = if minutes > 0.0 {
+                format!(" (~{minutes:.0} min)")
+            } else {
+                String::new()
+            };
+            format!("±{p:.0} % about {blocks:.0} blocks{time}")
+        })
+        .collect();
+    if parts.is_empty() {
+        "more blocks (experiment resume) narrow it".into()
+    } else {
+        format!("at this noise {} — or a quieter machine", parts.join(", "))
+    }
 }
 
 /// The noise floor where a comparison has an interval but no verdict: the smallest effect
 /// the experiment could have decided there (its interval's half-width), beside how far the
 /// cells of one variant spread; the widest such level only, so the line stays one.
-fn noise_floor(tables: &[Table], at: &Places) -> Option<String> {
+fn noise_floor(e: &Experiment, tables: &[Table], at: &Places) -> Option<String> {
     let mut widest: Option<(f64, String)> = None;
     for t in tables {
         for r in &t.rows {
@@ -465,9 +507,10 @@ fn noise_floor(tables: &[Table], at: &Places) -> Option<String> {
                 widest = Some((
                     half,
                     format!(
-                        "Noise floor: with {} block(s), only an effect beyond ±{} % could be decided{place}{spread}; more blocks (experiment resume) or a quieter machine narrow it.",
+                        "Noise floor: with {} block(s), only an effect beyond ±{} % could be decided{place}{spread}; {}.",
                         d.n,
-                        bound(half).trim_start_matches('+')
+                        bound(half).trim_start_matches('+'),
+                        blocks_needed(e, d.n, half)
                     ),
                 ));
             }

@@ -415,10 +415,22 @@ fn why_tables_html(h: &mut String, e: &Experiment) {
 fn cells_table(h: &mut String, e: &Experiment, anchor: &dyn Fn(usize) -> Option<String>) {
     let _ = write!(
         h,
-        "<details class=\"cells\"><summary><h3>Cells</h3> <span class=\"note\">{} cells in the schedule's order, each linked to its run's section</span></summary><table><tr><th>#</th><th>variant</th><th>workload</th><th>threads</th><th>repetition</th><th>status</th><th>tps</th><th>NOPM</th><th>p95 ms</th><th>reset s</th></tr>",
+        "<details class=\"cells\"><summary><h3>Cells</h3> <span class=\"note\">{} cells in the schedule's order, each linked to its run's section</span></summary><table><tr><th>#</th><th>variant</th><th>workload</th><th>threads</th><th>repetition</th><th>status</th><th>tps</th><th>NOPM</th><th>p95 ms</th><th>reset s</th><th>beside it on the host</th></tr>",
         e.cells.len()
     );
     for c in &e.cells {
+        // What else the host did, marked when it could have moved the cell's throughput.
+        let host = c.host.map_or("<td>–</td>".into(), |h| {
+            format!(
+                "<td{}>{}</td>",
+                if h.disturbed() {
+                    " class=\"disturbed\""
+                } else {
+                    ""
+                },
+                esc(&h.text())
+            )
+        });
         let status = match c.status {
             CellStatus::Invalid => format!(
                 "<span class=\"invalid\">INVALID</span> {}",
@@ -432,7 +444,7 @@ fn cells_table(h: &mut String, e: &Experiment, anchor: &dyn Fn(usize) -> Option<
         };
         let _ = write!(
             h,
-            "<tr><td>{label}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{status}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            "<tr><td>{label}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{status}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>{host}</tr>",
             esc(&c.variant),
             esc(&c.workload),
             c.threads,

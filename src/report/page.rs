@@ -25,7 +25,7 @@ h1{font-size:24px}h2{font-size:20px;border-bottom:1px solid #ccc;padding-bottom:
 h3{font-size:16px;margin-top:24px}table{border-collapse:collapse;margin:8px 0;font-size:13px}\
 td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f4f4f4}\
 td.n{text-align:right;font-variant-numeric:tabular-nums}.valid{color:#17612b;font-weight:bold}\
-.invalid{color:#fff;background:#b3261e;font-weight:bold;padding:1px 6px}tr.diff td{background:#fff3bf}\
+.invalid{color:#fff;background:#b3261e;font-weight:bold;padding:1px 6px}tr.diff td,td.disturbed{background:#fff3bf}\
 .chart{margin:8px 0}.multiples{display:flex;flex-wrap:wrap;gap:4px 12px}.chart.small{margin:0}.note{color:#555;font-size:13px}.declining{color:#b3261e;font-weight:bold}\
 .story{background:#eef4fb;border-left:4px solid #2b6cb0;padding:6px 12px 6px 28px;margin:8px 0}.story li{margin:3px 0}\
 summary{cursor:pointer}summary h3{display:inline}\
@@ -34,7 +34,7 @@ object.flame{width:100%;min-height:420px;border:1px solid #ddd}\
 figure.costs{margin:8px 0}figure.costs figcaption{font-size:13px;margin-bottom:4px}\
 @media (prefers-color-scheme: dark){body{background:#16181b;color:#e4e4e4}a{color:#8ab4f8}\
 th{background:#2a2d31}td,th{border-color:#444}h2{border-color:#555}.note{color:#aaa}\
-.story{background:#1b2838;border-left-color:#6ea8fe}tr.diff td,.finding{background:#4a3f10}\
+.story{background:#1b2838;border-left-color:#6ea8fe}tr.diff td,td.disturbed,.finding{background:#4a3f10}\
 .valid{color:#7fd18b}.declining{color:#ff8a80}\
 svg{background:#fff;border-radius:3px}object.flame{background:#fff}}\
 @media print{body{margin:0;max-width:none;color:#000;background:#fff}\

@@ -145,6 +145,7 @@ pub(super) fn record_figures(cell: &mut Cell, res: &crate::results::RunResult) {
         .map(|v| crate::analysis::stats::mean(&v))
         .or_else(|| res.throughput().rate.map(|r| r.per_minute));
     cell.p95_ms = res.summary.as_ref().map(|s| s.response.p95_ms);
+    cell.host = crate::experiment::host::HostLoad::of(res);
     if let Some(srv) = res.summary.as_ref().and_then(|s| s.server.as_ref()) {
         cell.per_transaction = srv.per_transaction.clone();
         cell.per_new_order = srv.per_new_order.clone();
@@ -163,7 +164,7 @@ pub(super) fn note_cell(r: &Runner<'_>, e: &Experiment, cell: &CellRun, progress
     let per = progress.began.elapsed().as_secs_f64() / progress.ran as f64;
     let c = &e.cells[cell.index];
     (r.note)(&format!(
-        "cell {}/{}: {} {} {} threads, repetition {}: {}{} (reset {:.1} s; about {} left)",
+        "cell {}/{}: {} {} {} threads, repetition {}: {}{}{} (reset {:.1} s; about {} left)",
         c.order,
         progress.total,
         cell.variant,
@@ -180,6 +181,13 @@ pub(super) fn note_cell(r: &Runner<'_>, e: &Experiment, cell: &CellRun, progress
         } else {
             String::new()
         },
+        // A cell run beside other work says so as it ends (issue 41).
+        c.host
+            .filter(crate::experiment::host::HostLoad::disturbed)
+            .map_or(String::new(), |h| format!(
+                ", beside other work: {}",
+                h.text()
+            )),
         cell.reset_s,
         humantime::format_duration(std::time::Duration::from_secs((per * left as f64) as u64))
     ));

@@ -105,7 +105,7 @@ fn a_decided_slowdown_and_an_undecided_level_are_one_sentence_with_their_interva
     assert!(
         l[2].starts_with("Noise floor: with 4 block(s), only an effect beyond ±")
             && l[2].ends_with(
-                " % could be decided at 2 threads (null-dates's cells there ranged 520 to 650 NOPM); more blocks (experiment resume) or a quieter machine narrow it."
+                " % could be decided at 2 threads (null-dates's cells there ranged 520 to 650 NOPM); at this noise ±5 % about 30 blocks, ±3 % about 82 blocks — or a quieter machine."
             ),
         "{}",
         l[2]
@@ -317,4 +317,44 @@ fn the_summary_renders_as_text_and_markdown_with_names_escaped() {
     assert!(md.starts_with("**Summary**\n\n- b\\u{1b}[2J is"), "{md}");
     assert_eq!(exporter(Format::Csv).summary(&lines), "");
     assert_eq!(exporter(Format::Text).summary(&[]), "");
+}
+
+#[test]
+fn cells_run_beside_other_work_are_named_with_what_else_ran() {
+    use crate::experiment::host::HostLoad;
+    let mut e = null_dates();
+    let quiet = HostLoad {
+        others_pct: 3.0,
+        steal_pct: 0.0,
+        fsync_ms: Some(0.2),
+    };
+    for c in &mut e.cells {
+        c.host = Some(quiet);
+    }
+    assert!(
+        !summary(&e).iter().any(|l| l.contains("beside other work")),
+        "a quiet host names no cell"
+    );
+    e.cells[2].host = Some(HostLoad {
+        others_pct: 41.0,
+        ..quiet
+    });
+    e.cells[5].host = Some(HostLoad {
+        steal_pct: 9.5,
+        ..quiet
+    });
+    let (a, b) = (&e.cells[2], &e.cells[5]);
+    let want = format!(
+        "2 of 16 cells ran beside other work (others ≥ 20 % of the CPUs, or steal ≥ 5 %): #{} ({}, {} threads, {} NOPM, others 41 % CPU, steal 0.0 %, fsync 0.20 ms), #{} ({}, {} threads, {} NOPM, others 3 % CPU, steal 9.5 %, fsync 0.20 ms); their throughput widens the intervals.",
+        a.order,
+        a.variant,
+        a.threads,
+        a.nopm.unwrap().round(),
+        b.order,
+        b.variant,
+        b.threads,
+        b.nopm.unwrap().round()
+    );
+    let l = summary(&e);
+    assert!(l.contains(&want), "{l:#?}");
 }
