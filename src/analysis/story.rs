@@ -135,8 +135,13 @@ pub fn sweep(levels: &[SweepLevel]) -> Vec<String> {
         return out;
     };
     out.push(peak_line(&valid, peak));
-    if let Some(l) = fall_line(&valid, peak) {
-        out.push(l);
+    match fall_line(&valid, peak) {
+        Some(l) => out.push(l),
+        None if valid.len() > 1 => out.push(format!(
+            "The peak is at the most threads measured: more than {} may go higher.",
+            peak.threads
+        )),
+        None => {}
     }
     let pts: Vec<(f64, f64)> = valid
         .iter()

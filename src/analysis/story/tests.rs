@@ -217,6 +217,11 @@ fn a_sweep_tells_its_peak_its_fall_and_its_invalid_levels() {
         lines[3].starts_with("The Universal Scalability Law fits"),
         "{lines:?}"
     );
+    let rising = sweep(&[level(4, 100.0, 1.0, true), level(8, 150.0, 2.0, true)]);
+    assert_eq!(
+        rising[1],
+        "The peak is at the most threads measured: more than 8 may go higher."
+    );
     let flat = sweep(&[level(4, 100.0, 1.0, true), level(8, 99.0, 2.0, true)]);
     assert!(
         flat[1].contains("throughput holds (-1.0 % at 8 threads)"),
