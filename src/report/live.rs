@@ -293,7 +293,8 @@ fn experiment_progress(dir: &Path) -> Result<(Option<PathBuf>, Option<String>, O
         .cells
         .iter()
         .filter(|c| matches!(c.status, CellStatus::Done | CellStatus::Invalid))
-        .map(|c| c.elapsed_s.unwrap_or(0.0) + c.reset_s.unwrap_or(0.0) + c.restore_s.unwrap_or(0.0))
+        // A cell's elapsed time includes its reset (and the reset its restore).
+        .map(|c| c.elapsed_s.unwrap_or(0.0))
         .collect();
     let left = e.cells.len() - done.len();
     let running = e
@@ -412,3 +413,7 @@ fn read_csv(path: &Path) -> Result<(Vec<String>, Vec<Vec<String>>)> {
         .collect();
     Ok((head, rows))
 }
+
+#[cfg(test)]
+#[path = "live/tests.rs"]
+mod tests;
