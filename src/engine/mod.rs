@@ -236,6 +236,37 @@ impl Conn {
         }
     }
 
+    /// Runs SQL text (sent as it is: no placeholders) and returns its columns' names and
+    /// every row (a pgbench script's `\gset`).
+    pub fn query_named(&mut self, sql: &str) -> Result<(Vec<String>, Vec<Row>)> {
+        match self {
+            #[cfg(feature = "mysql")]
+            Conn::Mysql(c) => {
+                let mut result = ::mysql::prelude::Queryable::query_iter(c, sql)?;
+                let names = result
+                    .columns()
+                    .as_ref()
+                    .iter()
+                    .map(|c| c.name_str().into_owned())
+                    .collect();
+                let mut rows = Vec::new();
+                for row in result.by_ref() {
+                    rows.push(Row::from_mysql(row?)?);
+                }
+                Ok((names, rows))
+            }
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(c) => {
+                let (names, rows) = c.query_named(sql)?;
+                let rows = rows
+                    .into_iter()
+                    .map(Row::from_postgres)
+                    .collect::<Result<_>>()?;
+                Ok((names, rows))
+            }
+        }
+    }
+
     /// Prepares a statement written with `?` placeholders.
     pub fn prep(&mut self, sql: impl AsRef<str>) -> Result<Stmt> {
         match self {

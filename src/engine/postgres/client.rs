@@ -102,6 +102,13 @@ impl Session {
         Ok(rows)
     }
 
+    /// Runs SQL text (no parameters, no placeholders) and returns its columns' names and rows.
+    pub fn query_named(&mut self, sql: &str) -> Result<(Vec<String>, Vec<Row>)> {
+        let (names, rows, n) = self.client.execute_once_named(sql)?;
+        self.affected = n;
+        Ok((names, rows))
+    }
+
     /// The first row of SQL text (no parameters); an error when there is none.
     pub fn query_one(&mut self, sql: &str) -> std::result::Result<Row, wire::Error> {
         self.client.query_one(sql)

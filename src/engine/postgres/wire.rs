@@ -217,10 +217,15 @@ impl Client {
                         .unwrap_or(0);
                 }
                 Message::RowDescription(b) => {
+                    let mut names = Vec::new();
                     let types: std::io::Result<Vec<Type>> = b
                         .fields()
-                        .map(|f| Ok(Type::from_oid(f.type_oid()).unwrap_or(Type::UNKNOWN)))
+                        .map(|f| {
+                            names.push(f.name().to_string());
+                            Ok(Type::from_oid(f.type_oid()).unwrap_or(Type::UNKNOWN))
+                        })
                         .collect();
+                    out.names = names;
                     match types {
                         Ok(t) => out.columns = Some(t.into()),
                         Err(e) => {
@@ -327,6 +332,18 @@ impl Client {
     /// Runs a statement once (the unnamed statement): Parse, Bind, Describe, Execute and
     /// Sync in one write, one reply.
     pub fn execute_once(&mut self, sql: &str, params: &[Value]) -> Result<(Vec<Row>, u64), Error> {
+        let reply = self.once(sql, params)?;
+        Ok((reply.rows, reply.affected))
+    }
+
+    /// A statement run once (no parameters): its columns' names, its rows and the rows it
+    /// changed or returned.
+    pub fn execute_once_named(&mut self, sql: &str) -> Result<(Vec<String>, Vec<Row>, u64), Error> {
+        let reply = self.once(sql, &[])?;
+        Ok((reply.names, reply.rows, reply.affected))
+    }
+
+    fn once(&mut self, sql: &str, params: &[Value]) -> Result<Reply, Error> {
         self.usable()?;
         if let Err(e) = frontend::parse("", sql, std::iter::empty(), &mut self.wbuf) {
             return Err(self.unencodable(e));
@@ -342,8 +359,7 @@ impl Client {
         frontend::sync(&mut self.wbuf);
         self.extended = true;
         self.send()?;
-        let reply = self.reply(true, None)?;
-        Ok((reply.rows, reply.affected))
+        self.reply(true, None)
     }
 
     /// One row of `sql` (no parameters); an error when it returns none.
