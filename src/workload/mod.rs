@@ -61,6 +61,7 @@ pub trait Workload: Send + Sync {
             transactions: true,
             statements: true,
             double_rollback: false,
+            pg_transactions: true,
         }
     }
     /// Whether a transaction of `kind` ends with COMMIT or ROLLBACK (false: it autocommits).
