@@ -5,6 +5,7 @@ pub mod loader;
 pub mod meta;
 pub mod oltp;
 pub mod rand;
+pub mod script;
 pub mod tpcb;
 pub mod tpcc;
 
