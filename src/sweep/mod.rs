@@ -45,6 +45,8 @@ pub enum Choice {
         /// The rest of its options.
         options: tpcb::RunOptions,
     },
+    /// pgbench scripts.
+    Script(crate::workload::script::ScriptSet),
 }
 
 impl Choice {
@@ -54,6 +56,7 @@ impl Choice {
             Choice::Oltp(k, _) => k.name(),
             Choice::Tpcc { .. } => "tpcc",
             Choice::Tpcb { .. } => "tpcb",
+            Choice::Script(_) => "script",
         }
     }
 }

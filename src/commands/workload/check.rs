@@ -17,6 +17,9 @@ use std::time::Instant;
 /// `txbench check`.
 pub fn check(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> {
     let sel = select(&cmd.workload)?;
+    if let Selected::Script(_) = sel {
+        return Err(script_refused("check"));
+    }
     let target = resolve_target(out, url)?;
     let mut conn = engine::connect(&target)?;
     let code = check_workload(out, &mut conn, &target, &sel)?;
@@ -100,6 +103,7 @@ fn check_workload(
             }
             Ok(EXIT_OK)
         }
+        Selected::Script(_) => Err(script_refused("check")),
         Selected::Oltp(_, o) => {
             oltp::ready(conn, o, sel.name())?;
             let counts = oltp::row_counts(conn, o)?;

@@ -22,6 +22,7 @@ pub fn prepare(out: &Output, url: Option<&str>, cmd: &PrepareCmd) -> Result<i32>
     let o = match &sel {
         Selected::Tpcc(a) => return prepare_tpcc(out, url, a, threads),
         Selected::Tpcb(a) => return prepare_tpcb(out, url, a, threads),
+        Selected::Script(_) => return Err(script_refused("prepare")),
         Selected::Oltp(_, o) => o,
     };
     let target = resolve_target(out, url)?;
@@ -377,6 +378,9 @@ fn prepare_tpcb(out: &Output, url: Option<&str>, a: &TpcbArgs, threads: u32) -> 
 /// `txbench cleanup`.
 pub fn cleanup(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> {
     let sel = select(&cmd.workload)?;
+    if let Selected::Script(_) = sel {
+        return Err(script_refused("cleanup"));
+    }
     let target = resolve_target(out, url)?;
     let mut conn = engine::connect(&target)?;
     let what = match &sel {
@@ -402,6 +406,7 @@ pub fn cleanup(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32
             "the TPC-B tables".to_string()
         }
         Selected::Oltp(..) => format!("{} sbtest table(s)", oltp::cleanup(&mut conn)?),
+        Selected::Script(_) => return Err(script_refused("cleanup")),
     };
     if out.json {
         println!("{}", json!({"workload": sel.name(), "dropped": what}));

@@ -127,6 +127,7 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
             check: a.check,
             options: a.run_options(),
         },
+        Selected::Script(set) => Choice::Script(set),
     };
     let shard = match d.shard {
         Some(s) => Some(s),
@@ -264,7 +265,11 @@ fn resume(
             dir.display()
         );
     }
-    let name = select(workload)?.name();
+    // A script run's files are read again from the recorded options, not from these.
+    let name = match workload {
+        WorkloadChoice::Script(_) => "script",
+        w => select(w)?.name(),
+    };
     if !dir.join(Sweep::FILE).is_file() {
         anyhow::bail!("--resume {}: no sweep.json there", dir.display());
     }
