@@ -168,6 +168,9 @@ impl Script {
     /// Parses `text` (read from `origin`) as the kind `name`.
     pub fn parse(name: &str, origin: &str, weight: u32, text: &str) -> Result<Script, String> {
         let commands = parse::parse(origin, text).map_err(|e| e.to_string())?;
+        if commands.is_empty() {
+            return Err(format!("{origin}: the script has no commands"));
+        }
         Ok(Script {
             name: name.to_string(),
             origin: origin.to_string(),

@@ -367,7 +367,7 @@ impl Reader<'_> {
                 text,
                 ..
             }) if store.is_none() => {
-                text.push_str(&format!(" \\{name} {prefix}"));
+                text.push_str(format!(" \\{name} {prefix}").trim_end());
                 *store = Some(Store {
                     all: name == "aset",
                     prefix,

@@ -90,7 +90,13 @@ impl SqlLexer {
                 continue;
             }
             if let Some(q) = self.quote {
-                if c == q as u8 {
+                // E'…' strings: a backslash escapes the next character.
+                if q == 'e' && c == b'\\' {
+                    i += 2;
+                    continue;
+                }
+                let end = if q == 'e' { b'\'' } else { q as u8 };
+                if c == end {
                     if b.get(i + 1) == Some(&c) {
                         i += 2;
                         continue;
@@ -101,6 +107,13 @@ impl SqlLexer {
                 continue;
             }
             match c {
+                b'\''
+                    if i > 0
+                        && matches!(b[i - 1], b'E' | b'e')
+                        && (i < 2 || !(b[i - 2].is_ascii_alphanumeric() || b[i - 2] == b'_')) =>
+                {
+                    self.quote = Some('e');
+                }
                 b'\'' | b'"' => self.quote = Some(c as char),
                 b'-' if b.get(i + 1) == Some(&b'-') => return Scan::Line,
                 b'/' if b.get(i + 1) == Some(&b'*') => {

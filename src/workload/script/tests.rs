@@ -190,6 +190,12 @@ fn scripts_read_into_commands() {
         ]
     );
     assert!(c.iter().all(|c| !c.conditional));
+    assert_eq!(
+        c[3].text,
+        "SELECT v::int AS v, ':x' FROM t WHERE id = :aid \\gset p_"
+    );
+    let c = script("SELECT 1 AS a\n\\aset\n").unwrap();
+    assert_eq!(c[0].text, "SELECT 1 AS a \\aset");
 }
 
 #[test]
@@ -243,6 +249,16 @@ fn bad_scripts_name_file_line_and_what() {
     assert!(err("\\set 1x 1\n").contains("invalid variable name"));
     assert!(err("SELECT 'open\n").contains("ends inside a quoted string"));
     assert!(err("SELECT 1 \\; SELECT 2;\n").contains("refused"));
+    // An E'' string's backslash-escaped quote does not end it.
+    assert_eq!(
+        script("SELECT E'it\\'s; e';\nSELECT 2;\n").unwrap().len(),
+        2
+    );
+    assert!(
+        Script::parse("e", "e.sql", 1, "-- nothing\n")
+            .unwrap_err()
+            .contains("no commands")
+    );
     // Found by proptest: a comment holding a multi-byte character.
     assert!(err("/*🟠").contains("ends inside a quoted string or comment"));
 }
