@@ -211,6 +211,35 @@ impl Script {
     }
 }
 
+/// The shards' reports of one run merged (`txbench merge`): each command's count summed and
+/// its mean weighted by count; None when no shard has one.
+pub fn merged_report(shards: &[&WorkloadReport]) -> Option<WorkloadReport> {
+    let mut statements: Vec<StatementLatency> = Vec::new();
+    for st in shards.iter().flat_map(|r| &r.statements) {
+        match statements
+            .iter_mut()
+            .find(|m| m.kind == st.kind && m.line == st.line)
+        {
+            Some(m) => {
+                let count = m.count + st.count;
+                if count > 0 {
+                    m.mean_ms =
+                        (m.mean_ms * m.count as f64 + st.mean_ms * st.count as f64) / count as f64;
+                }
+                m.count = count;
+            }
+            None => statements.push(st.clone()),
+        }
+    }
+    (!shards.is_empty()).then_some(WorkloadReport {
+        headline: Vec::new(),
+        scorecard: Vec::new(),
+        inputs: None,
+        rate: None,
+        statements,
+    })
+}
+
 /// One command's latency sums, shared by the virtual users.
 #[derive(Debug, Default)]
 struct Stat {

@@ -321,6 +321,28 @@ fn weights_and_defines_are_checked() {
     );
 }
 
+#[test]
+fn shards_statement_latencies_merge_weighted_by_count() {
+    let st = |count, mean_ms| StatementLatency {
+        kind: "a".into(),
+        line: 3,
+        command: "SELECT 1".into(),
+        count,
+        mean_ms,
+    };
+    let report = |s| WorkloadReport {
+        headline: Vec::new(),
+        scorecard: Vec::new(),
+        inputs: None,
+        rate: None,
+        statements: vec![s],
+    };
+    let (a, b) = (report(st(100, 1.0)), report(st(300, 2.0)));
+    let m = merged_report(&[&a, &b]).unwrap();
+    assert_eq!(m.statements, vec![st(400, 1.75)]);
+    assert!(merged_report(&[]).is_none());
+}
+
 /// Expressions from the language's own tokens, most of them well-formed.
 fn expression() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![
