@@ -134,8 +134,11 @@ fn retries_repeat_their_inputs(home: &Home, s: &Server) {
 fn custom_script_sets_tests_and_gsets_on_postgres() {
     let home = Home::new();
     let s = home.start_db(Db::Postgres, "script-custom", &[]);
-    s.exec(&["CREATE TABLE script_log (client INT, k INT, tenfold INT, bucket INT)"]);
+    s.exec(&[
+        "CREATE TABLE script_log (client INT, k INT, tenfold INT, bucket INT, word TEXT, big BOOLEAN, bigcheck INT)",
+    ]);
     let file = home.path().join("zipf.sql");
+    // \gset stores the text the server sent (a boolean is t or f, as libpq gives pgbench).
     std::fs::write(
         &file,
         "-- a custom script\n\
@@ -147,8 +150,10 @@ fn custom_script_sets_tests_and_gsets_on_postgres() {
          \\else\n\
          \\set bucket 0\n\
          \\endif\n\
-         SELECT :k * :factor AS tenfold,\n       :bucket AS b \\gset\n\
-         INSERT INTO script_log (client, k, tenfold, bucket)\n  VALUES (:client_id, :k, :tenfold, :b);\n",
+         SELECT :k * :factor AS tenfold,\n       :bucket AS b, 'zipf' AS word, :k > 50 AS big \\gset\n\
+         \\if :big\n\\set bigcheck 1\n\\else\n\\set bigcheck 0\n\\endif\n\
+         INSERT INTO script_log (client, k, tenfold, bucket, word, big, bigcheck)\n  \
+         VALUES (:client_id, :k, :tenfold, :b, ':word', ':big', :bigcheck);\n",
     )
     .unwrap();
     let dir = home.path().join("custom");
@@ -186,6 +191,10 @@ fn custom_script_sets_tests_and_gsets_on_postgres() {
     );
     assert_eq!(
         s.count("SELECT COUNT(*) FROM script_log WHERE k < 1 OR k > 100"),
+        0
+    );
+    assert_eq!(
+        s.count("SELECT COUNT(*) FROM script_log WHERE word <> 'zipf' OR big <> (k > 50) OR bigcheck <> (k > 50)::int"),
         0
     );
     assert_eq!(s.count("SELECT COUNT(DISTINCT client) FROM script_log"), 2);

@@ -236,9 +236,10 @@ impl Conn {
         }
     }
 
-    /// Runs SQL text (sent as it is: no placeholders) and returns its columns' names and
-    /// every row (a pgbench script's `\gset`).
-    pub fn query_named(&mut self, sql: &str) -> Result<(Vec<String>, Vec<Row>)> {
+    /// Runs SQL text as it is (text protocols, no placeholders) and returns its columns'
+    /// names and every row's cells as the server wrote them (None: NULL), as libpq's
+    /// PQgetvalue gives them to pgbench (a script's `\gset`).
+    pub fn query_text(&mut self, sql: &str) -> Result<TextRows> {
         match self {
             #[cfg(feature = "mysql")]
             Conn::Mysql(c) => {
@@ -251,19 +252,23 @@ impl Conn {
                     .collect();
                 let mut rows = Vec::new();
                 for row in result.by_ref() {
-                    rows.push(Row::from_mysql(row?)?);
+                    let cells = row?
+                        .unwrap()
+                        .into_iter()
+                        .map(|v| match v {
+                            ::mysql::Value::NULL => None,
+                            ::mysql::Value::Bytes(b) => {
+                                Some(String::from_utf8_lossy(&b).into_owned())
+                            }
+                            other => Some(other.as_sql(true).trim_matches('\'').to_string()),
+                        })
+                        .collect();
+                    rows.push(cells);
                 }
                 Ok((names, rows))
             }
             #[cfg(feature = "postgres")]
-            Conn::Postgres(c) => {
-                let (names, rows) = c.query_named(sql)?;
-                let rows = rows
-                    .into_iter()
-                    .map(Row::from_postgres)
-                    .collect::<Result<_>>()?;
-                Ok((names, rows))
-            }
+            Conn::Postgres(c) => c.query_text(sql),
         }
     }
 

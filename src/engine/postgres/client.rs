@@ -102,11 +102,11 @@ impl Session {
         Ok(rows)
     }
 
-    /// Runs SQL text (no parameters, no placeholders) and returns its columns' names and rows.
-    pub fn query_named(&mut self, sql: &str) -> Result<(Vec<String>, Vec<Row>)> {
-        let (names, rows, n) = self.client.execute_once_named(sql)?;
-        self.affected = n;
-        Ok((names, rows))
+    /// Runs SQL text as it is (the simple query protocol) and returns its columns' names and
+    /// its rows as text.
+    pub fn query_text(&mut self, sql: &str) -> Result<crate::engine::TextRows> {
+        self.affected = 0;
+        Ok(self.client.simple_query_text(sql)?)
     }
 
     /// The first row of SQL text (no parameters); an error when there is none.

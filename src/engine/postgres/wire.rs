@@ -10,7 +10,7 @@
 //! against pgbench (`txbench-bench postgres`). Message framing and authentication are
 //! `postgres-protocol`'s; this file only sequences them.
 
-use crate::engine::{TargetUrl, Value};
+use crate::engine::{TargetUrl, TextRows, Value};
 use bytes::BytesMut;
 use fallible_iterator::FallibleIterator;
 use postgres_protocol::IsNull;
@@ -332,18 +332,6 @@ impl Client {
     /// Runs a statement once (the unnamed statement): Parse, Bind, Describe, Execute and
     /// Sync in one write, one reply.
     pub fn execute_once(&mut self, sql: &str, params: &[Value]) -> Result<(Vec<Row>, u64), Error> {
-        let reply = self.once(sql, params)?;
-        Ok((reply.rows, reply.affected))
-    }
-
-    /// A statement run once (no parameters): its columns' names, its rows and the rows it
-    /// changed or returned.
-    pub fn execute_once_named(&mut self, sql: &str) -> Result<(Vec<String>, Vec<Row>, u64), Error> {
-        let reply = self.once(sql, &[])?;
-        Ok((reply.names, reply.rows, reply.affected))
-    }
-
-    fn once(&mut self, sql: &str, params: &[Value]) -> Result<Reply, Error> {
         self.usable()?;
         if let Err(e) = frontend::parse("", sql, std::iter::empty(), &mut self.wbuf) {
             return Err(self.unencodable(e));
@@ -359,7 +347,31 @@ impl Client {
         frontend::sync(&mut self.wbuf);
         self.extended = true;
         self.send()?;
-        self.reply(true, None)
+        let reply = self.reply(true, None)?;
+        Ok((reply.rows, reply.affected))
+    }
+
+    /// Runs SQL text with the simple query protocol and keeps its rows in the protocol's
+    /// text form (what libpq's PQgetvalue gives pgbench): the columns' names and each cell,
+    /// None for NULL.
+    pub fn simple_query_text(&mut self, sql: &str) -> Result<TextRows, Error> {
+        self.usable()?;
+        if let Err(e) = frontend::query(sql, &mut self.wbuf) {
+            return Err(self.unencodable(e));
+        }
+        self.extended = false;
+        self.send()?;
+        let reply = self.reply(true, None)?;
+        let rows = reply
+            .rows
+            .iter()
+            .map(|r| {
+                (0..r.len())
+                    .map(|i| r.raw(i).map(|b| String::from_utf8_lossy(b).into_owned()))
+                    .collect()
+            })
+            .collect();
+        Ok((reply.names, rows))
     }
 
     /// One row of `sql` (no parameters); an error when it returns none.

@@ -4,7 +4,7 @@
 use super::eval::{self, Env, Val, Var, Vars};
 use super::parse::{Body, Seg, SqlClass, Store};
 use super::{Script, Shared};
-use crate::engine::{Conn, Engine, Value};
+use crate::engine::{Conn, Engine};
 use crate::metrics::{Outcome, StmtCounts};
 use crate::workload::Worker;
 use crate::workload::rand::WorkerRng;
@@ -102,7 +102,7 @@ impl ScriptWorker {
         let Some(store) = store else {
             return conn.query_drop(&sql);
         };
-        let (columns, rows) = conn.query_named(&sql)?;
+        let (columns, rows) = conn.query_text(&sql)?;
         if !store.all && rows.len() != 1 {
             return Err(failure(
                 s,
@@ -110,17 +110,13 @@ impl ScriptWorker {
                 format!("\\gset: expected one row, got {}", rows.len()),
             ));
         }
+        // The last row's cells, as text (NULL as "", as libpq gives it to pgbench).
         for row in &rows {
-            for (name, v) in columns.iter().zip(&row.0) {
-                let text = match v {
-                    Value::Null => String::new(),
-                    Value::Int(i) => i.to_string(),
-                    Value::Float(f) => f.to_string(),
-                    Value::Text(t) => t.clone(),
-                };
+            for (name, cell) in columns.iter().zip(row) {
                 let var = format!("{}{name}", store.prefix);
                 super::parse::check_name(&var).map_err(|e| failure(s, line, e))?;
-                self.vars.insert(var, Var::Text(text));
+                self.vars
+                    .insert(var, Var::Text(cell.clone().unwrap_or_default()));
             }
         }
         Ok(())
