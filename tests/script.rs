@@ -203,6 +203,25 @@ fn custom_script_sets_tests_and_gsets_on_postgres() {
         s.count("SELECT COUNT(*) FROM script_log WHERE k = 1") * 4 > txn,
         "k = 1 in fewer than a quarter of {txn}"
     );
+    // The HTML report shows them too.
+    let page = home.path().join("custom.html");
+    let out = home
+        .cmd()
+        .args([
+            "report",
+            dir.to_str().unwrap(),
+            "-o",
+            page.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<h3>Statement latencies</h3>")
+            && html.contains("<code>\\set k random_zipfian(1, 100, 1.5)</code>"),
+        "no statement latencies in the report"
+    );
     let sha = r["config"]["workload_options"]["scripts"][0]["sha256"]
         .as_str()
         .unwrap();
