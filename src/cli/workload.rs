@@ -38,6 +38,24 @@ pub enum WorkloadChoice {
     /// (--tables 2, --table-size=1000; FILE --help lists them).
     #[command(disable_help_flag = true)]
     Lua(LuaArgs),
+    /// pgbench scripts run unchanged (run only): FILE.sql[@WEIGHT]..., -b NAME[@WEIGHT].
+    Script(ScriptArgs),
+}
+
+/// Options of the script workload (pgbench's -f, -b and -D).
+#[derive(Debug, Args, Clone)]
+pub struct ScriptArgs {
+    /// pgbench script files, each optionally with @WEIGHT (default 1): one transaction kind
+    /// each, named after the file's stem.
+    #[arg(value_name = "FILE.sql[@WEIGHT]")]
+    pub files: Vec<String>,
+    /// A built-in pgbench script: tpcb-like, simple-update or select-only, optionally with
+    /// @WEIGHT (on the tables of `prepare tpcb`).
+    #[arg(long = "builtin", short = 'b', value_name = "NAME[@WEIGHT]")]
+    pub builtins: Vec<String>,
+    /// A variable every virtual user starts with, as pgbench's -D.
+    #[arg(short = 'D', long = "define", value_name = "NAME=VALUE")]
+    pub defines: Vec<String>,
 }
 
 impl WorkloadChoice {

@@ -42,6 +42,14 @@ fn recorded_options(w: &WorkloadChoice) -> Option<Value> {
         | W::OltpInsert(a)
         | W::OltpDelete(a) => serde_json::to_value(a.options().ok()?).ok(),
         W::Lua(_) => None,
+        // No script by default: a run's scripts always differ, and are named.
+        W::Script(_) => Some(
+            crate::workload::script::ScriptSet {
+                scripts: Vec::new(),
+                defines: Vec::new(),
+            }
+            .recorded(1),
+        ),
     }
 }
 

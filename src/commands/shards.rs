@@ -76,6 +76,16 @@ pub fn merge(out: &Output, shards: &[PathBuf], dir: &Path) -> Result<i32> {
 
 /// The merged run's workload report: TPC-C's scorecard from the shards' input counts summed.
 fn scorecard(summary: &Summary, shards: &[&RunResult]) -> (Option<WorkloadReport>, Vec<String>) {
+    if shards
+        .first()
+        .is_some_and(|r| r.config.workload == "script")
+    {
+        let reports: Vec<&WorkloadReport> = shards
+            .iter()
+            .filter_map(|r| r.workload_report.as_ref())
+            .collect();
+        return (crate::workload::script::merged_report(&reports), Vec::new());
+    }
     if shards.first().is_none_or(|r| r.config.workload != "tpcc") {
         return (None, Vec::new());
     }

@@ -236,6 +236,42 @@ impl Conn {
         }
     }
 
+    /// Runs SQL text as it is (text protocols, no placeholders) and returns its columns'
+    /// names and every row's cells as the server wrote them (None: NULL), as libpq's
+    /// PQgetvalue gives them to pgbench (a script's `\gset`).
+    pub fn query_text(&mut self, sql: &str) -> Result<TextRows> {
+        match self {
+            #[cfg(feature = "mysql")]
+            Conn::Mysql(c) => {
+                let mut result = ::mysql::prelude::Queryable::query_iter(c, sql)?;
+                let names = result
+                    .columns()
+                    .as_ref()
+                    .iter()
+                    .map(|c| c.name_str().into_owned())
+                    .collect();
+                let mut rows = Vec::new();
+                for row in result.by_ref() {
+                    let cells = row?
+                        .unwrap()
+                        .into_iter()
+                        .map(|v| match v {
+                            ::mysql::Value::NULL => None,
+                            ::mysql::Value::Bytes(b) => {
+                                Some(String::from_utf8_lossy(&b).into_owned())
+                            }
+                            other => Some(other.as_sql(true).trim_matches('\'').to_string()),
+                        })
+                        .collect();
+                    rows.push(cells);
+                }
+                Ok((names, rows))
+            }
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(c) => c.query_text(sql),
+        }
+    }
+
     /// Prepares a statement written with `?` placeholders.
     pub fn prep(&mut self, sql: impl AsRef<str>) -> Result<Stmt> {
         match self {

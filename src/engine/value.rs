@@ -209,6 +209,10 @@ pub trait FromRow: Sized {
     fn from_postgres(row: postgres::Row) -> Result<Self>;
 }
 
+/// A result as text: its columns' names and each row's cells as the server wrote them (None
+/// for NULL).
+pub type TextRows = (Vec<String>, Vec<Vec<Option<String>>>);
+
 /// A whole row as neutral values (for rows read for their existence or shown as they are).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row(pub Vec<Value>);

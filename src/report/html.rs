@@ -248,6 +248,7 @@ fn run_section(
         push_chart(h, charts_out, c)?;
     }
     stability_table(h, x.r);
+    statements_table(h, x.r);
     super::server::section(h, charts_out, n, x)?;
     super::profile::section(h, x);
     events_and_notes(h, x.r);
@@ -433,6 +434,34 @@ fn stability_table(h: &mut String, r: &RunResult) {
             .collect::<Vec<_>>()
             .join(", ")
     );
+}
+
+/// Each command's mean latency and count per kind (a pgbench script's, pgbench -r), left out
+/// when the run has none.
+fn statements_table(h: &mut String, r: &RunResult) {
+    let Some(w) = r
+        .workload_report
+        .as_ref()
+        .filter(|w| !w.statements.is_empty())
+    else {
+        return;
+    };
+    h.push_str(
+        "<h3>Statement latencies</h3><table><tr><th>kind</th><th>line</th><th>command</th>\
+         <th>count</th><th>mean ms</th></tr>",
+    );
+    for st in &w.statements {
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td><code>{}</code></td><td class=\"n\">{}</td><td class=\"n\">{:.3}</td></tr>",
+            esc(&st.kind),
+            st.line,
+            esc(&st.command),
+            st.count,
+            st.mean_ms
+        );
+    }
+    h.push_str("</table>");
 }
 
 /// Flattens a JSON object into dotted keys.

@@ -303,7 +303,10 @@ fn kinds(out: &mut String, s: &Summary) {
 /// The workload's headline figures and its scorecard.
 fn scorecard(out: &mut String, w: &WorkloadReport) {
     let head: Vec<String> = w.headline.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    let _ = writeln!(out, "  {}", head.join("   "));
+    if !head.is_empty() {
+        let _ = writeln!(out, "  {}", head.join("   "));
+    }
+    statement_latencies(out, w);
     for l in &w.scorecard {
         let mark = match l.pass {
             Some(true) => "pass",
@@ -314,6 +317,26 @@ fn scorecard(out: &mut String, w: &WorkloadReport) {
             out,
             "    {mark}  {:<30} {:>24}   {}",
             l.name, l.value, l.requirement
+        );
+    }
+}
+
+/// Each statement's mean latency and count per kind (pgbench -r).
+fn statement_latencies(out: &mut String, w: &WorkloadReport) {
+    let mut kind = None;
+    for st in &w.statements {
+        if kind != Some(&st.kind) {
+            let _ = writeln!(
+                out,
+                "  statement latencies of {} (ms, count, line, command):",
+                st.kind
+            );
+            kind = Some(&st.kind);
+        }
+        let _ = writeln!(
+            out,
+            "    {:>10.3} {:>10} {:>5}  {}",
+            st.mean_ms, st.count, st.line, st.command
         );
     }
 }

@@ -208,6 +208,25 @@ pub struct WorkloadReport {
     /// compare and the report show where other workloads show tps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<Rate>,
+    /// Each statement's mean latency and count per kind over the measured phase (pgbench
+    /// -r; the script workload).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub statements: Vec<StatementLatency>,
+}
+
+/// One command of a kind: its mean latency and how often it ran (pgbench -r).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatementLatency {
+    /// The transaction kind (the script).
+    pub kind: String,
+    /// Its first line in the script.
+    pub line: u32,
+    /// Its text on one line (at most 120 characters).
+    pub command: String,
+    /// Times it ran to its end.
+    pub count: u64,
+    /// Mean latency, milliseconds.
+    pub mean_ms: f64,
 }
 
 /// A workload's own throughput figure: completed transactions of one kind per minute

@@ -11,6 +11,7 @@ use crate::error::Failure;
 use crate::results::{RunDir, RunResult};
 use crate::topology::ReplicaAddr;
 use crate::workload::oltp::{self, Oltp};
+use crate::workload::script::{ScriptRun, ScriptSet};
 use crate::workload::tpcc::sets::TableSets;
 use crate::workload::{tpcb, tpcc};
 use anyhow::{Context, Result};
@@ -225,6 +226,16 @@ impl Level<'_> {
             } => self.tpcc_ready(conn, seed, *warehouses, *check, *table_sets, a),
             Choice::Tpcb { scale, options, .. } => self.tpcb_ready(conn, *scale, options),
             Choice::Lua { script, given } => Ok(self.lua_ready(script, given)),
+            Choice::Script(set) => {
+                let scale = script_scale(conn, set)?;
+                Ok(Ready {
+                    options: set.recorded(scale),
+                    workload: Arc::new(ScriptRun::new(set.clone(), scale, seed)),
+                    tpcc: None,
+                    tpcb: None,
+                    sets: None,
+                })
+            }
             Choice::Oltp(kind, o) => {
                 oltp::ready(conn, o, self.plan.choice.name())?;
                 Ok(Ready {
@@ -415,7 +426,9 @@ impl Level<'_> {
     ) -> Result<RunConfig> {
         let (plan, targets) = (self.plan, self.targets);
         let workload_options = match &plan.choice {
-            Choice::Tpcb { .. } | Choice::Tpcc { .. } | Choice::Lua { .. } => options,
+            Choice::Tpcb { .. } | Choice::Tpcc { .. } | Choice::Lua { .. } | Choice::Script(_) => {
+                options
+            }
             Choice::Oltp(_, o) => serde_json::to_value(o)?,
         };
         if let Some(e) = self.expect
@@ -490,7 +503,32 @@ fn growth_tables(choice: &Choice) -> &'static [&'static str] {
     match choice {
         Choice::Tpcc { .. } => &["orders", "order_line", "history", "new_order"],
         Choice::Tpcb { .. } => &["pgbench_history"],
-        Choice::Oltp(..) | Choice::Lua { .. } => &[],
+        Choice::Oltp(..) | Choice::Script(_) | Choice::Lua { .. } => &[],
+    }
+}
+
+/// pgbench's `:scale`: -D scale when given, else the rows of pgbench_branches when a built-in
+/// script runs, else 1 (pgbench's default for custom scripts).
+fn script_scale(conn: &mut engine::Conn, set: &ScriptSet) -> Result<i64> {
+    if let Some(s) = set.define("scale") {
+        return s
+            .trim()
+            .parse()
+            .map_err(|_| Failure::Usage(format!("-D scale={s}: not a whole number")).into());
+    }
+    if !set.uses_builtin() {
+        return Ok(1);
+    }
+    let n: Option<i64> = conn
+        .query_first("SELECT COUNT(*) FROM pgbench_branches")
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "the built-in scripts run on pgbench's tables ({e}): run `txbench prepare tpcb --scale N` first"
+            )
+        })?;
+    match n {
+        Some(n) if n > 0 => Ok(n),
+        _ => anyhow::bail!("pgbench_branches is empty: run `txbench prepare tpcb --scale N` first"),
     }
 }
 

@@ -52,6 +52,8 @@ pub enum Choice {
         /// Its options' values.
         given: std::sync::Arc<crate::workload::lua::options::Given>,
     },
+    /// pgbench scripts.
+    Script(crate::workload::script::ScriptSet),
 }
 
 impl Choice {
@@ -62,6 +64,7 @@ impl Choice {
             Choice::Tpcc { .. } => "tpcc",
             Choice::Tpcb { .. } => "tpcb",
             Choice::Lua { .. } => "lua",
+            Choice::Script(_) => "script",
         }
     }
 }

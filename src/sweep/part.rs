@@ -146,6 +146,8 @@ pub(super) fn other_targets_ready(
             }
             // A script's data is the script's: txbench cannot describe it.
             Choice::Lua { .. } => String::new(),
+            // A script's data is the database's own: nothing to compare.
+            Choice::Script(_) => String::new(),
         })
     };
     let want = shape(first, false)?;

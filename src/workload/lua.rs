@@ -328,6 +328,8 @@ impl Workload for LuaWorkload {
             statements: true,
             // A restart's hook may roll back before the driver does (sysbench-tpcc's).
             double_rollback: self.script.restart_hook,
+            // Its events' transactions are known from what the workers saw (commits).
+            pg_transactions: true,
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod lua;
 pub mod meta;
 pub mod oltp;
 pub mod rand;
+pub mod script;
 pub mod tpcb;
 pub mod tpcc;
 
@@ -62,6 +63,7 @@ pub trait Workload: Send + Sync {
             transactions: true,
             statements: true,
             double_rollback: false,
+            pg_transactions: true,
         }
     }
     /// Whether a transaction of `kind` ends with COMMIT or ROLLBACK (false: it autocommits).

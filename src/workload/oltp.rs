@@ -223,6 +223,7 @@ impl Workload for Oltp {
             transactions: self.options.statements_per_txn(self.kind).other > 0,
             statements: true,
             double_rollback: false,
+            pg_transactions: true,
         }
     }
 

@@ -287,6 +287,7 @@ impl Workload for Tpcb {
             transactions: self.o.variant != Variant::SelectOnly,
             statements: true,
             double_rollback: false,
+            pg_transactions: true,
         }
     }
 

@@ -21,6 +21,9 @@ pub fn check(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32> 
         // The script's own check (sysbench-tpcc's), on one thread unless --threads says.
         return super::lua::command(out, url, c, "check", 1);
     }
+    if let Selected::Script(_) = sel {
+        return Err(script_refused("check"));
+    }
     let target = resolve_target(out, url)?;
     let mut conn = engine::connect(&target)?;
     let code = check_workload(out, &mut conn, &target, &sel)?;
@@ -105,6 +108,7 @@ fn check_workload(
             }
             Ok(EXIT_OK)
         }
+        Selected::Script(_) => Err(script_refused("check")),
         Selected::Oltp(_, o) => {
             oltp::ready(conn, o, sel.name())?;
             let counts = oltp::row_counts(conn, o)?;

@@ -25,6 +25,7 @@ enum Selected {
     Tpcc(TpccArgs),
     Tpcb(TpcbArgs),
     Lua(lua::Chosen),
+    Script(crate::workload::script::ScriptSet),
 }
 
 impl Selected {
@@ -34,6 +35,7 @@ impl Selected {
             Selected::Tpcc(_) => "tpcc",
             Selected::Tpcb(_) => "tpcb",
             Selected::Lua(_) => "lua",
+            Selected::Script(_) => "script",
         }
     }
 }
@@ -65,6 +67,11 @@ fn select(w: &WorkloadChoice, verb: &str) -> Result<Selected> {
             }
             return Ok(Selected::Tpcb(a.clone()));
         }
+        WorkloadChoice::Script(a) => {
+            let set = crate::workload::script::ScriptSet::load(&a.files, &a.builtins, &a.defines)
+                .map_err(crate::error::Failure::Usage)?;
+            return Ok(Selected::Script(set));
+        }
         WorkloadChoice::OltpReadWrite(a) => (OltpKind::ReadWrite, a),
         WorkloadChoice::OltpReadOnly(a) => (OltpKind::ReadOnly, a),
         WorkloadChoice::OltpWriteOnly(a) => (OltpKind::WriteOnly, a),
@@ -75,6 +82,14 @@ fn select(w: &WorkloadChoice, verb: &str) -> Result<Selected> {
         WorkloadChoice::OltpDelete(a) => (OltpKind::Delete, a),
     };
     Ok(Selected::Oltp(kind, args.options()?))
+}
+
+/// The refusal of `prepare`, `check` and `cleanup` for the script workload.
+fn script_refused(verb: &str) -> anyhow::Error {
+    crate::error::Failure::Usage(format!(
+        "{verb} script: a script runs on the database's own data, there is nothing to {verb} (the built-in scripts need `txbench prepare tpcb --scale N`)"
+    ))
+    .into()
 }
 
 /// This process's command line after `verb` (`run`, `prepare`): the workload and its

@@ -25,6 +25,7 @@ pub fn prepare(out: &Output, url: Option<&str>, cmd: &PrepareCmd) -> Result<i32>
         }
         Selected::Tpcc(a) => return prepare_tpcc(out, url, a, threads),
         Selected::Tpcb(a) => return prepare_tpcb(out, url, a, threads),
+        Selected::Script(_) => return Err(script_refused("prepare")),
         Selected::Oltp(_, o) => o,
     };
     let target = resolve_target(out, url)?;
@@ -383,6 +384,9 @@ pub fn cleanup(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32
     if let Selected::Lua(c) = &sel {
         return super::lua::command(out, url, c, "cleanup", 1);
     }
+    if let Selected::Script(_) = sel {
+        return Err(script_refused("cleanup"));
+    }
     let target = resolve_target(out, url)?;
     let mut conn = engine::connect(&target)?;
     let what = match &sel {
@@ -409,6 +413,7 @@ pub fn cleanup(out: &Output, url: Option<&str>, cmd: &WorkloadCmd) -> Result<i32
         }
         Selected::Oltp(..) => format!("{} sbtest table(s)", oltp::cleanup(&mut conn)?),
         Selected::Lua(_) => anyhow::bail!("a script cleans up with its own cleanup()"),
+        Selected::Script(_) => return Err(script_refused("cleanup")),
     };
     if out.json {
         println!("{}", json!({"workload": sel.name(), "dropped": what}));

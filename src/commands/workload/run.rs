@@ -135,6 +135,7 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
             script: c.script,
             given: c.given,
         },
+        Selected::Script(set) => Choice::Script(set),
     };
     let shard = match d.shard {
         Some(s) => Some(s),
@@ -284,7 +285,11 @@ fn resume(
             dir.display()
         );
     }
-    let name = select(workload, "run")?.name();
+    // A script run's files are read again from the recorded options, not from these.
+    let name = match workload {
+        WorkloadChoice::Script(_) => "script",
+        w => select(w, "run")?.name(),
+    };
     if !dir.join(Sweep::FILE).is_file() {
         anyhow::bail!("--resume {}: no sweep.json there", dir.display());
     }

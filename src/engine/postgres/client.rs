@@ -102,6 +102,13 @@ impl Session {
         Ok(rows)
     }
 
+    /// Runs SQL text as it is (the simple query protocol) and returns its columns' names and
+    /// its rows as text.
+    pub fn query_text(&mut self, sql: &str) -> Result<crate::engine::TextRows> {
+        self.affected = 0;
+        Ok(self.client.simple_query_text(sql)?)
+    }
+
     /// The first row of SQL text (no parameters); an error when there is none.
     pub fn query_one(&mut self, sql: &str) -> std::result::Result<Row, wire::Error> {
         self.client.query_one(sql)

@@ -10,7 +10,7 @@
 //! against pgbench (`txbench-bench postgres`). Message framing and authentication are
 //! `postgres-protocol`'s; this file only sequences them.
 
-use crate::engine::{TargetUrl, Value};
+use crate::engine::{TargetUrl, TextRows, Value};
 use bytes::BytesMut;
 use fallible_iterator::FallibleIterator;
 use postgres_protocol::IsNull;
@@ -217,10 +217,15 @@ impl Client {
                         .unwrap_or(0);
                 }
                 Message::RowDescription(b) => {
+                    let mut names = Vec::new();
                     let types: std::io::Result<Vec<Type>> = b
                         .fields()
-                        .map(|f| Ok(Type::from_oid(f.type_oid()).unwrap_or(Type::UNKNOWN)))
+                        .map(|f| {
+                            names.push(f.name().to_string());
+                            Ok(Type::from_oid(f.type_oid()).unwrap_or(Type::UNKNOWN))
+                        })
                         .collect();
+                    out.names = names;
                     match types {
                         Ok(t) => out.columns = Some(t.into()),
                         Err(e) => {
@@ -344,6 +349,29 @@ impl Client {
         self.send()?;
         let reply = self.reply(true, None)?;
         Ok((reply.rows, reply.affected))
+    }
+
+    /// Runs SQL text with the simple query protocol and keeps its rows in the protocol's
+    /// text form (what libpq's PQgetvalue gives pgbench): the columns' names and each cell,
+    /// None for NULL.
+    pub fn simple_query_text(&mut self, sql: &str) -> Result<TextRows, Error> {
+        self.usable()?;
+        if let Err(e) = frontend::query(sql, &mut self.wbuf) {
+            return Err(self.unencodable(e));
+        }
+        self.extended = false;
+        self.send()?;
+        let reply = self.reply(true, None)?;
+        let rows = reply
+            .rows
+            .iter()
+            .map(|r| {
+                (0..r.len())
+                    .map(|i| r.raw(i).map(|b| String::from_utf8_lossy(b).into_owned()))
+                    .collect()
+            })
+            .collect();
+        Ok((reply.names, rows))
     }
 
     /// One row of `sql` (no parameters); an error when it returns none.

@@ -74,6 +74,14 @@ pub struct ServerCount {
     /// A failed attempt sends ROLLBACK once or twice (a stored procedure's handler rolls back
     /// and re-signals, then the driver rolls back): each counts from 1 to 2 rollbacks.
     pub double_rollback: bool,
+    /// PostgreSQL: the transactions each attempt ends are known (Workload::commits and
+    /// autocommit_statements): compare pg_stat_database's count.
+    #[serde(default = "yes")]
+    pub pg_transactions: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The server block of the summary: per-transaction figures, peaks and the cross-checks.

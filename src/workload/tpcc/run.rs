@@ -446,6 +446,7 @@ impl Workload for Tpcc {
             // Statements inside procedures and the deliverer's are not txbench's to count.
             statements: !self.procedures && self.deferred.is_none(),
             double_rollback: self.procedures,
+            pg_transactions: true,
         }
     }
 

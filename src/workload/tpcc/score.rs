@@ -232,6 +232,7 @@ pub fn report(s: &Summary, i: &ScoreInputs) -> WorkloadReport {
         pass: (i.spec_think).then(|| (9.0..=12.86).contains(&per_wh)),
     });
     WorkloadReport {
+        statements: Vec::new(),
         headline: vec![
             ("NOPM".into(), format!("{nopm:.0}")),
             ("TPM".into(), format!("{tpm:.0}")),

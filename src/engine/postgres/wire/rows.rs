@@ -88,6 +88,8 @@ pub(super) struct Reply {
     pub(super) affected: u64,
     /// The last RowDescription's column types.
     pub(super) columns: Option<Arc<[Type]>>,
+    /// The last RowDescription's column names.
+    pub(super) names: Vec<String>,
 }
 
 /// A parameter in PostgreSQL's text form (the server parses it as the type it inferred).

@@ -1,0 +1,383 @@
+//! pgbench scripts run unchanged (`run script FILE.sql[@W]... -b NAME[@W] -D name=value`):
+//! each script is one transaction kind named after its file stem (a built-in by its name),
+//! picked by weight as pgbench's -f and -b do. The language (parse.rs, expr.rs, eval.rs):
+//! SQL with `:var` substituted as text (pgbench's simple protocol), `\set` with pgbench's
+//! expressions, `\sleep`, `\if`/`\elif`/`\else`/`\endif`, `\gset`/`\aset`. The expression
+//! parser is written by hand: its grammar is small and its errors name the column.
+//! Per-statement latencies (pgbench -r) go into the workload report.
+
+mod builtin;
+pub mod eval;
+pub mod expr;
+pub mod parse;
+mod sql;
+mod worker;
+
+use super::rand::WorkerRng;
+use super::{Worker, Workload};
+use crate::results::{StatementLatency, Summary, WorkloadReport};
+use parse::{Body, Command, SqlClass};
+use sha2::{Digest, Sha256};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+pub use builtin::BUILTINS;
+
+/// One script as read: its kind name, where it came from, its weight and its commands.
+#[derive(Debug, Clone)]
+pub struct Script {
+    /// The transaction kind's name: the file's stem, or the built-in's name.
+    pub name: String,
+    /// The file as given, or `builtin:NAME`.
+    pub origin: String,
+    pub weight: u32,
+    /// SHA-256 of the text, part of the benchmark's recorded options.
+    pub sha256: String,
+    pub commands: Vec<Command>,
+}
+
+/// The scripts of a run and the -D variables.
+#[derive(Debug, Clone)]
+pub struct ScriptSet {
+    pub scripts: Vec<Script>,
+    pub defines: Vec<(String, String)>,
+}
+
+/// `SPEC@WEIGHT` split; no `@`: weight 1.
+fn weighted(spec: &str) -> Result<(&str, u32), String> {
+    let Some((what, w)) = spec.rsplit_once('@') else {
+        return Ok((spec, 1));
+    };
+    match w.parse::<u32>() {
+        Ok(n) if n <= i32::MAX as u32 => Ok((what, n)),
+        _ => Err(format!(
+            "{spec}: the weight '{w}' is not a whole number from 0 to {}",
+            i32::MAX
+        )),
+    }
+}
+
+impl ScriptSet {
+    /// Reads and parses `files` (`FILE[@W]`), `builtins` (`NAME[@W]`) and `defines`
+    /// (`name=value`): every error one line naming the file, line and what is wrong.
+    pub fn load(
+        files: &[String],
+        builtins: &[String],
+        defines: &[String],
+    ) -> Result<ScriptSet, String> {
+        let mut scripts = Vec::new();
+        for spec in files {
+            let (file, weight) = weighted(spec)?;
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| format!("{file}: cannot read the script: {e}"))?;
+            // The kind's name goes into CSV headers and reports: plain characters only.
+            let stem: String = Path::new(file)
+                .file_stem()
+                .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned())
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || "_-.".contains(c) {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            scripts.push(Script::parse(&stem, file, weight, &text)?);
+        }
+        for spec in builtins {
+            let (name, weight) = weighted(spec)?;
+            let (name, text) =
+                builtin::named(name).map_err(|e| format!("--builtin {spec}: {e}"))?;
+            scripts.push(Script::parse(
+                name,
+                &format!("builtin:{name}"),
+                weight,
+                text,
+            )?);
+        }
+        if scripts.is_empty() {
+            return Err("run script needs a script: FILE.sql[@WEIGHT] or --builtin NAME".into());
+        }
+        if scripts.iter().all(|s| s.weight == 0) {
+            return Err("the scripts' weights add up to 0".into());
+        }
+        // Kind names must differ: a second script with the same stem gets a suffix.
+        let mut seen = std::collections::HashSet::new();
+        for s in &mut scripts {
+            let base = s.name.clone();
+            let mut k = 1;
+            while !seen.insert(s.name.clone()) {
+                k += 1;
+                s.name = format!("{base}_{k}");
+            }
+        }
+        let mut out = Vec::new();
+        for d in defines {
+            let (name, value) = d
+                .split_once('=')
+                .ok_or_else(|| format!("-D {d}: name=value expected"))?;
+            parse::check_name(name).map_err(|e| format!("-D {d}: {e}"))?;
+            out.push((name.to_string(), value.to_string()));
+        }
+        Ok(ScriptSet {
+            scripts,
+            defines: out,
+        })
+    }
+
+    /// Whether a built-in script runs (then the scale is counted in pgbench_branches).
+    pub fn uses_builtin(&self) -> bool {
+        self.scripts
+            .iter()
+            .any(|s| s.origin.starts_with("builtin:"))
+    }
+
+    /// A -D variable's value.
+    pub fn define(&self, name: &str) -> Option<&str> {
+        self.defines
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// What a run records (result.json's `config.workload_options`, the benchmark's
+    /// identity): every script's name, origin, weight and content hash, the -D variables and
+    /// the scale.
+    pub fn recorded(&self, scale: i64) -> serde_json::Value {
+        let scripts: Vec<_> = self
+            .scripts
+            .iter()
+            .map(|s| {
+                serde_json::json!({"name": s.name, "file": s.origin, "weight": s.weight,
+                                   "sha256": s.sha256})
+            })
+            .collect();
+        let defines: serde_json::Map<String, serde_json::Value> = self
+            .defines
+            .iter()
+            .map(|(n, v)| (n.clone(), serde_json::Value::from(v.clone())))
+            .collect();
+        serde_json::json!({"scripts": scripts, "defines": defines, "scale": scale})
+    }
+}
+
+impl Script {
+    /// Parses `text` (read from `origin`) as the kind `name`.
+    pub fn parse(name: &str, origin: &str, weight: u32, text: &str) -> Result<Script, String> {
+        let commands = parse::parse(origin, text).map_err(|e| e.to_string())?;
+        if commands.is_empty() {
+            return Err(format!("{origin}: the script has no commands"));
+        }
+        Ok(Script {
+            name: name.to_string(),
+            origin: origin.to_string(),
+            weight,
+            sha256: format!("{:x}", Sha256::digest(text.as_bytes())),
+            commands,
+        })
+    }
+
+    fn sql(&self) -> impl Iterator<Item = (&Command, SqlClass)> {
+        self.commands.iter().filter_map(|c| match c.body {
+            Body::Sql { class, .. } => Some((c, class)),
+            _ => None,
+        })
+    }
+
+    /// How the server counts one run of the script, when it always sends the same
+    /// statements: Some(true) for BEGIN … COMMIT around every statement (one transaction),
+    /// Some(false) with no transaction control (each statement a transaction of its own);
+    /// None when it varies or mixes (SQL under `\if`, several transactions).
+    pub fn ends(&self) -> Option<bool> {
+        let sql: Vec<_> = self.sql().collect();
+        if sql.iter().any(|(c, _)| c.conditional) {
+            return None;
+        }
+        let control =
+            |k: SqlClass| matches!(k, SqlClass::Begin | SqlClass::Commit | SqlClass::Rollback);
+        let inner = sql.len().saturating_sub(2);
+        match (sql.first(), sql.last()) {
+            _ if !sql.iter().any(|(_, k)| control(*k)) => Some(false),
+            (Some((_, SqlClass::Begin)), Some((_, SqlClass::Commit)))
+                if !sql.iter().skip(1).take(inner).any(|(_, k)| control(*k)) =>
+            {
+                Some(true)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The shards' reports of one run merged (`txbench merge`): each command's count summed and
+/// its mean weighted by count; None when no shard has one.
+pub fn merged_report(shards: &[&WorkloadReport]) -> Option<WorkloadReport> {
+    let mut statements: Vec<StatementLatency> = Vec::new();
+    for st in shards.iter().flat_map(|r| &r.statements) {
+        match statements
+            .iter_mut()
+            .find(|m| m.kind == st.kind && m.line == st.line)
+        {
+            Some(m) => {
+                let count = m.count + st.count;
+                if count > 0 {
+                    m.mean_ms =
+                        (m.mean_ms * m.count as f64 + st.mean_ms * st.count as f64) / count as f64;
+                }
+                m.count = count;
+            }
+            None => statements.push(st.clone()),
+        }
+    }
+    (!shards.is_empty()).then_some(WorkloadReport {
+        headline: Vec::new(),
+        scorecard: Vec::new(),
+        inputs: None,
+        rate: None,
+        statements,
+    })
+}
+
+/// One command's latency sums, shared by the virtual users.
+#[derive(Debug, Default)]
+struct Stat {
+    sum_us: AtomicU64,
+    count: AtomicU64,
+}
+
+/// What the workers share: the scripts, the variables every user starts with, the
+/// per-command latencies.
+struct Shared {
+    set: ScriptSet,
+    scale: i64,
+    seed: u64,
+    stats: Vec<Vec<Stat>>,
+}
+
+/// A ready-to-run set of pgbench scripts.
+pub struct ScriptRun {
+    shared: Arc<Shared>,
+}
+
+impl ScriptRun {
+    /// The workload: `set` at `scale` (`:scale` unless -D sets it), the random inputs and
+    /// `:random_seed` from `seed`.
+    pub fn new(set: ScriptSet, scale: i64, seed: u64) -> ScriptRun {
+        let stats = set
+            .scripts
+            .iter()
+            .map(|s| s.commands.iter().map(|_| Stat::default()).collect())
+            .collect();
+        ScriptRun {
+            shared: Arc::new(Shared {
+                set,
+                scale,
+                seed,
+                stats,
+            }),
+        }
+    }
+
+    fn countable(&self) -> bool {
+        self.shared.set.scripts.iter().all(|s| s.ends().is_some())
+    }
+}
+
+impl Workload for ScriptRun {
+    fn kinds(&self) -> Vec<String> {
+        self.shared
+            .set
+            .scripts
+            .iter()
+            .map(|s| s.name.clone())
+            .collect()
+    }
+
+    fn worker(&self, id: u32, rng: WorkerRng) -> Box<dyn Worker> {
+        Box::new(worker::ScriptWorker::new(self.shared.clone(), id, rng))
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let s = &self.shared.set;
+        let mut n = vec![format!(
+            "pgbench script(s) {}; :scale {}",
+            s.scripts
+                .iter()
+                .map(|x| format!("{}@{}", x.origin, x.weight))
+                .collect::<Vec<_>>()
+                .join(", "),
+            self.shared.scale
+        )];
+        for x in s.scripts.iter().filter(|x| x.ends().is_none()) {
+            n.push(format!(
+                "{}: its statements run conditionally or in several transactions, so the server's count of transactions is not cross-checked",
+                x.origin
+            ));
+        }
+        n
+    }
+
+    fn measure_started(&self) {
+        for st in self.shared.stats.iter().flatten() {
+            st.sum_us.store(0, Ordering::Relaxed);
+            st.count.store(0, Ordering::Relaxed);
+        }
+    }
+
+    fn report(&self, _summary: &Summary) -> Option<WorkloadReport> {
+        let mut statements = Vec::new();
+        for (s, stats) in self.shared.set.scripts.iter().zip(&self.shared.stats) {
+            for (c, st) in s.commands.iter().zip(stats) {
+                let count = st.count.load(Ordering::Relaxed);
+                let sum = st.sum_us.load(Ordering::Relaxed);
+                statements.push(StatementLatency {
+                    kind: s.name.clone(),
+                    line: c.line,
+                    command: c.text.chars().take(120).collect(),
+                    count,
+                    mean_ms: if count > 0 {
+                        sum as f64 / count as f64 / 1000.0
+                    } else {
+                        0.0
+                    },
+                });
+            }
+        }
+        Some(WorkloadReport {
+            headline: Vec::new(),
+            scorecard: Vec::new(),
+            inputs: None,
+            rate: None,
+            statements,
+        })
+    }
+
+    fn server_count(&self) -> crate::metrics::server::ServerCount {
+        let scripts = &self.shared.set.scripts;
+        let countable = self.countable();
+        crate::metrics::server::ServerCount {
+            // Com_commit + Com_rollback: only when every kind is known to commit once or
+            // autocommit, and one does commit.
+            transactions: countable && scripts.iter().any(|s| s.ends() == Some(true)),
+            statements: scripts
+                .iter()
+                .flat_map(|s| s.sql())
+                .all(|(_, k)| k != SqlClass::Unsure),
+            double_rollback: false,
+            pg_transactions: countable,
+        }
+    }
+
+    fn commits(&self, kind: usize) -> bool {
+        self.shared.set.scripts[kind].ends() != Some(false)
+    }
+
+    fn autocommit_statements(&self, kind: usize) -> u64 {
+        self.shared.set.scripts[kind].sql().count() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,236 @@
+//! One virtual user running scripts: its variables, the commands in turn (`\if` jumps), the
+//! SQL with its variables substituted, and each command's latency.
+
+use super::eval::{self, Env, Val, Var, Vars};
+use super::parse::{Body, Seg, SqlClass, Store};
+use super::{Script, Shared};
+use crate::engine::{Conn, Engine};
+use crate::metrics::{Outcome, StmtCounts};
+use crate::workload::Worker;
+use crate::workload::rand::WorkerRng;
+use rand::Rng;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+pub(super) struct ScriptWorker {
+    shared: Arc<Shared>,
+    rng: WorkerRng,
+    /// The generator as the transaction began: a retry draws the same inputs (pgbench 15+).
+    saved: WorkerRng,
+    vars: Vars,
+    /// MariaDB/MySQL: END is sent as COMMIT.
+    mysql: bool,
+    total_weight: u64,
+}
+
+/// A script's error at run time: the message names the script and line.
+fn failure(s: &Script, line: u32, what: impl std::fmt::Display) -> crate::engine::Error {
+    crate::engine::Error::Decode(format!("{}:{line}: {what}", s.origin))
+}
+
+impl ScriptWorker {
+    pub(super) fn new(shared: Arc<Shared>, id: u32, rng: WorkerRng) -> ScriptWorker {
+        let mut vars = Vars::new();
+        let int = |i: i64| Var::Val(Val::Int(i));
+        vars.insert("scale".into(), int(shared.scale));
+        vars.insert("client_id".into(), int(i64::from(id)));
+        vars.insert("random_seed".into(), int(shared.seed as i64));
+        vars.insert(
+            "default_seed".into(),
+            int(eval::murmur2(shared.seed as i64, 0)),
+        );
+        for (n, v) in &shared.set.defines {
+            vars.insert(n.clone(), Var::Text(v.clone()));
+        }
+        let total_weight = shared.set.scripts.iter().map(|s| u64::from(s.weight)).sum();
+        ScriptWorker {
+            saved: rng.clone(),
+            rng,
+            vars,
+            mysql: false,
+            total_weight,
+            shared,
+        }
+    }
+
+    /// The SQL text with its variables substituted; an undefined one outside quotes is an
+    /// error (pgbench would send `:name` to the server as it is).
+    fn sql_text(&self, s: &Script, line: u32, segs: &[Seg]) -> crate::engine::Result<String> {
+        let mut out = String::new();
+        for seg in segs {
+            match seg {
+                Seg::Text(t) => out.push_str(t),
+                Seg::Var { name, quoted } => match self.vars.get(name) {
+                    Some(v) => out.push_str(&v.text()),
+                    None if *quoted => {
+                        out.push(':');
+                        out.push_str(name);
+                    }
+                    None => return Err(failure(s, line, format!("undefined variable :{name}"))),
+                },
+            }
+        }
+        let first = out
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .find(|w| !w.is_empty());
+        if self.mysql && first.is_some_and(|w| w.eq_ignore_ascii_case("END")) {
+            // MariaDB and MySQL know COMMIT only.
+            return Ok("COMMIT".into());
+        }
+        Ok(out)
+    }
+
+    fn eval(&mut self, s: &Script, line: u32, e: &super::expr::Expr) -> crate::engine::Result<Val> {
+        let mut env = Env {
+            vars: &self.vars,
+            rng: &mut self.rng,
+        };
+        eval::eval(e, &mut env).map_err(|m| failure(s, line, m))
+    }
+
+    /// Runs an SQL command, storing its result for `\gset`/`\aset`.
+    fn sql(
+        &mut self,
+        conn: &mut Conn,
+        s: &Script,
+        line: u32,
+        segs: &[Seg],
+        store: Option<&Store>,
+    ) -> crate::engine::Result<()> {
+        let sql = self.sql_text(s, line, segs)?;
+        let Some(store) = store else {
+            return conn.query_drop(&sql);
+        };
+        let (columns, rows) = conn.query_text(&sql)?;
+        if !store.all && rows.len() != 1 {
+            return Err(failure(
+                s,
+                line,
+                format!("\\gset: expected one row, got {}", rows.len()),
+            ));
+        }
+        // The last row's cells, as text (NULL as "", as libpq gives it to pgbench).
+        for row in &rows {
+            for (name, cell) in columns.iter().zip(row) {
+                let var = format!("{}{name}", store.prefix);
+                super::parse::check_name(&var).map_err(|e| failure(s, line, e))?;
+                self.vars
+                    .insert(var, Var::Text(cell.clone().unwrap_or_default()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Where an `\if` chain goes when the test before `at` was false.
+    fn jump(&mut self, s: &Script, mut at: usize) -> crate::engine::Result<usize> {
+        loop {
+            let c = &s.commands[at];
+            match &c.body {
+                Body::Elif { cond, next, .. } => {
+                    if self.eval(s, c.line, cond)?.truth() {
+                        return Ok(at + 1);
+                    }
+                    at = *next;
+                }
+                _ => return Ok(at + 1),
+            }
+        }
+    }
+
+    /// Runs command `pc`; returns the next one's index.
+    fn step(
+        &mut self,
+        conn: &mut Conn,
+        s: &Script,
+        pc: usize,
+        counts: &mut StmtCounts,
+    ) -> crate::engine::Result<usize> {
+        let c = &s.commands[pc];
+        match &c.body {
+            Body::Sql { segs, class, store } => {
+                self.sql(conn, s, c.line, segs, store.as_ref())?;
+                match class {
+                    SqlClass::Read => counts.reads += 1,
+                    SqlClass::Write => counts.writes += 1,
+                    _ => counts.other += 1,
+                }
+            }
+            Body::Set { var, expr } => {
+                let v = self.eval(s, c.line, expr)?;
+                self.vars.insert(var.clone(), Var::Val(v));
+            }
+            Body::Sleep { amount, unit_us } => {
+                let n = self.eval(s, c.line, amount)?;
+                let Val::Int(n) = n else {
+                    return Err(failure(
+                        s,
+                        c.line,
+                        "\\sleep: the duration is not an integer",
+                    ));
+                };
+                let us = u64::try_from(n).unwrap_or(0).saturating_mul(*unit_us);
+                std::thread::sleep(Duration::from_micros(us));
+            }
+            Body::If { cond, next } => {
+                if !self.eval(s, c.line, cond)?.truth() {
+                    return self.jump(s, *next);
+                }
+            }
+            // Reached from the branch before, which ran.
+            Body::Elif { end, .. } | Body::Else { end } => return Ok(*end + 1),
+            Body::Endif => {}
+        }
+        Ok(pc + 1)
+    }
+}
+
+impl Worker for ScriptWorker {
+    fn on_connect(&mut self, conn: &mut Conn) -> crate::engine::Result<()> {
+        self.mysql = conn.engine() == Engine::Mysql;
+        Ok(())
+    }
+
+    fn next_kind(&mut self) -> usize {
+        let scripts = &self.shared.set.scripts;
+        if scripts.len() == 1 {
+            return 0;
+        }
+        let mut w = self.rng.random_range(0..self.total_weight.max(1));
+        for (i, s) in scripts.iter().enumerate() {
+            let sw = u64::from(s.weight);
+            if w < sw {
+                return i;
+            }
+            w -= sw;
+        }
+        scripts.len() - 1
+    }
+
+    fn execute(
+        &mut self,
+        conn: &mut Conn,
+        kind: usize,
+        retry: bool,
+        counts: &mut StmtCounts,
+    ) -> crate::engine::Result<Outcome> {
+        if retry {
+            self.rng = self.saved.clone();
+        } else {
+            self.saved = self.rng.clone();
+        }
+        let shared = self.shared.clone();
+        let (s, stats) = (&shared.set.scripts[kind], &shared.stats[kind]);
+        let mut pc = 0;
+        while pc < s.commands.len() {
+            let t = Instant::now();
+            let next = self.step(conn, s, pc, counts)?;
+            let st = &stats[pc];
+            st.sum_us
+                .fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
+            st.count.fetch_add(1, Ordering::Relaxed);
+            pc = next;
+        }
+        Ok(Outcome::Committed)
+    }
+}

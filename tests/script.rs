@@ -1,0 +1,305 @@
+//! pgbench scripts under txbench (`run script`): the three built-in scripts on PostgreSQL and
+//! MariaDB, a custom script's \set, \if and \gset on PostgreSQL, bad input refused before
+//! anything runs. Real sandbox servers, short runs.
+
+mod common;
+use common::*;
+use std::path::Path;
+
+fn txbench(home: &Home, s: &Server, args: &[&str]) -> std::process::Output {
+    home.cmd()
+        .args(["--url", &s.url])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Each built-in script for 2 s at 2 threads on `db` after `prepare tpcb --scale 1`: VALID,
+/// its statements' latencies printed and recorded, the server's counts agreeing.
+fn builtins_run_on(db: Db) -> (Home, Server) {
+    let home = Home::new();
+    let s = home.start_db(db, "script", &[]);
+    let out = txbench(&home, &s, &["prepare", "tpcb", "--scale", "1", "-q"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    for (builtin, statements) in [("tpcb-like", 11), ("simple-update", 9), ("select-only", 2)] {
+        let dir = home.path().join(builtin);
+        let out = txbench(
+            &home,
+            &s,
+            &[
+                "run",
+                "script",
+                "-b",
+                builtin,
+                "--threads",
+                "2",
+                "--time",
+                "2",
+                "--out",
+                dir.to_str().unwrap(),
+            ],
+        );
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{db:?} {builtin}: {stdout}\n{stderr}");
+        assert!(
+            stdout.contains(&format!("statement latencies of {builtin}")),
+            "{stdout}"
+        );
+        let r = result_json(&dir);
+        assert_schema_valid(&r);
+        assert_eq!(
+            r["validity"]["valid"], true,
+            "{db:?} {builtin}: {}",
+            r["validity"]
+        );
+        let txn = r["summary"]["transactions"].as_u64().unwrap();
+        assert!(txn > 50, "{db:?} {builtin}: {txn}");
+        assert_eq!(r["summary"]["unexpected_errors"], 0);
+        let st = r["workload_report"]["statements"].as_array().unwrap();
+        assert_eq!(st.len(), statements, "{db:?} {builtin}");
+        for x in st {
+            assert_eq!(x["kind"], builtin);
+            assert!(x["count"].as_u64().unwrap() >= txn, "{x}");
+            assert!(x["mean_ms"].as_f64().unwrap() >= 0.0, "{x}");
+        }
+        let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+        assert!(!checks.is_empty(), "{db:?} {builtin}: no cross-check");
+        assert!(checks.iter().all(|c| c["agrees"] == true), "{checks:?}");
+        let opts = &r["config"]["workload_options"];
+        assert_eq!(opts["scale"], 1);
+        assert_eq!(opts["scripts"][0]["file"], format!("builtin:{builtin}"));
+    }
+    (home, s)
+}
+
+#[test]
+fn builtin_scripts_run_on_postgres() {
+    builtins_run_on(Db::Postgres);
+}
+
+#[test]
+fn builtin_scripts_run_on_mariadb() {
+    let (home, s) = builtins_run_on(Db::MariaDb);
+    retries_repeat_their_inputs(&home, &s);
+}
+
+/// Deadlocks are retried with the same random inputs (pgbench 15+): each attempt logs its
+/// input into an Aria table, which a rollback leaves alone, so an input logged twice by one
+/// virtual user is a retry.
+fn retries_repeat_their_inputs(home: &Home, s: &Server) {
+    s.exec(&[
+        "CREATE TABLE attempts (client INT, x BIGINT) ENGINE=Aria",
+        "CREATE TABLE hot (id INT PRIMARY KEY, v INT) ENGINE=InnoDB",
+        "INSERT INTO hot VALUES (1, 0), (2, 0)",
+    ]);
+    let file = home.path().join("deadlock.sql");
+    std::fs::write(
+        &file,
+        "\\set x random(1, 1000000000000)\n\\set a random(1, 2)\n\\set b 3 - :a\n\
+         BEGIN;\nINSERT INTO attempts VALUES (:client_id, :x);\n\
+         UPDATE hot SET v = v + 1 WHERE id = :a;\nDO SLEEP(0.002);\n\
+         UPDATE hot SET v = v + 1 WHERE id = :b;\nEND;\n",
+    )
+    .unwrap();
+    let dir = home.path().join("deadlock");
+    let out = txbench(
+        home,
+        s,
+        &[
+            "run",
+            "script",
+            file.to_str().unwrap(),
+            "--threads",
+            "2",
+            "--time",
+            "2",
+            "--retries",
+            "20",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+    );
+    let r = result_json(&dir);
+    let retries = r["summary"]["retries"].as_u64().unwrap();
+    assert!(retries > 0, "no deadlock to retry: {:?}", text(&out));
+    let rows = s.count("SELECT COUNT(*) FROM attempts");
+    let distinct = s.count("SELECT COUNT(*) FROM (SELECT DISTINCT client, x FROM attempts) d");
+    assert_eq!(rows - distinct, retries, "{}", r["summary"]);
+}
+
+/// A custom script: \set with random_zipfian, \if, \gset and -D; each row it inserts holds
+/// what an earlier statement's \gset stored. An undefined variable at run time fails its
+/// transactions, counted, and the run is INVALID.
+#[test]
+fn custom_script_sets_tests_and_gsets_on_postgres() {
+    let home = Home::new();
+    let s = home.start_db(Db::Postgres, "script-custom", &[]);
+    s.exec(&[
+        "CREATE TABLE script_log (client INT, k INT, tenfold INT, bucket INT, word TEXT, big BOOLEAN, bigcheck INT)",
+    ]);
+    let file = home.path().join("zipf.sql");
+    // \gset stores the text the server sent (a boolean is t or f, as libpq gives pgbench).
+    std::fs::write(
+        &file,
+        "-- a custom script\n\
+         \\set k random_zipfian(1, 100, 1.5)\n\
+         \\if :k > 50\n\
+         \\set bucket 2\n\
+         \\elif :k > 10\n\
+         \\set bucket 1\n\
+         \\else\n\
+         \\set bucket 0\n\
+         \\endif\n\
+         SELECT :k * :factor AS tenfold,\n       :bucket AS b, 'zipf' AS word, :k > 50 AS big \\gset\n\
+         \\if :big\n\\set bigcheck 1\n\\else\n\\set bigcheck 0\n\\endif\n\
+         INSERT INTO script_log (client, k, tenfold, bucket, word, big, bigcheck)\n  \
+         VALUES (:client_id, :k, :tenfold, :b, ':word', ':big', :bigcheck);\n",
+    )
+    .unwrap();
+    let dir = home.path().join("custom");
+    let out = txbench(
+        &home,
+        &s,
+        &[
+            "run",
+            "script",
+            file.to_str().unwrap(),
+            "-D",
+            "factor=10",
+            "--threads",
+            "2",
+            "--time",
+            "2",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("statement latencies of zipf"), "{stdout}");
+    let r = result_json(&dir);
+    assert_eq!(r["validity"]["valid"], true, "{}", r["validity"]);
+    let txn = r["summary"]["transactions"].as_u64().unwrap();
+    assert_eq!(s.count("SELECT COUNT(*) FROM script_log"), txn);
+    assert_eq!(
+        s.count("SELECT COUNT(*) FROM script_log WHERE tenfold <> k * 10"),
+        0
+    );
+    assert_eq!(
+        s.count("SELECT COUNT(*) FROM script_log WHERE bucket <> CASE WHEN k > 50 THEN 2 WHEN k > 10 THEN 1 ELSE 0 END"),
+        0
+    );
+    assert_eq!(
+        s.count("SELECT COUNT(*) FROM script_log WHERE k < 1 OR k > 100"),
+        0
+    );
+    assert_eq!(
+        s.count("SELECT COUNT(*) FROM script_log WHERE word <> 'zipf' OR big <> (k > 50) OR bigcheck <> (k > 50)::int"),
+        0
+    );
+    assert_eq!(s.count("SELECT COUNT(DISTINCT client) FROM script_log"), 2);
+    // Zipfian: 1 is the most frequent value.
+    assert!(
+        s.count("SELECT COUNT(*) FROM script_log WHERE k = 1") * 4 > txn,
+        "k = 1 in fewer than a quarter of {txn}"
+    );
+    // The HTML report shows them too.
+    let page = home.path().join("custom.html");
+    let out = home
+        .cmd()
+        .args([
+            "report",
+            dir.to_str().unwrap(),
+            "-o",
+            page.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<h3>Statement latencies</h3>")
+            && html.contains("<code>\\set k random_zipfian(1, 100, 1.5)</code>"),
+        "no statement latencies in the report"
+    );
+    let sha = r["config"]["workload_options"]["scripts"][0]["sha256"]
+        .as_str()
+        .unwrap();
+    assert_eq!(sha.len(), 64);
+
+    // An undefined variable fails each transaction: counted, named, INVALID (exit 3).
+    let bad = home.path().join("undefined.sql");
+    std::fs::write(&bad, "SELECT :nope;\n").unwrap();
+    let dir = home.path().join("undefined");
+    let out = txbench(
+        &home,
+        &s,
+        &[
+            "run",
+            "script",
+            bad.to_str().unwrap(),
+            "--time",
+            "1",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
+    let r = result_json(&dir);
+    assert!(r["summary"]["errors"].as_u64().unwrap() > 0);
+    assert!(
+        r.to_string()
+            .contains("undefined.sql:1: undefined variable :nope"),
+        "{}",
+        r["summary"]
+    );
+}
+
+/// Bad input: one `Error:` line naming the file (and line), exit 2, before any server is
+/// asked (there is none here).
+#[test]
+fn bad_scripts_are_refused_before_anything_runs() {
+    let home = Home::new();
+    let write = |name: &str, body: &str| {
+        let p = home.path().join(name);
+        std::fs::write(&p, body).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let unknown = write("unknown.sql", "SELECT 1;\n\\frobnicate 3\n");
+    let syntax = write("syntax.sql", "\\set x 1\n\\set y (:x + \n");
+    let missing = home.path().join("missing.sql");
+    let cases: [(Vec<String>, String); 5] = [
+        (
+            vec![unknown.clone()],
+            format!("{unknown}:2: unknown command \\frobnicate"),
+        ),
+        (
+            vec![syntax.clone()],
+            format!("{syntax}:2: \\set: syntax error at column"),
+        ),
+        (
+            vec![missing.to_str().unwrap().to_string()],
+            format!("{}: cannot read the script", missing.display()),
+        ),
+        (
+            vec![format!("{unknown}@x")],
+            format!("{unknown}@x: the weight 'x'"),
+        ),
+        (
+            vec!["-b".into(), "nosuch".into()],
+            "no built-in script 'nosuch'".into(),
+        ),
+    ];
+    for (args, want) in cases {
+        let out = home
+            .cmd()
+            .args(["run", "script"])
+            .args(&args)
+            .args(["--time", "1"])
+            .output()
+            .unwrap();
+        let line = assert_one_line_error(&out, 2);
+        assert!(line.contains(&want), "{args:?}: {line}");
+    }
+    assert!(!Path::new(&home.path().join("runs")).exists());
+}
