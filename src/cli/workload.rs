@@ -70,7 +70,9 @@ impl WorkloadChoice {
     /// `workload` with every option at its default: clap's defaults, read by parsing the
     /// workload's name alone (the one list of defaults); None for a name that is no workload.
     pub fn defaults(workload: &str) -> Option<WorkloadChoice> {
+        // A workload that needs its script (lua) is parsed with a placeholder one.
         <OnlyWorkload as Parser>::try_parse_from(["txbench", workload])
+            .or_else(|_| <OnlyWorkload as Parser>::try_parse_from(["txbench", workload, "SCRIPT"]))
             .ok()
             .map(|o| o.workload)
     }

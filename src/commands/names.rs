@@ -41,7 +41,10 @@ fn recorded_options(w: &WorkloadChoice) -> Option<Value> {
         | W::OltpUpdateNonIndex(a)
         | W::OltpInsert(a)
         | W::OltpDelete(a) => serde_json::to_value(a.options().ok()?).ok(),
-        W::Lua(_) => None,
+        // No script by default, as for pgbench's: a run's script is always named.
+        W::Lua(_) => Some(serde_json::json!({
+            "script": "", "sha256": "", "modules": [], "options": {},
+        })),
         // No script by default: a run's scripts always differ, and are named.
         W::Script(_) => Some(
             crate::workload::script::ScriptSet {
