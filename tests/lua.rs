@@ -70,7 +70,18 @@ fn oltp_scripts_run_unchanged_on_mariadb() {
         &[dir.to_str().unwrap()],
     ]
     .concat();
+    let closed = || {
+        s.count("SELECT CAST(VARIABLE_VALUE AS UNSIGNED) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'COM_STMT_CLOSE'")
+    };
+    let closed_before = closed();
     ok(&txbench(&home, &s.url, &run), "run oltp_read_write.lua");
+    // thread_done() closed each thread's statements, as sysbench's does: 9 per table, BEGIN
+    // and COMMIT.
+    assert!(
+        closed() >= closed_before + 2 * (2 * 9 + 2),
+        "{closed_before} {}",
+        closed()
+    );
     let r = result_json(&dir);
     assert_eq!(r["validity"]["valid"], true, "{}", r["validity"]);
     assert_eq!(r["config"]["threads"], 2);
@@ -133,6 +144,45 @@ fn oltp_scripts_run_unchanged_on_mariadb() {
     let r = result_json(&dir);
     let top = r["summary"]["top_errors"].to_string();
     assert!(top.contains("boom.lua:2: boom"), "{top}");
+
+    // An event() that returns true ends its thread's run; when every thread has, the run
+    // ends, and each thread's thread_done() still runs (its SELECT counted).
+    let own = home.path().join("own_end.lua");
+    std::fs::write(
+        &own,
+        "local con\nfunction thread_init() con = sysbench.sql.driver():connect() end\n\
+         local n = 0\nfunction event() n = n + 1 return n >= 5 end\n\
+         function thread_done() con:query('SELECT 1') con:disconnect() end\n",
+    )
+    .unwrap();
+    let dir = home.path().join("own");
+    let started = std::time::Instant::now();
+    let args = [
+        "run",
+        "lua",
+        own.to_str().unwrap(),
+        "--threads",
+        "2",
+        "--time",
+        "60",
+    ];
+    ok(
+        &txbench(
+            &home,
+            &s.url,
+            &[&args[..], &["--out", dir.to_str().unwrap()]].concat(),
+        ),
+        "run own_end.lua",
+    );
+    assert!(started.elapsed().as_secs() < 30);
+    let r = result_json(&dir);
+    assert_eq!(r["status"], "completed", "{}", r["status"]);
+    assert_eq!(r["summary"]["transactions"], 10, "{}", r["summary"]);
+    assert_eq!(
+        r["summary"]["stmts"]["reads"], 2,
+        "{}",
+        r["summary"]["stmts"]
+    );
 
     ok(
         &txbench(

@@ -356,10 +356,12 @@ end
 local hidden = {}
 
 -- One event, as sysbench's thread_run: a RESTART_EVENT error calls the
--- before_restart_event hook, and txbench's driver decides whether to run it again.
+-- before_restart_event hook, and txbench's driver decides whether to run it again. An
+-- event() that returns a value other than nil or false ends its thread's run (the third
+-- result).
 function hidden.run_event(tid)
    local ok, err = pcall(event, tid)
-   if ok then return true end
+   if ok then return true, nil, err ~= nil and err ~= false end
    if type(err) == "table" and err.errcode == sysbench.error.RESTART_EVENT
       and sysbench.hooks.before_restart_event then
       local hok, herr = pcall(sysbench.hooks.before_restart_event, err)

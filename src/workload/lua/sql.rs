@@ -163,8 +163,23 @@ fn connection_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
     p.set(
         "close",
         lua.create_function(|lua, id: usize| {
-            if let Some(slot) = session(lua)?.stmts.get_mut(id) {
-                *slot = None;
+            let closed = {
+                let mut s = session(lua)?;
+                let generation = s.generation;
+                match s.stmts.get_mut(id).and_then(Option::take) {
+                    Some(Prepared {
+                        stmt: Some((g, st)),
+                        ..
+                    }) if g == generation => Some(st),
+                    _ => None,
+                }
+            };
+            // Closed on the server too (sysbench's stmt:close()), when a connection is
+            // lent; a connection that failed keeps the error for nobody: it is going.
+            if let Some(st) = closed
+                && lua.named_registry_value::<AnyUserData>(CONN).is_ok()
+            {
+                let _ = on_conn(lua, |c| c.close_stmt(&st))?;
             }
             Ok(())
         })?,
