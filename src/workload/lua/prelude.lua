@@ -166,12 +166,14 @@ local function result(r)
    return setmetatable(r, result_mt)
 end
 
+-- Rows stay in txbench (data) until fetched: a row becomes Lua strings only here.
 function result_methods.fetch_row(self)
+   if self.data == nil then return nil end
    self.pos = self.pos + 1
-   return self.rows[self.pos]
+   return P.row(self.data, self.pos)
 end
 
-function result_methods.free(self) self.rows = {} end
+function result_methods.free(self) self.data = nil end
 
 local param_mt = { __tostring = function() return "<sql_param>" end }
 local param_methods = {}
