@@ -303,3 +303,56 @@ fn bad_scripts_and_options_are_usage_errors() {
         text(&out)
     );
 }
+
+#[test]
+fn an_experiment_runs_a_lua_script_over_two_variants() {
+    if !sysbench_scripts() {
+        return;
+    }
+    let home = Home::new();
+    let _c = Cleanup(&home);
+    let plan = home.path().join("lua.toml");
+    std::fs::write(
+        &plan,
+        format!(
+            "baseline = \"durable\"\nthreads = \"2\"\nwarmup = 0\nduration = 2\nrepetitions = 1\n\
+             [[variant]]\nname = \"durable\"\n\
+             set = {{ innodb_buffer_pool_size = \"128M\", innodb_flush_log_at_trx_commit = 1 }}\n\
+             [[variant]]\nname = \"lazy\"\n\
+             set = {{ innodb_buffer_pool_size = \"128M\", innodb_flush_log_at_trx_commit = 2 }}\n\
+             [[workload]]\nname = \"lua\"\nscript = \"{SYSBENCH}/oltp_point_select.lua\"\n\
+             prepare = [\"--tables\", \"1\", \"--table-size\", \"100\"]\n\
+             run = [\"--tables\", \"1\", \"--table-size\", \"100\"]\n"
+        ),
+    )
+    .unwrap();
+    let dir = home.path().join("x");
+    let out = home
+        .cmd()
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let e: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
+    assert_eq!(e["status"], "completed");
+    let cells = e["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 2);
+    for c in cells {
+        assert_eq!(c["status"], "done", "{c}");
+        assert_eq!(c["workload"], "oltp_point_select", "{c}");
+        assert!(c["tps"].as_f64().unwrap() > 0.0, "{c}");
+    }
+    // Both cells are in the results store.
+    let out = home
+        .cmd()
+        .args(["--json", "runs", "--label", "experiment=lua"])
+        .output()
+        .unwrap();
+    let stored: serde_json::Value = serde_json::from_slice(&ok(&out, "runs").into_bytes()).unwrap();
+    assert_eq!(stored.as_array().unwrap().len(), 2, "{stored}");
+}
