@@ -356,3 +356,42 @@ fn an_experiment_runs_a_lua_script_over_two_variants() {
     let stored: serde_json::Value = serde_json::from_slice(&ok(&out, "runs").into_bytes()).unwrap();
     assert_eq!(stored.as_array().unwrap().len(), 2, "{stored}");
 }
+
+#[test]
+fn oltp_read_write_runs_unchanged_on_postgres() {
+    if !sysbench_scripts() {
+        return;
+    }
+    let home = Home::new();
+    let s = home.start_db(Db::Postgres, "lua-pg", &[]);
+    let rw = format!("{SYSBENCH}/oltp_read_write.lua");
+    let size = ["--tables", "1", "--table-size", "1000"];
+    let verb = |v: &'static str| [&[v, "lua", &rw][..], &size].concat();
+    ok(&txbench(&home, &s.url, &verb("prepare")), "prepare");
+    assert_eq!(s.count("SELECT COUNT(*) FROM sbtest1"), 1000);
+    let dir = home.path().join("rw");
+    let run = [
+        &verb("run")[..],
+        &[
+            "--threads",
+            "2",
+            "--time",
+            "2",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+    ]
+    .concat();
+    ok(&txbench(&home, &s.url, &run), "run oltp_read_write.lua");
+    let r = result_json(&dir);
+    assert_eq!(r["validity"]["valid"], true, "{}", r["validity"]);
+    assert!(r["summary"]["transactions"].as_f64().unwrap() > 20.0);
+    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+    assert!(!checks.is_empty());
+    assert!(checks.iter().all(|c| c["agrees"] == true), "{checks:?}");
+    ok(&txbench(&home, &s.url, &verb("cleanup")), "cleanup");
+    assert_eq!(
+        s.count("SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'sbtest%'"),
+        0
+    );
+}
