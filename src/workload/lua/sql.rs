@@ -4,7 +4,7 @@
 //! (every cell a string, NULL a nil), errors kept for the driver to classify.
 
 use super::session::{CONN, Prepared, Session, session};
-use crate::engine::{self, Conn, Row, Value as Cell};
+use crate::engine::{self, Conn, RawRow as Row, Value as Cell};
 use mlua::{AnyUserData, Lua, Table, Value};
 
 /// What a statement is, by its first word.
@@ -71,7 +71,7 @@ fn result(lua: &Lua, rows: Vec<Row>, what: Sort, affected: u64) -> mlua::Result<
         rows.len()
     };
     t.raw_set("nrows", nrows)?;
-    t.raw_set("nfields", rows.first().map_or(0, |r| r.0.len()))?;
+    t.raw_set("nfields", rows.first().map_or(0, Row::width))?;
     if !rows.is_empty() {
         t.raw_set("data", Rows(rows))?;
     }
@@ -85,6 +85,7 @@ fn row(lua: &Lua, (data, i): (AnyUserData, usize)) -> mlua::Result<Value> {
     let Some(row) = i.checked_sub(1).and_then(|i| rows.0.get(i)) else {
         return Ok(Value::Nil);
     };
+    let row = row.to_row().map_err(mlua::Error::external)?;
     let r = lua.create_table_with_capacity(row.0.len(), 0)?;
     for (j, cell) in row.0.iter().enumerate() {
         let v = match cell {
