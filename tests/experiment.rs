@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Home, assert_one_line_error, text};
+use common::{Cleanup, Home, assert_one_line_error, text};
 use mysql::prelude::Queryable;
 use std::path::Path;
 
@@ -37,24 +37,6 @@ fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
 
 fn load(dir: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap()
-}
-
-/// Sandboxes the experiment made, stopped and removed when the test ends.
-struct Cleanup<'a>(&'a Home);
-
-impl Drop for Cleanup<'_> {
-    fn drop(&mut self) {
-        if let Ok(entries) = std::fs::read_dir(self.0.path().join("servers")) {
-            for e in entries.flatten() {
-                let name = e.file_name().to_string_lossy().into_owned();
-                let _ = self
-                    .0
-                    .cmd()
-                    .args(["server", "stop", "--rm", &name])
-                    .output();
-            }
-        }
-    }
 }
 
 #[test]

@@ -70,7 +70,18 @@ fn oltp_scripts_run_unchanged_on_mariadb() {
         &[dir.to_str().unwrap()],
     ]
     .concat();
+    let closed = || {
+        s.count("SELECT CAST(VARIABLE_VALUE AS UNSIGNED) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'COM_STMT_CLOSE'")
+    };
+    let closed_before = closed();
     ok(&txbench(&home, &s.url, &run), "run oltp_read_write.lua");
+    // thread_done() closed each thread's statements, as sysbench's does: 9 per table, BEGIN
+    // and COMMIT.
+    assert!(
+        closed() >= closed_before + 2 * (2 * 9 + 2),
+        "{closed_before} {}",
+        closed()
+    );
     let r = result_json(&dir);
     assert_eq!(r["validity"]["valid"], true, "{}", r["validity"]);
     assert_eq!(r["config"]["threads"], 2);
@@ -133,6 +144,45 @@ fn oltp_scripts_run_unchanged_on_mariadb() {
     let r = result_json(&dir);
     let top = r["summary"]["top_errors"].to_string();
     assert!(top.contains("boom.lua:2: boom"), "{top}");
+
+    // An event() that returns true ends its thread's run; when every thread has, the run
+    // ends, and each thread's thread_done() still runs (its SELECT counted).
+    let own = home.path().join("own_end.lua");
+    std::fs::write(
+        &own,
+        "local con\nfunction thread_init() con = sysbench.sql.driver():connect() end\n\
+         local n = 0\nfunction event() n = n + 1 return n >= 5 end\n\
+         function thread_done() con:query('SELECT 1') con:disconnect() end\n",
+    )
+    .unwrap();
+    let dir = home.path().join("own");
+    let started = std::time::Instant::now();
+    let args = [
+        "run",
+        "lua",
+        own.to_str().unwrap(),
+        "--threads",
+        "2",
+        "--time",
+        "60",
+    ];
+    ok(
+        &txbench(
+            &home,
+            &s.url,
+            &[&args[..], &["--out", dir.to_str().unwrap()]].concat(),
+        ),
+        "run own_end.lua",
+    );
+    assert!(started.elapsed().as_secs() < 30);
+    let r = result_json(&dir);
+    assert_eq!(r["status"], "completed", "{}", r["status"]);
+    assert_eq!(r["summary"]["transactions"], 10, "{}", r["summary"]);
+    assert_eq!(
+        r["summary"]["stmts"]["reads"], 2,
+        "{}",
+        r["summary"]["stmts"]
+    );
 
     ok(
         &txbench(
@@ -251,5 +301,97 @@ fn bad_scripts_and_options_are_usage_errors() {
         ok(&out, "--help").contains("--rows=Rows [10]"),
         "{:?}",
         text(&out)
+    );
+}
+
+#[test]
+fn an_experiment_runs_a_lua_script_over_two_variants() {
+    if !sysbench_scripts() {
+        return;
+    }
+    let home = Home::new();
+    let _c = Cleanup(&home);
+    let plan = home.path().join("lua.toml");
+    std::fs::write(
+        &plan,
+        format!(
+            "baseline = \"durable\"\nthreads = \"2\"\nwarmup = 0\nduration = 2\nrepetitions = 1\n\
+             [[variant]]\nname = \"durable\"\n\
+             set = {{ innodb_buffer_pool_size = \"128M\", innodb_flush_log_at_trx_commit = 1 }}\n\
+             [[variant]]\nname = \"lazy\"\n\
+             set = {{ innodb_buffer_pool_size = \"128M\", innodb_flush_log_at_trx_commit = 2 }}\n\
+             [[workload]]\nname = \"lua\"\nscript = \"{SYSBENCH}/oltp_point_select.lua\"\n\
+             prepare = [\"--tables\", \"1\", \"--table-size\", \"100\"]\n\
+             run = [\"--tables\", \"1\", \"--table-size\", \"100\"]\n"
+        ),
+    )
+    .unwrap();
+    let dir = home.path().join("x");
+    let out = home
+        .cmd()
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let e: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
+    assert_eq!(e["status"], "completed");
+    let cells = e["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 2);
+    for c in cells {
+        assert_eq!(c["status"], "done", "{c}");
+        assert_eq!(c["workload"], "oltp_point_select", "{c}");
+        assert!(c["tps"].as_f64().unwrap() > 0.0, "{c}");
+    }
+    // Both cells are in the results store.
+    let out = home
+        .cmd()
+        .args(["--json", "runs", "--label", "experiment=lua"])
+        .output()
+        .unwrap();
+    let stored: serde_json::Value = serde_json::from_slice(&ok(&out, "runs").into_bytes()).unwrap();
+    assert_eq!(stored.as_array().unwrap().len(), 2, "{stored}");
+}
+
+#[test]
+fn oltp_read_write_runs_unchanged_on_postgres() {
+    if !sysbench_scripts() {
+        return;
+    }
+    let home = Home::new();
+    let s = home.start_db(Db::Postgres, "lua-pg", &[]);
+    let rw = format!("{SYSBENCH}/oltp_read_write.lua");
+    let size = ["--tables", "1", "--table-size", "1000"];
+    let verb = |v: &'static str| [&[v, "lua", &rw][..], &size].concat();
+    ok(&txbench(&home, &s.url, &verb("prepare")), "prepare");
+    assert_eq!(s.count("SELECT COUNT(*) FROM sbtest1"), 1000);
+    let dir = home.path().join("rw");
+    let run = [
+        &verb("run")[..],
+        &[
+            "--threads",
+            "2",
+            "--time",
+            "2",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+    ]
+    .concat();
+    ok(&txbench(&home, &s.url, &run), "run oltp_read_write.lua");
+    let r = result_json(&dir);
+    assert_eq!(r["validity"]["valid"], true, "{}", r["validity"]);
+    assert!(r["summary"]["transactions"].as_f64().unwrap() > 20.0);
+    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+    assert!(!checks.is_empty());
+    assert!(checks.iter().all(|c| c["agrees"] == true), "{checks:?}");
+    ok(&txbench(&home, &s.url, &verb("cleanup")), "cleanup");
+    assert_eq!(
+        s.count("SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'sbtest%'"),
+        0
     );
 }

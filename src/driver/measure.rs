@@ -421,6 +421,10 @@ impl<'a> Measure<'a> {
             self.server_figures();
         }
         stall::judge(&mut self.result, &self.watch, self.users.n);
+        let done_error = self.users.shared.done_error.lock().map(|e| e.clone());
+        if let Ok(Some(e)) = done_error {
+            self.result.notes.push(e);
+        }
         self.result.status = self.status;
         self.result.ended_at =
             Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string());

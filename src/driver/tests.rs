@@ -29,6 +29,8 @@ fn shared() -> Arc<Shared> {
         pg_setup: Default::default(),
         pg_prepares_alone: Default::default(),
         busy: super::stall::Busy::new(0),
+        running: Default::default(),
+        done_error: Mutex::new(None),
     })
 }
 

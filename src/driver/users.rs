@@ -67,6 +67,8 @@ impl Users {
             pg_setup: Default::default(),
             pg_prepares_alone: Default::default(),
             busy: stall::Busy::new(n),
+            running: std::sync::atomic::AtomicUsize::new(n),
+            done_error: Mutex::new(None),
         });
         let barrier = Arc::new(Barrier::new(n + 1));
         let (go_tx, go_rx) = crossbeam_channel::bounded::<Go>(n);

@@ -5,7 +5,7 @@ use super::Targets;
 use crate::config::RunConfig;
 use crate::engine::{self, TargetUrl};
 use crate::metrics::{Recorder, StmtCounts};
-use crate::workload::{Workload, rand::worker_rng};
+use crate::workload::{Worker, Workload, rand::worker_rng};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -49,6 +49,11 @@ pub(super) struct Shared {
     pub(super) pg_prepares_alone: std::sync::atomic::AtomicU64,
     /// Which virtual users are inside a transaction, since when (a stalled run's rule).
     pub(super) busy: super::stall::Busy,
+    /// Virtual users that have not ended their run themselves ([`Worker::finished`]): when
+    /// none is left, the run stops.
+    pub(super) running: std::sync::atomic::AtomicUsize,
+    /// The first error of a virtual user's last words ([`Worker::done`]), kept as a note.
+    pub(super) done_error: Mutex<Option<String>>,
 }
 
 impl Shared {
@@ -82,7 +87,7 @@ fn worker_loop(
     galera: &[bool],
     current: &mut usize,
     shared: &Shared,
-    worker: &mut dyn crate::workload::Worker,
+    worker: &mut dyn Worker,
     conn: &mut crate::engine::Conn,
     schedule: Option<crossbeam_channel::Receiver<Instant>>,
     names: &[String],
@@ -120,6 +125,14 @@ fn worker_loop(
         let end = Instant::now();
         shared.busy.leave(id);
         let lost = attempts.record(recorder, kind, names, (intended, start, end));
+        if worker.finished() {
+            // The last user to end its run ends everyone's, as sysbench's run ends when its
+            // threads have.
+            if shared.running.fetch_sub(1, Ordering::SeqCst) == 1 {
+                shared.halt();
+            }
+            break;
+        }
         if lost && !reconnect(cfg, urls, current, id, shared, worker, conn) {
             break;
         }
@@ -146,7 +159,7 @@ struct Attempts {
 #[inline]
 fn attempt(
     cfg: &RunConfig,
-    worker: &mut dyn crate::workload::Worker,
+    worker: &mut dyn Worker,
     conn: &mut crate::engine::Conn,
     kind: usize,
     galera_node: bool,
@@ -266,7 +279,7 @@ fn reconnect(
     current: &mut usize,
     id: usize,
     shared: &Shared,
-    worker: &mut dyn crate::workload::Worker,
+    worker: &mut dyn Worker,
     conn: &mut crate::engine::Conn,
 ) -> bool {
     let mut backoff = Duration::from_millis(50);
@@ -294,6 +307,36 @@ fn reconnect(
         backoff = (backoff * 2).min(Duration::from_secs(2));
     }
     false
+}
+
+/// The run ended for virtual user `id`: its last words on its connection (sysbench's
+/// thread_done), their statements counted in its recorder (before the last interval's
+/// counts are taken: the server's counters see them), an error kept as the run's note.
+fn finish(
+    id: usize,
+    user: u32,
+    current: usize,
+    shared: &Shared,
+    worker: &mut dyn Worker,
+    conn: &mut crate::engine::Conn,
+) {
+    let mut stmts = StmtCounts::default();
+    let ended = worker.done(conn, &mut stmts);
+    {
+        let mut r = shared.recorders[id * shared.targets + current]
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        r.stmts.reads += stmts.reads;
+        r.stmts.writes += stmts.writes;
+        r.stmts.other += stmts.other;
+    }
+    if let Err(e) = ended {
+        let mut slot = shared.done_error.lock().unwrap_or_else(|p| p.into_inner());
+        slot.get_or_insert(format!(
+            "virtual user {user}'s end of run failed: {}",
+            engine::error_message(&e)
+        ));
+    }
 }
 
 /// Stack size of a worker thread: workers keep little on the stack, and 1,000 of them
@@ -361,7 +404,8 @@ pub(super) fn spawn(
                         conn,
                         schedule,
                         &names,
-                    )
+                    );
+                    finish(id, user, current, &shared, worker.as_mut(), conn);
                 }));
                 shared.closing(conn);
                 if let Err(panic) = ran {

@@ -285,6 +285,21 @@ impl Conn {
         }
     }
 
+    /// Closes a statement this connection prepared (MySQL: COM_STMT_CLOSE, as sysbench's
+    /// stmt:close() sends it). PostgreSQL: nothing is sent; the statement lasts as long as
+    /// its connection (a Close of its own would end a protocol round trip that the
+    /// transaction counts of the cross-check would have to account for).
+    pub fn close_stmt(&mut self, st: &Stmt) -> Result<()> {
+        match (self, st) {
+            #[cfg(feature = "mysql")]
+            (Conn::Mysql(c), Stmt::Mysql(s)) => {
+                Ok(::mysql::prelude::Queryable::close(c, s.clone())?)
+            }
+            #[allow(unreachable_patterns)]
+            _ => Ok(()),
+        }
+    }
+
     /// Executes a statement and drops its result (rows changed: [`Conn::affected_rows`]).
     #[inline]
     pub fn exec_drop<S: AsStmt, P: Params>(&mut self, st: S, params: P) -> Result<()> {

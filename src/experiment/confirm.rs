@@ -213,6 +213,7 @@ pub fn plan(
         workloads: vec![Workload {
             name: w.clone(),
             label: None,
+            script: None,
             prepare,
             run,
         }],

@@ -110,4 +110,19 @@ pub trait Worker: Send {
         retry: bool,
         stmts: &mut StmtCounts,
     ) -> std::result::Result<Outcome, crate::engine::Error>;
+    /// Whether this virtual user ended its run itself (a sysbench script's event() returned
+    /// true): the driver runs no more of its transactions.
+    fn finished(&self) -> bool {
+        false
+    }
+    /// The run ended for this virtual user (time up, --events spent, Ctrl-C, or
+    /// [`Worker::finished`]): what it does last on its connection (a sysbench script's
+    /// thread_done()), counting statements into `stmts`.
+    fn done(
+        &mut self,
+        _conn: &mut crate::engine::Conn,
+        _stmts: &mut StmtCounts,
+    ) -> std::result::Result<(), crate::engine::Error> {
+        Ok(())
+    }
 }

@@ -476,3 +476,21 @@ pub fn serve(home: &Home) -> Served {
         .to_string();
     Served { child, base }
 }
+
+/// Sandboxes an experiment made, stopped and removed when the test ends.
+pub struct Cleanup<'a>(pub &'a Home);
+
+impl Drop for Cleanup<'_> {
+    fn drop(&mut self) {
+        if let Ok(entries) = std::fs::read_dir(self.0.path().join("servers")) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let _ = self
+                    .0
+                    .cmd()
+                    .args(["server", "stop", "--rm", &name])
+                    .output();
+            }
+        }
+    }
+}

@@ -17,6 +17,7 @@ use txbench::engine::TargetUrl;
 use txbench::server::{self, StartOptions, StateDir, cnf::Setting};
 
 mod driver;
+mod lua;
 mod observing;
 mod postgres;
 mod sampling;
@@ -26,6 +27,7 @@ mod tpcb;
 mod tpcc;
 
 use driver::driver;
+use lua::lua;
 use observing::observing;
 use postgres::postgres;
 use sampling::sampling;
@@ -117,7 +119,29 @@ fn measure(mut cmd: Command) -> Result<Measured> {
     }
     let wall_s = t.elapsed().as_secs_f64();
     if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
-        bail!("{cmd:?} failed: {}", stderr.trim());
+        // The command without a password sysbench was given (--mysql-password=…), and
+        // what it said (sysbench says its errors on stdout).
+        let shown: Vec<String> = std::iter::once(cmd.get_program())
+            .chain(cmd.get_args())
+            .map(|a| {
+                let a = a.to_string_lossy();
+                match a.split_once("password=") {
+                    Some((key, _)) => format!("{key}password=…"),
+                    None => a.into_owned(),
+                }
+            })
+            .collect();
+        let said = if stderr.trim().is_empty() {
+            &stdout
+        } else {
+            &stderr
+        };
+        let last: Vec<&str> = said.trim().lines().rev().take(3).collect();
+        bail!(
+            "{} failed: {}",
+            shown.join(" "),
+            last.into_iter().rev().collect::<Vec<_>>().join(" / ")
+        );
     }
     let secs = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
     Ok(Measured {
@@ -379,6 +403,7 @@ fn main() {
         let only = std::env::args().nth(1);
         let r = match only.as_deref() {
             Some("driver") => driver(&home),
+            Some("lua") => lua(&home),
             Some("tpcc") => tpcc(&home),
             Some("tpcb") => tpcb(&home),
             Some("postgres") => postgres(&home),
@@ -388,6 +413,7 @@ fn main() {
             Some("snapshot") => snapshot_vs_reload(&home),
             _ => sandbox(&home)
                 .and_then(|_| driver(&home))
+                .and_then(|_| lua(&home))
                 .and_then(|_| tpcc(&home))
                 .and_then(|_| tpcb(&home))
                 .and_then(|_| postgres(&home))
@@ -400,6 +426,7 @@ fn main() {
         for name in [
             "bench-lifecycle",
             "bench-driver",
+            "bench-lua",
             "bench-tpcc",
             "bench-tpcb",
             "bench-tpcb-lm0",

@@ -95,6 +95,21 @@ impl Plan {
             if !valid_name(w.label()) {
                 return Err(bad(file, format!("workload '{}': not a name", w.label())));
             }
+            match (w.name.as_str(), &w.script) {
+                ("lua", None) => {
+                    return Err(bad(
+                        file,
+                        "workload 'lua': give its sysbench script (script = \"/usr/share/sysbench/oltp_read_write.lua\")",
+                    ));
+                }
+                (name, Some(_)) if name != "lua" => {
+                    return Err(bad(
+                        file,
+                        format!("workload '{name}': script is for name = \"lua\" only"),
+                    ));
+                }
+                _ => {}
+            }
             if labels.contains(&w.label().to_string()) {
                 return Err(bad(
                     file,
@@ -211,9 +226,20 @@ impl Plan {
         let mut pairs = Vec::new();
         for v in &self.variants {
             for w in &self.workloads {
-                let mut prepare = sub(&w.prepare)?;
+                // `lua FILE options`: the script first, where the plan file is.
+                let script: Vec<String> = w
+                    .script
+                    .iter()
+                    .map(|s| {
+                        let dir = file.parent().unwrap_or(Path::new(""));
+                        dir.join(s).display().to_string()
+                    })
+                    .collect();
+                let mut prepare = script.clone();
+                prepare.extend(sub(&w.prepare)?);
                 prepare.extend(sub(&v.prepare)?);
-                let mut run = sub(&w.run)?;
+                let mut run = script;
+                run.extend(sub(&w.run)?);
                 run.extend(sub(&v.run)?);
                 check_reserved(file, w.label(), &v.name, &run)?;
                 pairs.push(Pair {

@@ -85,10 +85,14 @@ pub struct Variant {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Workload {
-    /// `run`'s workload name (tpcc, tpcb, oltp_read_write…).
+    /// `run`'s workload name (tpcc, tpcb, oltp_read_write…, lua).
     pub name: String,
-    /// A label when one workload appears twice with other options (default: `name`).
+    /// A label when one workload appears twice with other options (default: the script's
+    /// file name without `.lua` for `lua`, else `name`).
     pub label: Option<String>,
+    /// `lua`'s sysbench script (relative to the plan file), given to `prepare` and `run`
+    /// before the options; its own options go in `prepare` and `run`.
+    pub script: Option<String>,
     /// `prepare` options.
     #[serde(default)]
     pub prepare: Vec<String>,
@@ -100,7 +104,11 @@ pub struct Workload {
 impl Workload {
     /// Its column label.
     pub fn label(&self) -> &str {
-        self.label.as_deref().unwrap_or(&self.name)
+        let stem = || {
+            let script = Path::new(self.script.as_deref()?);
+            script.file_stem()?.to_str()
+        };
+        self.label.as_deref().or_else(stem).unwrap_or(&self.name)
     }
 }
 

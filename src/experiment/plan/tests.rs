@@ -232,3 +232,31 @@ fn a_label_the_plan_sets_itself_is_seen_in_either_spelling() {
     assert!(!sets_label(&args(&["--label"]), "variant"));
     assert!(!sets_label(&args(&["variant=x"]), "variant"));
 }
+
+#[test]
+fn a_lua_workload_gets_its_script_first_and_is_labelled_by_it() {
+    let text = "baseline = \"a\"\n[[variant]]\nname = \"a\"\n\
+        [[workload]]\nname = \"lua\"\nscript = \"scripts/oltp_read_write.lua\"\n\
+        prepare = [\"--tables\", \"1\"]\nrun = [\"--tables\", \"1\"]\n";
+    let file = Path::new("plans/p.toml");
+    let e = parse(file, text).unwrap().expand(file, None).unwrap();
+    assert_eq!(e.workloads, ["oltp_read_write"]);
+    let pair = e.pair("a", "oltp_read_write").unwrap();
+    assert_eq!(
+        pair.prepare,
+        ["plans/scripts/oltp_read_write.lua", "--tables", "1"]
+    );
+    assert_eq!(pair.run[0], "plans/scripts/oltp_read_write.lua");
+    for (workload, said) in [
+        ("name = \"lua\"\n", "give its sysbench script"),
+        (
+            "name = \"tpcc\"\nscript = \"x.lua\"\n",
+            "script is for name = \"lua\" only",
+        ),
+    ] {
+        let text = format!("baseline = \"a\"\n[[variant]]\nname = \"a\"\n[[workload]]\n{workload}");
+        let err = parse(f(), &text).unwrap().expand(f(), None).unwrap_err();
+        assert!(err.to_string().contains(said), "{err}");
+        assert!(err.to_string().starts_with("p.toml: "), "{err}");
+    }
+}

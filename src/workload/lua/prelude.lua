@@ -166,12 +166,14 @@ local function result(r)
    return setmetatable(r, result_mt)
 end
 
+-- Rows stay in txbench (data) until fetched: a row becomes Lua strings only here.
 function result_methods.fetch_row(self)
+   if self.data == nil then return nil end
    self.pos = self.pos + 1
-   return self.rows[self.pos]
+   return P.row(self.data, self.pos)
 end
 
-function result_methods.free(self) self.rows = {} end
+function result_methods.free(self) self.data = nil end
 
 local param_mt = { __tostring = function() return "<sql_param>" end }
 local param_methods = {}
@@ -356,10 +358,12 @@ end
 local hidden = {}
 
 -- One event, as sysbench's thread_run: a RESTART_EVENT error calls the
--- before_restart_event hook, and txbench's driver decides whether to run it again.
+-- before_restart_event hook, and txbench's driver decides whether to run it again. An
+-- event() that returns a value other than nil or false ends its thread's run (the third
+-- result).
 function hidden.run_event(tid)
    local ok, err = pcall(event, tid)
-   if ok then return true end
+   if ok then return true, nil, err ~= nil and err ~= false end
    if type(err) == "table" and err.errcode == sysbench.error.RESTART_EVENT
       and sysbench.hooks.before_restart_event then
       local hok, herr = pcall(sysbench.hooks.before_restart_event, err)

@@ -4,7 +4,7 @@
 //! (every cell a string, NULL a nil), errors kept for the driver to classify.
 
 use super::session::{CONN, Prepared, Session, session};
-use crate::engine::{self, Conn, Row, Value as Cell};
+use crate::engine::{self, Conn, RawRow as Row, Value as Cell};
 use mlua::{AnyUserData, Lua, Table, Value};
 
 /// What a statement is, by its first word.
@@ -54,32 +54,49 @@ fn on_conn<R>(lua: &Lua, f: impl FnOnce(&mut Conn) -> R) -> mlua::Result<R> {
     ud.borrow_mut_scoped::<Conn, R>(f)
 }
 
-/// A result set as the prelude takes it: {nrows, nfields, rows}.
+/// A statement's rows, kept on the Rust side until the script fetches one: sysbench's
+/// oltp scripts never read most of theirs, and making Lua strings of every cell was most of
+/// the client's CPU.
+struct Rows(Vec<Row>);
+
+impl mlua::UserData for Rows {}
+
+/// A result set as the prelude takes it: {nrows, nfields, data} (data: the rows, for the
+/// `row` primitive; absent when there are none).
 fn result(lua: &Lua, rows: Vec<Row>, what: Sort, affected: u64) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
+    let t = lua.create_table_with_capacity(0, 3)?;
     let nrows = if rows.is_empty() && what != Sort::Read {
         affected as usize
     } else {
         rows.len()
     };
-    t.set("nrows", nrows)?;
-    t.set("nfields", rows.first().map_or(0, |r| r.0.len()))?;
-    let list = lua.create_table_with_capacity(rows.len(), 0)?;
-    for (i, row) in rows.into_iter().enumerate() {
-        let r = lua.create_table_with_capacity(row.0.len(), 0)?;
-        for (j, cell) in row.0.into_iter().enumerate() {
-            let v = match cell {
-                Cell::Null => continue,
-                Cell::Int(n) => lua.create_string(n.to_string())?,
-                Cell::Float(f) => lua.create_string(f.to_string())?,
-                Cell::Text(s) => lua.create_string(s)?,
-            };
-            r.raw_set(j + 1, v)?;
-        }
-        list.raw_set(i + 1, r)?;
+    t.raw_set("nrows", nrows)?;
+    t.raw_set("nfields", rows.first().map_or(0, Row::width))?;
+    if !rows.is_empty() {
+        t.raw_set("data", Rows(rows))?;
     }
-    t.set("rows", list)?;
     Ok(t)
+}
+
+/// Row `i` (from 1) of a result's data as sysbench gives it: every cell a string, NULL a
+/// nil; nil past the last.
+fn row(lua: &Lua, (data, i): (AnyUserData, usize)) -> mlua::Result<Value> {
+    let rows = data.borrow::<Rows>()?;
+    let Some(row) = i.checked_sub(1).and_then(|i| rows.0.get(i)) else {
+        return Ok(Value::Nil);
+    };
+    let row = row.to_row().map_err(mlua::Error::external)?;
+    let r = lua.create_table_with_capacity(row.0.len(), 0)?;
+    for (j, cell) in row.0.iter().enumerate() {
+        let v = match cell {
+            Cell::Null => continue,
+            Cell::Int(n) => lua.create_string(n.to_string())?,
+            Cell::Float(f) => lua.create_string(f.to_string())?,
+            Cell::Text(s) => lua.create_string(s)?,
+        };
+        r.raw_set(j + 1, v)?;
+    }
+    Ok(Value::Table(r))
 }
 
 /// A statement's outcome for the prelude: its result, or nil and the error's description
@@ -163,8 +180,23 @@ fn connection_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
     p.set(
         "close",
         lua.create_function(|lua, id: usize| {
-            if let Some(slot) = session(lua)?.stmts.get_mut(id) {
-                *slot = None;
+            let closed = {
+                let mut s = session(lua)?;
+                let generation = s.generation;
+                match s.stmts.get_mut(id).and_then(Option::take) {
+                    Some(Prepared {
+                        stmt: Some((g, st)),
+                        ..
+                    }) if g == generation => Some(st),
+                    _ => None,
+                }
+            };
+            // Closed on the server too (sysbench's stmt:close()), when a connection is
+            // lent; a connection that failed keeps the error for nobody: it is going.
+            if let Some(st) = closed
+                && lua.named_registry_value::<AnyUserData>(CONN).is_ok()
+            {
+                let _ = on_conn(lua, |c| c.close_stmt(&st))?;
             }
             Ok(())
         })?,
@@ -172,8 +204,9 @@ fn connection_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
     Ok(())
 }
 
-/// Queries, statements prepared and executed.
+/// Queries, statements prepared and executed, a result's rows.
 fn statement_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
+    p.set("row", lua.create_function(row)?)?;
     p.set(
         "query",
         lua.create_function(|lua, sql: mlua::String| {

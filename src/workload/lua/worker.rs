@@ -20,6 +20,8 @@ pub(super) struct LuaWorker {
     rng: Option<WorkerRng>,
     lua: Option<Lua>,
     seen: Arc<Seen>,
+    /// event() returned true: this thread's run is over.
+    ended: bool,
 }
 
 impl LuaWorker {
@@ -39,6 +41,7 @@ impl LuaWorker {
             rng: Some(rng),
             lua: None,
             seen,
+            ended: false,
         }
     }
 
@@ -126,14 +129,15 @@ impl Worker for LuaWorker {
             s.counted_error = false;
         }
         let run = hidden(lua, "run_event").map_err(|e| script_error(&e))?;
-        let result: mlua::Result<(bool, Option<String>)> =
+        let result: mlua::Result<(bool, Option<String>, bool)> =
             with_conn(lua, conn, || run.call(self.id));
         let mut s = session(lua).map_err(|e| script_error(&e))?;
         stmts.reads += s.counts.reads;
         stmts.writes += s.counts.writes;
         stmts.other += s.counts.other;
-        let (ok, msg) = result.map_err(|e| script_error(&e))?;
+        let (ok, msg, ended) = result.map_err(|e| script_error(&e))?;
         if ok {
+            self.ended = ended;
             self.seen.events.fetch_add(1, Ordering::Relaxed);
             self.seen.ends.fetch_add(s.ends, Ordering::Relaxed);
             self.seen
@@ -154,6 +158,38 @@ impl Worker for LuaWorker {
             }
             Some(e) => Err(e),
             None => Err(engine::Error::Script(msg)),
+        }
+    }
+
+    fn finished(&self) -> bool {
+        self.ended
+    }
+
+    /// sysbench's thread_done(), when the script defines it (Debian's oltp scripts close
+    /// their statements there).
+    fn done(&mut self, conn: &mut Conn, stmts: &mut StmtCounts) -> engine::Result<()> {
+        let Some(lua) = &self.lua else { return Ok(()) };
+        if !self.script.defines("thread_done") {
+            return Ok(());
+        }
+        session(lua).map_err(|e| script_error(&e))?.counts = StmtCounts::default();
+        let ran = (|| {
+            let call = hidden(lua, "call")?;
+            let f: mlua::Function = lua.globals().get("thread_done")?;
+            with_conn(lua, conn, || {
+                call.call::<(bool, Option<String>)>((f, self.id))
+            })
+        })();
+        let counts = std::mem::take(&mut session(lua).map_err(|e| script_error(&e))?.counts);
+        stmts.reads += counts.reads;
+        stmts.writes += counts.writes;
+        stmts.other += counts.other;
+        match ran.map_err(|e| script_error(&e))? {
+            (true, _) => Ok(()),
+            (false, msg) => Err(engine::Error::Script(format!(
+                "thread_done: {}",
+                msg.unwrap_or_default()
+            ))),
         }
     }
 }
