@@ -25,6 +25,14 @@ const TOP: f64 = 26.0;
 const BOTTOM: f64 = 30.0;
 /// The smallest ratio drawn: a cost that fell by 99.9 % or more sits at the axis' left end.
 const FLOOR: f64 = 1e-3;
+/// The largest ratio drawn: an interval open to ×10,000 or more (an early look's, or a cost
+/// that was zero in the baseline) ends at the axis' right end.
+const CEIL: f64 = 1e4;
+
+/// A change in % as a ratio on the axis, within [`FLOOR`] and [`CEIL`] (None: not a number).
+fn ratio(pct: f64) -> Option<f64> {
+    (!pct.is_nan()).then(|| (1.0 + pct / 100.0).clamp(FLOOR, CEIL))
+}
 
 /// One mark: variant (palette index, name), the ratio and its interval, the figures' text.
 struct Mark {
@@ -48,7 +56,7 @@ fn change(d: &crate::experiment::Deviation) -> String {
     if d.pct.abs() < MULTIPLE_PCT {
         return crate::experiment::change_text(d);
     }
-    let m = |pct: f64| times((1.0 + pct / 100.0).max(FLOOR));
+    let m = |pct: f64| times(ratio(pct).unwrap_or(1.0));
     format!("{} [{}, {}]", m(d.pct), m(d.ci_pct.0), m(d.ci_pct.1))
 }
 
@@ -70,7 +78,11 @@ fn rows(e: &Experiment, t: &Table) -> Vec<CostRow> {
             let color = e.plan.variants.iter().position(|x| x == v).unwrap_or(0);
             for c in costs {
                 let Some(d) = &c.deviation else { continue };
-                let ratio = |pct: f64| (1.0 + pct / 100.0).max(FLOOR);
+                let (Some(mid), Some(low), Some(high)) =
+                    (ratio(d.pct), ratio(d.ci_pct.0), ratio(d.ci_pct.1))
+                else {
+                    continue;
+                };
                 let label = if levels {
                     format!("{} · {} threads", c.figure, r.threads)
                 } else {
@@ -79,9 +91,9 @@ fn rows(e: &Experiment, t: &Table) -> Vec<CostRow> {
                 let mark = Mark {
                     color,
                     variant: v.clone(),
-                    ratio: ratio(d.pct),
-                    low: ratio(d.ci_pct.0),
-                    high: ratio(d.ci_pct.1),
+                    ratio: mid,
+                    low,
+                    high,
                     text: change(d),
                 };
                 match out.iter_mut().find(|x| x.label == label) {
@@ -101,6 +113,10 @@ fn rows(e: &Experiment, t: &Table) -> Vec<CostRow> {
 /// powers alone over more than three decades.
 fn ticks(lo: f64, hi: f64) -> Vec<f64> {
     let mut out = Vec::new();
+    // An axis the marks' bounds keep within FLOOR..CEIL; anything else has no ticks.
+    if !(lo > 0.0 && hi.is_finite() && lo < hi) {
+        return out;
+    }
     let steps: &[f64] = if hi / lo > 1000.0 {
         &[1.0]
     } else {

@@ -161,3 +161,35 @@ fn the_costs_are_drawn_with_their_intervals_one_row_per_cost_and_level() {
     // Without costs, no chart.
     assert!(costs::chart(&experiment(), &tables(&experiment())[0], "x").is_none());
 }
+
+#[test]
+fn a_cost_interval_open_to_infinity_is_drawn_to_the_axis_end() {
+    let mut e = experiment();
+    for c in &mut e.cells {
+        let rep = f64::from(c.repetition);
+        c.per_transaction = [("redo_bytes".to_string(), 1000.0 + rep)].into();
+    }
+    let mut t = tables(&e).remove(0);
+    // An early look's interval: its upper end overflows to infinity, its lower is no number.
+    for r in &mut t.rows {
+        for (_, costs) in &mut r.costs {
+            for c in costs.iter_mut() {
+                let d = c.deviation.as_mut().expect("an interval");
+                d.ci_pct = (-50.0, f64::INFINITY);
+            }
+        }
+    }
+    let svg = costs::chart(&e, &t, "w-costs").expect("a chart");
+    assert!(
+        svg.contains(">×10000</text>"),
+        "the axis ends at ×10,000: {svg}"
+    );
+    assert!(!svg.contains("inf") && !svg.contains("NaN"), "{svg}");
+    t.rows[0].costs[0].1[0].deviation.as_mut().unwrap().pct = f64::NAN;
+    let svg = costs::chart(&e, &t, "w-costs").expect("the other level's row");
+    assert_eq!(
+        svg.matches("<circle").count(),
+        1,
+        "a mark that is no number is left out"
+    );
+}
