@@ -5,7 +5,10 @@
 //! doubtful. Built once here; the report and the commands render the lines (HTML, text,
 //! Markdown), escaping the names in them, which come from stored files.
 
-use super::{Cell, CellStatus, Cost, Deviation, Experiment, ProfileWhy, Table, bound, change_text};
+use super::{
+    Cell, CellStatus, Cost, Deviation, Experiment, MULTIPLE_PCT, ProfileWhy, Table, bound,
+    change_text, multiple_text,
+};
 use crate::analysis::profile::FnDiff;
 use crate::analysis::stats::Verdict;
 use crate::metrics::server::{PER_TXN_LABELS, figure_text};
@@ -16,8 +19,6 @@ pub const COMPARISONS: usize = 3;
 pub const TOP_COSTS: usize = 3;
 /// Levels without a verdict each shown with their interval; more are summed up as a range.
 const OPEN_LEVELS: usize = 3;
-/// A change from which a cost is shown as a multiple (×160) rather than in %.
-const MULTIPLE_PCT: f64 = 1000.0;
 
 /// The summary of `e`: `tables` are its [`super::tables`], `profiles` its
 /// [`super::profile_whys`] (empty when it was not profiled).
@@ -278,21 +279,8 @@ fn cost_text(m: &Moved<'_>, at: &Places) -> String {
         figure_text(c.new),
         if unit.is_empty() { "" } else { " " }
     );
-    let times = |pct: f64| {
-        let x = 1.0 + pct / 100.0;
-        if x >= 10.0 {
-            format!("×{x:.0}")
-        } else {
-            format!("×{x:.1}")
-        }
-    };
     let change = if m.d.pct.abs() >= MULTIPLE_PCT {
-        format!(
-            "{values} ({} [{}, {}])",
-            times(m.d.pct),
-            times(m.d.ci_pct.0),
-            times(m.d.ci_pct.1)
-        )
+        format!("{values} ({})", multiple_text(m.d))
     } else {
         format!("{} ({values})", change_text(m.d))
     };

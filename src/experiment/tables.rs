@@ -253,6 +253,36 @@ pub fn change_text(d: &Deviation) -> String {
     )
 }
 
+/// A change from which it is written as a multiple of the baseline ("×146 [×99, ×215]")
+/// rather than in % (the summary's costs, the costs chart).
+pub const MULTIPLE_PCT: f64 = 1000.0;
+/// The smallest and largest multiples written: a fall of 99.9 % or more is ×0.001, and an
+/// interval open to ×10,000 or more (an early look's, overflowing to infinity) ends there.
+pub const MULTIPLES: (f64, f64) = (1e-3, 1e4);
+
+/// A change in % as a multiple of the baseline within [`MULTIPLES`] (None: not a number).
+pub fn multiple(pct: f64) -> Option<f64> {
+    (!pct.is_nan()).then(|| (1.0 + pct / 100.0).clamp(MULTIPLES.0, MULTIPLES.1))
+}
+
+/// A multiple as printed: "×0.5", "×3.58", "×146".
+pub fn times(r: f64) -> String {
+    let s = if r >= 10.0 {
+        return format!("×{r:.0}");
+    } else if r >= 1.0 {
+        format!("×{r:.2}")
+    } else {
+        format!("×{r:.3}")
+    };
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A deviation's change and interval as multiples: "×146 [×99, ×215]".
+pub fn multiple_text(d: &Deviation) -> String {
+    let m = |pct: f64| times(multiple(pct).unwrap_or(1.0));
+    format!("{} [{}, {}]", m(d.pct), m(d.ci_pct.0), m(d.ci_pct.1))
+}
+
 /// A change in % as printed: "+4.2", or "> +99999" for the upper end of an interval so wide
 /// (an early sequential look's on two or three blocks) that its digits would say nothing.
 pub(super) fn bound(x: f64) -> String {

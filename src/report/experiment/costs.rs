@@ -5,7 +5,7 @@
 //! charts are x-y curves: this is a forest plot, with a label and its figures on each row.
 
 use super::super::page::esc;
-use crate::experiment::{Experiment, Table};
+use crate::experiment::{Experiment, MULTIPLE_PCT, Table, multiple as ratio, multiple_text, times};
 use plotters::style::{Color as _, Palette as _, Palette99};
 use std::fmt::Write as _;
 
@@ -15,24 +15,11 @@ const WIDTH: f64 = 820.0;
 const LABEL_W: f64 = 190.0;
 /// The figures' width on the right, px.
 const FIGURE_W: f64 = 230.0;
-/// A change from which the figures beside a mark are multiples (×124 [×86, ×179]), as the
-/// summary writes them.
-const MULTIPLE_PCT: f64 = 1000.0;
 /// Height of one variant's line in a row, px.
 const LINE_H: f64 = 18.0;
 /// Space above the first row (the legend) and below the last (the axis), px.
 const TOP: f64 = 26.0;
 const BOTTOM: f64 = 30.0;
-/// The smallest ratio drawn: a cost that fell by 99.9 % or more sits at the axis' left end.
-const FLOOR: f64 = 1e-3;
-/// The largest ratio drawn: an interval open to ×10,000 or more (an early look's, or a cost
-/// that was zero in the baseline) ends at the axis' right end.
-const CEIL: f64 = 1e4;
-
-/// A change in % as a ratio on the axis, within [`FLOOR`] and [`CEIL`] (None: not a number).
-fn ratio(pct: f64) -> Option<f64> {
-    (!pct.is_nan()).then(|| (1.0 + pct / 100.0).clamp(FLOOR, CEIL))
-}
 
 /// One mark: variant (palette index, name), the ratio and its interval, the figures' text.
 struct Mark {
@@ -51,13 +38,13 @@ struct CostRow {
 }
 
 /// A change and its interval as the mark's figures: in % ("+252.0 % [+240.7, +263.6]"), or
-/// as multiples from [`MULTIPLE_PCT`] on ("×124 [×86, ×179]").
+/// as multiples from [`MULTIPLE_PCT`] on ("×124 [×86, ×179]"), as the summary writes them.
 fn change(d: &crate::experiment::Deviation) -> String {
     if d.pct.abs() < MULTIPLE_PCT {
-        return crate::experiment::change_text(d);
+        crate::experiment::change_text(d)
+    } else {
+        multiple_text(d)
     }
-    let m = |pct: f64| times(ratio(pct).unwrap_or(1.0));
-    format!("{} [{}, {}]", m(d.pct), m(d.ci_pct.0), m(d.ci_pct.1))
 }
 
 /// What the costs of `t` are per: "New-Order" or "transaction".
@@ -113,7 +100,7 @@ fn rows(e: &Experiment, t: &Table) -> Vec<CostRow> {
 /// powers alone over more than three decades.
 fn ticks(lo: f64, hi: f64) -> Vec<f64> {
     let mut out = Vec::new();
-    // An axis the marks' bounds keep within FLOOR..CEIL; anything else has no ticks.
+    // An axis the marks' bounds keep within MULTIPLES; anything else has no ticks.
     if !(lo > 0.0 && hi.is_finite() && lo < hi) {
         return out;
     }
@@ -133,18 +120,6 @@ fn ticks(lo: f64, hi: f64) -> Vec<f64> {
         p *= 10.0;
     }
     out
-}
-
-/// "×0.5", "×1", "×158".
-fn times(r: f64) -> String {
-    let s = if r >= 10.0 {
-        return format!("×{r:.0}");
-    } else if r >= 1.0 {
-        format!("×{r:.2}")
-    } else {
-        format!("×{r:.3}")
-    };
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// The chart of `t`'s costs, as a `<figure>` with inline SVG; None when no cost has an
@@ -258,6 +233,7 @@ fn rgb(i: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiment::MULTIPLES;
 
     #[test]
     fn log_ticks_and_multiples_read_as_people_write_them() {
@@ -266,6 +242,13 @@ mod tests {
             vec![1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]
         );
         assert_eq!(ticks(0.3, 1.3), vec![0.5, 1.0]);
+        // Over more than three decades, the powers of ten alone.
+        assert_eq!(ticks(0.04, 250.0), vec![0.1, 1.0, 10.0, 100.0]);
+        // An unbounded axis has no ticks (it once looped for ever and ate the memory).
+        assert!(ticks(0.0, 10.0).is_empty() && ticks(0.5, f64::INFINITY).is_empty());
+        assert_eq!(ratio(f64::INFINITY), Some(MULTIPLES.1));
+        assert_eq!(ratio(-100.0), Some(MULTIPLES.0));
+        assert_eq!(ratio(f64::NAN), None);
         assert_eq!(times(0.5), "×0.5");
         assert_eq!(times(1.0), "×1");
         assert_eq!(times(3.58), "×3.58");
