@@ -285,8 +285,8 @@ fn profile_line(label: &str, d: &super::profile::ProfileDiff) -> Option<String> 
     ))
 }
 
-/// "1, 2, 4".
-fn join(threads: &[u32]) -> String {
+/// Thread counts as listed: "1, 2, 4".
+pub fn join(threads: &[u32]) -> String {
     threads
         .iter()
         .map(u32::to_string)

@@ -125,11 +125,7 @@ pub(super) fn compared(e: &Experiment) -> String {
 
 /// The plan's thread levels, comma-separated.
 fn threads_text(p: &crate::experiment::plan::Expanded) -> String {
-    p.threads
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+    crate::analysis::story::join(&p.threads)
 }
 
 /// The repetitions run: a sequential experiment's complete blocks, else the plan's.
