@@ -10,6 +10,7 @@ pub const PLANS: &[(&str, &str)] = &[
     ("autoinc", include_str!("../../plans/autoinc.toml")),
     ("durability", include_str!("../../plans/durability.toml")),
     ("two-tools", include_str!("../../plans/two-tools.toml")),
+    ("replication", include_str!("../../plans/replication.toml")),
 ];
 
 /// The built-in plan called `name`.

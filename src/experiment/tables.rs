@@ -4,6 +4,7 @@
 
 use super::{Cell, CellStatus, Experiment};
 use crate::analysis::stats::{self, Verdict};
+use crate::metrics::server::ABSENT_WHEN_ZERO;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -110,6 +111,9 @@ pub const COSTS: &[&str] = &[
     "page_reorgs",
     "rows_scanned",
     "disk_write_kb",
+    "ack_wait_ms",
+    "flow_control_ms",
+    "cert_failures",
 ];
 
 /// Seed 002's table for one workload.
@@ -318,11 +322,15 @@ fn costs(base: &[&Cell], new: &[&Cell], variant: &str, conf: f64) -> Vec<Cost> {
     }
     let per_new_order = b.iter().chain(&n).all(|c| !c.per_new_order.is_empty());
     let figures = |c: &Cell, figure: &str| -> Option<f64> {
-        if per_new_order {
-            c.per_new_order.get(figure).copied()
+        let m = if per_new_order {
+            &c.per_new_order
         } else {
-            c.per_transaction.get(figure).copied()
-        }
+            &c.per_transaction
+        };
+        // Server metrics recorded (the map has other figures): a replication figure
+        // absent was 0.
+        let zero = ABSENT_WHEN_ZERO.contains(&figure) && !m.is_empty();
+        m.get(figure).copied().or(zero.then_some(0.0))
     };
     let mean_of = |cells: &[&Cell], figure: &str| -> Option<f64> {
         let v: Vec<f64> = cells.iter().filter_map(|c| figures(c, figure)).collect();
@@ -332,6 +340,9 @@ fn costs(base: &[&Cell], new: &[&Cell], variant: &str, conf: f64) -> Vec<Cost> {
         .iter()
         .filter_map(|figure| {
             let (base, new) = (mean_of(&b, figure)?, mean_of(&n, figure)?);
+            if base == 0.0 && new == 0.0 && ABSENT_WHEN_ZERO.contains(figure) {
+                return None;
+            }
             let value = |c: &Cell| figures(c, figure);
             Some(Cost {
                 figure: figure.to_string(),

@@ -175,7 +175,7 @@ impl ServerSummary {
             (Some(i), Some(u)) => Some(i + u),
             _ => None,
         };
-        let figures: [(&str, Option<f64>); 11] = [
+        let figures: [(&str, Option<f64>); 14] = [
             ("rows_written", rows_written),
             ("server_cpu_ms", measured.server_cpu_s().map(|c| c * 1000.0)),
             ("redo_bytes", measured.redo_bytes()),
@@ -193,8 +193,30 @@ impl ServerSummary {
             ),
             ("fsyncs", measured.disk.map(|d| d.flushes)),
             ("rows_scanned", measured.status("handler_read_rnd_next")),
+            // What replication makes a commit wait for: a semi-synchronous primary's wait for
+            // its replica's acknowledgement (µs in MariaDB's counter), a Galera node's pauses
+            // by flow control (ns) and its transactions that failed certification.
+            (
+                "ack_wait_ms",
+                measured
+                    .status("rpl_semi_sync_master_tx_wait_time")
+                    .map(|us| us / 1000.0),
+            ),
+            (
+                "flow_control_ms",
+                measured
+                    .status("wsrep_flow_control_paused_ns")
+                    .map(|ns| ns / 1e6),
+            ),
+            (
+                "cert_failures",
+                measured.status("wsrep_local_cert_failures"),
+            ),
         ];
         for (name, v) in figures {
+            // A replication figure of 0 is left out: every MariaDB has the counters, and a
+            // server that waits for nobody should not print "0 ms" in every run.
+            let v = v.filter(|v| *v != 0.0 || !ABSENT_WHEN_ZERO.contains(&name));
             if let Some(v) = v {
                 if transactions > 0 {
                     s.per_transaction
@@ -279,6 +301,10 @@ pub fn why(base: &ServerSummary, new: &ServerSummary) -> Vec<WhyRow> {
     rows
 }
 
+/// Per-transaction figures recorded only when not 0 (a server without replication waits for
+/// nothing); an experiment compares their absence as 0.
+pub const ABSENT_WHEN_ZERO: &[&str] = &["ack_wait_ms", "flow_control_ms", "cert_failures"];
+
 /// Labels of the per-transaction figures (`#` is the value).
 pub const PER_TXN_LABELS: &[(&str, &str)] = &[
     ("server_cpu_ms", "CPU # ms"),
@@ -291,6 +317,9 @@ pub const PER_TXN_LABELS: &[(&str, &str)] = &[
     ("rows_scanned", "rows scanned #"),
     ("disk_write_kb", "disk writes # KiB"),
     ("fsyncs", "fsyncs #"),
+    ("ack_wait_ms", "semi-sync acknowledgement wait # ms"),
+    ("flow_control_ms", "Galera flow-control pause # ms"),
+    ("cert_failures", "certification failures #"),
 ];
 
 /// A per-transaction figure as printed: three significant places or so (0.014, 2.24, 1520).
