@@ -33,7 +33,15 @@ fn replay(h: &Home, dir: &str) -> (std::process::Output, Value) {
     let out = h
         .cmd()
         .args(["replay", "--server", "p", "--time", "3", "--threads", "2"])
-        .args(["--rate", "80", "--catch-up-timeout", "60", "--json", "--out", dir])
+        .args([
+            "--rate",
+            "80",
+            "--catch-up-timeout",
+            "60",
+            "--json",
+            "--out",
+            dir,
+        ])
         .output()
         .unwrap();
     let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
@@ -51,23 +59,48 @@ fn f(v: &Value, path: &[&str]) -> f64 {
 fn replay_measures_catch_up_and_a_throttled_replica_replays_slower() {
     let h = Home::new();
     // Refusals first: no such server, a replica named as the primary.
-    let out = h.cmd().args(["replay", "--server", "nosuch"]).output().unwrap();
+    let out = h
+        .cmd()
+        .args(["replay", "--server", "nosuch"])
+        .output()
+        .unwrap();
     let line = assert_one_line_error(&out, 1);
     assert!(line.contains("--server nosuch"), "{line}");
     let p = h.start("p", &["--replicas", "1"]);
-    let out = h.cmd().args(["replay", "--server", "p-r1"]).output().unwrap();
-    let line = assert_one_line_error(&out, 2);
-    assert!(line.contains("--server p-r1") && line.contains("not a primary"), "{line}");
     let out = h
         .cmd()
-        .args(["--url", "mysql://x@127.0.0.1:1/x", "replay", "--server", "p"])
+        .args(["replay", "--server", "p-r1"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 2);
+    assert!(
+        line.contains("--server p-r1") && line.contains("not a primary"),
+        "{line}"
+    );
+    let out = h
+        .cmd()
+        .args([
+            "--url",
+            "mysql://x@127.0.0.1:1/x",
+            "replay",
+            "--server",
+            "p",
+        ])
         .output()
         .unwrap();
     assert!(assert_one_line_error(&out, 2).contains("--url"));
 
     let prep = h
         .cmd()
-        .args(["--url", &p.url, "prepare", "tpcc", "--warehouses", "1", "-q"])
+        .args([
+            "--url",
+            &p.url,
+            "prepare",
+            "tpcc",
+            "--warehouses",
+            "1",
+            "-q",
+        ])
         .output()
         .unwrap();
     assert!(prep.status.success(), "{:?}", text(&prep));
@@ -82,9 +115,22 @@ fn replay_measures_catch_up_and_a_throttled_replica_replays_slower() {
     assert!(f(&fast, &["catch_up", "tpm"]) > 0.0, "{fast}");
     assert!(f(&fast, &["backlog", "transactions"]) > 0.0, "{fast}");
     assert!(fast["ratio"].as_f64().is_some(), "{fast}");
+    // The replica's own counters moved with what it applied.
+    assert!(
+        f(&fast, &["catch_up", "counters", "Handler_write"]) > 0.0,
+        "{fast}"
+    );
+    assert!(
+        f(&fast, &["catch_up", "counters", "Handler_commit"]) > 0.0,
+        "{fast}"
+    );
     let applied = fast["catch_up"]["new_orders"].as_u64().unwrap();
     assert!(applied > 0);
-    assert_eq!(fast["backlog"]["new_orders"].as_u64(), Some(applied), "{fast}");
+    assert_eq!(
+        fast["backlog"]["new_orders"].as_u64(),
+        Some(applied),
+        "{fast}"
+    );
     let run = result_json(&h.path().join("fast/run"));
     let counted = run["summary"]["kinds"]
         .as_array()
@@ -102,7 +148,8 @@ fn replay_measures_catch_up_and_a_throttled_replica_replays_slower() {
     // fire triggers only with slave_run_triggers_for_rbr).
     let mut r = replica_admin(&h, &p);
     r.query_drop("STOP SLAVE").unwrap();
-    r.query_drop("SET GLOBAL slave_run_triggers_for_rbr = YES").unwrap();
+    r.query_drop("SET GLOBAL slave_run_triggers_for_rbr = YES")
+        .unwrap();
     r.query_drop(format!(
         "CREATE TRIGGER txbench.slow_apply AFTER INSERT ON txbench.orders FOR EACH ROW SET @slept = SLEEP({SLEEP_PER_ORDER})"
     ))

@@ -29,7 +29,11 @@ pub enum Outcome {
 /// Runs txbench with `args` on `targets`, its output into `log`. The targets go through
 /// the environment (TXBENCH_URL, one per line), never the command line, which every local
 /// user can read: a URL's password reaches the child and nobody else.
-pub(crate) fn child(targets: &[TargetUrl], args: &[String], log: &Path) -> Result<std::process::ExitStatus> {
+pub(crate) fn child(
+    targets: &[TargetUrl],
+    args: &[String],
+    log: &Path,
+) -> Result<std::process::ExitStatus> {
     let exe = std::env::current_exe().context("finding the txbench program")?;
     let f = crate::owned::replace(log)?;
     let urls: Vec<String> = targets.iter().map(TargetUrl::with_secret).collect();

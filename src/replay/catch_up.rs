@@ -105,7 +105,8 @@ fn judge(out: &mut Replay, run: &crate::results::RunResult) {
     let c = &mut out.catch_up;
     c.tpm = per_minute(c.transactions, c.seconds);
     c.nopm = per_minute(c.new_orders, c.seconds);
-    out.ratio = (c.nopm > 0.0 && out.primary_run.nopm > 0.0).then_some(c.nopm / out.primary_run.nopm);
+    out.ratio =
+        (c.nopm > 0.0 && out.primary_run.nopm > 0.0).then_some(c.nopm / out.primary_run.nopm);
     if !run.validity.valid {
         out.reasons.push(format!(
             "the primary's run is INVALID: {}",
@@ -119,7 +120,8 @@ fn judge(out: &mut Replay, run: &crate::results::RunResult) {
         ));
     }
     if c.caught_up && c.transactions == 0 {
-        out.reasons.push("the primary's run left the replica nothing to apply".into());
+        out.reasons
+            .push("the primary's run left the replica nothing to apply".into());
     }
     out.valid = out.reasons.is_empty();
 }
@@ -128,7 +130,9 @@ fn judge(out: &mut Replay, run: &crate::results::RunResult) {
 fn new_orders(conn: &mut mysql::Conn) -> Result<u64> {
     let n: Option<Option<i64>> = conn
         .query_first("SELECT CAST(SUM(d_next_o_id) AS SIGNED) FROM district")
-        .context("counting New-Orders (SUM(D_NEXT_O_ID)): is TPC-C prepared (`txbench prepare tpcc`)?")?;
+        .context(
+            "counting New-Orders (SUM(D_NEXT_O_ID)): is TPC-C prepared (`txbench prepare tpcc`)?",
+        )?;
     Ok(n.flatten().unwrap_or(0).max(0) as u64)
 }
 

@@ -74,7 +74,10 @@ pub fn members(home: &StateDir, o: &Options) -> Result<Members> {
                 replicas.join(", ")
             )));
         }
-        None => replicas.first().cloned().context("the primary has no replicas")?,
+        None => replicas
+            .first()
+            .cloned()
+            .context("the primary has no replicas")?,
     };
     let r = server::get(home, &chosen).with_context(|| format!("the replica {chosen}"))?;
     for s in [&p, &r] {

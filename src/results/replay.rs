@@ -82,7 +82,7 @@ pub struct CatchUp {
     /// New-Orders applied per minute.
     pub nopm: f64,
     /// The replica's status counters' increase over the catch-up (Handler_commit,
-    /// Innodb_rows_*).
+    /// Handler_write, Handler_update, Handler_delete, Com_commit).
     pub counters: BTreeMap<String, u64>,
 }
 

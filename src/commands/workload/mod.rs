@@ -9,8 +9,8 @@ mod run;
 pub use check::check;
 pub use lua::lua_command;
 pub use prepare::{cleanup, prepare};
-pub use run::run;
 pub(crate) use run::default_run_dir;
+pub use run::run;
 
 use super::{Output, resolve_target};
 use crate::cli::{TpcbArgs, TpccArgs, WorkloadChoice};
