@@ -66,6 +66,10 @@ pub enum Command {
         #[command(subcommand)]
         command: ExperimentCommand,
     },
+    /// How fast a sandbox replica applies its primary's TPC-C writes: its applier stopped
+    /// while the primary runs, then timed catching up (New-Orders and transactions per
+    /// minute, against the primary's rate).
+    Replay(ReplayCmd),
     /// Check a workload's data for consistency.
     Check(WorkloadCmd),
     /// Drop a workload's tables.
@@ -236,6 +240,37 @@ pub struct RunCmd {
     /// The workload.
     #[command(subcommand)]
     pub workload: WorkloadChoice,
+}
+
+/// `txbench replay`.
+#[derive(Debug, Args)]
+pub struct ReplayCmd {
+    /// The primary sandbox (started with `server start NAME --replicas N`), TPC-C prepared.
+    #[arg(long = "server", value_name = "NAME")]
+    pub server: String,
+    /// The replica to measure (default: the primary's first, NAME-r1).
+    #[arg(long, value_name = "NAME")]
+    pub replica: Option<String>,
+    /// Seconds the primary runs TPC-C while the replica's applier is stopped.
+    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true, value_parser = driver::positive_secs)]
+    pub time: f64,
+    /// The primary run's virtual users.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub threads: u32,
+    /// Open loop: the primary's transactions per second.
+    #[arg(long, allow_negative_numbers = true, value_parser = driver::positive_secs)]
+    pub rate: Option<f64>,
+    /// The warehouses the run uses, as `prepare tpcc` loaded them (default: all prepared).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub warehouses: Option<u32>,
+    /// Seconds the replica may take to fetch the run's writes, and again to apply them: past
+    /// it the replay is INVALID.
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub catch_up_timeout: u64,
+    /// The replay's directory: the primary's run in run/, replay.json beside it (default:
+    /// runs/TIME-tpcc-replay).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 /// `txbench experiment …`.

@@ -14,6 +14,7 @@ pub mod k8s;
 pub mod metrics;
 pub mod owned;
 pub mod preflight;
+pub mod replay;
 pub mod report;
 pub mod results;
 pub mod sampler;
@@ -88,6 +89,7 @@ pub fn run(cli: Cli) -> Result<i32> {
                 E::Show { name } => x::show(&name),
             }
         }
+        Command::Replay(r) => commands::replay::replay(&out, url, &r),
         Command::Check(w) => commands::workload::check(&out, url, &w),
         Command::Cleanup(w) => commands::workload::cleanup(&out, url, &w),
         Command::LuaCommand(c) => commands::workload::lua_command(&out, url, &c),

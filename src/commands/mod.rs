@@ -5,6 +5,7 @@ pub mod confirm;
 pub mod experiment;
 mod live;
 pub(crate) mod names;
+pub mod replay;
 pub mod serve;
 pub mod shards;
 pub mod store;

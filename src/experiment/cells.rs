@@ -26,11 +26,14 @@ pub enum Outcome {
     Interrupted,
 }
 
-/// A `txbench` child process: its stdout and stderr go to `log`.
 /// Runs txbench with `args` on `targets`, its output into `log`. The targets go through
 /// the environment (TXBENCH_URL, one per line), never the command line, which every local
 /// user can read: a URL's password reaches the child and nobody else.
-fn child(targets: &[TargetUrl], args: &[String], log: &Path) -> Result<std::process::ExitStatus> {
+pub(crate) fn child(
+    targets: &[TargetUrl],
+    args: &[String],
+    log: &Path,
+) -> Result<std::process::ExitStatus> {
     let exe = std::env::current_exe().context("finding the txbench program")?;
     let f = crate::owned::replace(log)?;
     let urls: Vec<String> = targets.iter().map(TargetUrl::with_secret).collect();
@@ -46,7 +49,7 @@ fn child(targets: &[TargetUrl], args: &[String], log: &Path) -> Result<std::proc
 }
 
 /// The last `Error:` line of a child's log.
-fn log_error(log: &Path) -> String {
+pub(crate) fn log_error(log: &Path) -> String {
     std::fs::read_to_string(log)
         .ok()
         .and_then(|t| {

@@ -14,6 +14,7 @@ pub mod summary;
 mod tables;
 
 pub use cells::{Outcome, execute};
+pub(crate) use cells::{child, log_error};
 pub use tables::*;
 
 use crate::results::RunStatus;

@@ -7,6 +7,7 @@ mod finding;
 pub mod growth;
 mod interval;
 mod profile;
+pub mod replay;
 mod stability;
 mod summary;
 mod sweep;

@@ -9,6 +9,7 @@ mod run;
 pub use check::check;
 pub use lua::lua_command;
 pub use prepare::{cleanup, prepare};
+pub(crate) use run::default_run_dir;
 pub use run::run;
 
 use super::{Output, resolve_target};

@@ -215,7 +215,7 @@ fn sweep_done(out: &Output, sw: &Sweep, dir: &Path) -> Result<i32> {
     Ok(EXIT_OK)
 }
 
-fn default_run_dir(workload: &str, what: &str) -> PathBuf {
+pub(crate) fn default_run_dir(workload: &str, what: &str) -> PathBuf {
     let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
         .to_string()
         .replace(['-', ':'], "");

@@ -2,6 +2,8 @@
 //! clock, error classes. Modules that only MySQL has (the sampler's SHOW GLOBAL STATUS,
 //! topologies, Galera) connect through [`connect`] here.
 
+pub mod applier;
+
 use super::{CONNECT_TIMEOUT, DATA_ERROR_STATE, TargetUrl, io_reason};
 use crate::metrics::ErrorClass;
 use crate::preflight::{Preflight, VARIABLES};

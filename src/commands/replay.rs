@@ -1,0 +1,79 @@
+//! `txbench replay`: the options read once, replay::catch_up called, its finding printed
+//! (text, the finding first; or --json), INVALID exiting 3.
+
+use super::Output;
+use crate::cli::ReplayCmd;
+use crate::error::{EXIT_OK, Failure};
+use crate::replay::{self, Options};
+use crate::report::text::shown;
+use crate::results::replay::Replay;
+use crate::server::StateDir;
+use anyhow::Result;
+use std::time::Duration;
+
+/// `txbench replay --server NAME …`.
+pub fn replay(out: &Output, url: Option<&str>, cmd: &ReplayCmd) -> Result<i32> {
+    if url.is_some() {
+        return Err(Failure::Usage(
+            "--url (or TXBENCH_URL): replay works on a sandbox primary and its replica: give --server NAME".into(),
+        )
+        .into());
+    }
+    let o = Options {
+        primary: cmd.server.clone(),
+        replica: cmd.replica.clone(),
+        threads: cmd.threads,
+        time: cmd.time,
+        rate: cmd.rate,
+        warehouses: cmd.warehouses,
+        timeout: Duration::from_secs(cmd.catch_up_timeout),
+        dir: cmd
+            .out
+            .clone()
+            .unwrap_or_else(|| super::workload::default_run_dir("tpcc", "replay")),
+        store: out.store.clone(),
+    };
+    let home = StateDir::from_env()?;
+    let r = replay::catch_up(&home, &o, &|line| out.note(&shown(line)))?;
+    if out.json {
+        super::print_json(&serde_json::to_value(&r)?);
+    } else {
+        for line in lines(&r, &o.dir.join(crate::results::replay::FILE)) {
+            println!("{}", shown(&line));
+        }
+    }
+    if !r.valid {
+        return Err(Failure::Invalid(r.reasons.join("; ")).into());
+    }
+    Ok(EXIT_OK)
+}
+
+/// The replay in a few lines, the finding first.
+fn lines(r: &Replay, file: &std::path::Path) -> Vec<String> {
+    let (b, c, p) = (&r.backlog, &r.catch_up, &r.primary_run);
+    let mut v = Vec::new();
+    if !r.valid {
+        v.push(format!("INVALID: {}", r.reasons.join("; ")));
+    }
+    v.push(r.finding());
+    v.push(format!(
+        "backlog: {} transaction(s), {} New-Order(s), written in {:.1} s ({:.0} transactions/min)",
+        b.transactions, b.new_orders, p.seconds, b.written_per_minute
+    ));
+    v.push(format!(
+        "catch-up: {:.2} s{}, {} transaction(s) and {} New-Order(s) applied",
+        c.seconds,
+        if c.caught_up { "" } else { " (not caught up)" },
+        c.transactions,
+        c.new_orders
+    ));
+    v.push(format!(
+        "primary run: {:.0} NOPM, {:.0} TPM, {} New-Order(s) counted{}",
+        p.nopm,
+        p.tpm,
+        p.new_orders,
+        if p.valid { "" } else { " (INVALID)" }
+    ));
+    v.push(format!("stored: {}", file.display()));
+    v
+}

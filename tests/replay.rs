@@ -1,0 +1,188 @@
+//! `txbench replay` against a real primary and replica: the catch-up measured, the replica's
+//! New-Orders agreeing with the primary's, a replica slowed on purpose measured slower, a
+//! broken applier INVALID within a bound, and the refusals.
+
+mod common;
+
+use common::{Home, assert_one_line_error, result_json, text};
+use mysql::prelude::Queryable;
+use serde_json::Value;
+
+/// Seconds the throttling trigger sleeps per order the replica applies.
+const SLEEP_PER_ORDER: f64 = 0.05;
+
+/// The administrator's connection to the replica (root through its socket: the replica is
+/// read-only to the benchmark user).
+fn replica_admin(h: &Home, s: &common::Server) -> mysql::Conn {
+    let name = s.json["members"][0]["name"].as_str().expect("member name");
+    let record: Value = serde_json::from_slice(
+        &std::fs::read(h.path().join("servers").join(name).join("server.json")).unwrap(),
+    )
+    .unwrap();
+    let url = s.json["members"][0]["url"].as_str().expect("member url");
+    let mut url = common::login(h.path(), url);
+    url.user = "root".into();
+    url.password = None;
+    url.socket = Some(record["socket"].as_str().unwrap().into());
+    txbench::engine::mysql::connect(&url).unwrap()
+}
+
+/// `replay --json` with a fixed primary load (open loop, so both replays get the same):
+/// its output, and its JSON when it printed one.
+fn replay(h: &Home, dir: &str) -> (std::process::Output, Value) {
+    let out = h
+        .cmd()
+        .args(["replay", "--server", "p", "--time", "3", "--threads", "2"])
+        .args([
+            "--rate",
+            "80",
+            "--catch-up-timeout",
+            "60",
+            "--json",
+            "--out",
+            dir,
+        ])
+        .output()
+        .unwrap();
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out, v)
+}
+
+fn f(v: &Value, path: &[&str]) -> f64 {
+    path.iter()
+        .fold(v, |v, k| &v[*k])
+        .as_f64()
+        .unwrap_or_else(|| panic!("{path:?} in {v}"))
+}
+
+#[test]
+fn replay_measures_catch_up_and_a_throttled_replica_replays_slower() {
+    let h = Home::new();
+    // Refusals first: no such server, a replica named as the primary.
+    let out = h
+        .cmd()
+        .args(["replay", "--server", "nosuch"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(line.contains("--server nosuch"), "{line}");
+    let p = h.start("p", &["--replicas", "1"]);
+    let out = h
+        .cmd()
+        .args(["replay", "--server", "p-r1"])
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 2);
+    assert!(
+        line.contains("--server p-r1") && line.contains("not a primary"),
+        "{line}"
+    );
+    let out = h
+        .cmd()
+        .args([
+            "--url",
+            "mysql://x@127.0.0.1:1/x",
+            "replay",
+            "--server",
+            "p",
+        ])
+        .output()
+        .unwrap();
+    assert!(assert_one_line_error(&out, 2).contains("--url"));
+
+    let prep = h
+        .cmd()
+        .args([
+            "--url",
+            &p.url,
+            "prepare",
+            "tpcc",
+            "--warehouses",
+            "1",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert!(prep.status.success(), "{:?}", text(&prep));
+
+    // The catch-up measured: a rate, and every New-Order the primary committed in the
+    // run's window applied on the replica.
+    let (out, fast) = replay(&h, "fast");
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert_eq!(fast["valid"], true, "{fast}");
+    assert_eq!(fast["catch_up"]["caught_up"], true, "{fast}");
+    assert!(f(&fast, &["catch_up", "nopm"]) > 0.0, "{fast}");
+    assert!(f(&fast, &["catch_up", "tpm"]) > 0.0, "{fast}");
+    assert!(f(&fast, &["backlog", "transactions"]) > 0.0, "{fast}");
+    assert!(fast["ratio"].as_f64().is_some(), "{fast}");
+    // The replica's own counters moved with what it applied.
+    assert!(
+        f(&fast, &["catch_up", "counters", "Handler_write"]) > 0.0,
+        "{fast}"
+    );
+    assert!(
+        f(&fast, &["catch_up", "counters", "Handler_commit"]) > 0.0,
+        "{fast}"
+    );
+    let applied = fast["catch_up"]["new_orders"].as_u64().unwrap();
+    assert!(applied > 0);
+    assert_eq!(
+        fast["backlog"]["new_orders"].as_u64(),
+        Some(applied),
+        "{fast}"
+    );
+    let run = result_json(&h.path().join("fast/run"));
+    let counted = run["summary"]["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == "new_order")
+        .unwrap()["committed"]
+        .as_u64();
+    assert_eq!(counted, Some(applied), "the run's New-Orders: {fast}");
+    let stored: Value =
+        serde_json::from_slice(&std::fs::read(h.path().join("fast/replay.json")).unwrap()).unwrap();
+    assert_eq!(stored, fast);
+
+    // Slowed on purpose: a trigger on the replica sleeps per order it applies (row events
+    // fire triggers only with slave_run_triggers_for_rbr).
+    let mut r = replica_admin(&h, &p);
+    r.query_drop("STOP SLAVE").unwrap();
+    r.query_drop("SET GLOBAL slave_run_triggers_for_rbr = YES")
+        .unwrap();
+    r.query_drop(format!(
+        "CREATE TRIGGER txbench.slow_apply AFTER INSERT ON txbench.orders FOR EACH ROW SET @slept = SLEEP({SLEEP_PER_ORDER})"
+    ))
+    .unwrap();
+    r.query_drop("START SLAVE").unwrap();
+    let (out, slow) = replay(&h, "slow");
+    assert!(out.status.success(), "{:?}", text(&out));
+    let orders = slow["catch_up"]["new_orders"].as_u64().unwrap();
+    // The sleeps alone bound it: no noise can make the throttled replay faster than this.
+    assert!(
+        f(&slow, &["catch_up", "seconds"]) >= orders as f64 * SLEEP_PER_ORDER,
+        "{slow}"
+    );
+    assert!(
+        f(&fast, &["catch_up", "nopm"]) > 2.0 * f(&slow, &["catch_up", "nopm"]),
+        "fast {fast}\nslow {slow}"
+    );
+
+    // A broken applier (a row the primary updates gone from the replica) is INVALID, and
+    // soon: exit 3 with the replica's error.
+    r.query_drop("DROP TRIGGER txbench.slow_apply").unwrap();
+    r.query_drop("DELETE FROM txbench.warehouse").unwrap();
+    let t = std::time::Instant::now();
+    let (out, broken) = replay(&h, "broken");
+    assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
+    assert!(t.elapsed().as_secs() < 45, "{:?}", t.elapsed());
+    assert_eq!(broken["valid"], false, "{broken}");
+    assert_eq!(broken["catch_up"]["caught_up"], false, "{broken}");
+    assert!(
+        broken["reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains("applier stopped"),
+        "{broken}"
+    );
+}
