@@ -116,7 +116,7 @@ impl Runner<'_> {
         }
         let started = cluster::start(&self.home, &opts, req)
             .with_context(|| format!("variant '{variant}': its server did not start"))?;
-        Ok(targets(&started))
+        Ok(targets(&started, v.writers))
     }
 
     /// Stops the servers of `variant` × `workload`: shut down cleanly (before a snapshot is

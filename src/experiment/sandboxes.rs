@@ -121,12 +121,15 @@ pub(super) fn verify_settings(conn: &mut engine::Conn, v: &Variant) -> Result<Ve
     Ok(seen)
 }
 
-/// The targets of a variant's running servers: the first, or every Galera node.
-pub(super) fn targets(started: &[server::Started]) -> Vec<TargetUrl> {
+/// The targets of a variant's running servers: the first, or every Galera node (the first
+/// `writers` of them when the variant says).
+pub(super) fn targets(started: &[server::Started], writers: Option<u32>) -> Vec<TargetUrl> {
     match started.first().map(|s| &s.record.role) {
-        Some(cluster::Role::Galera { .. }) => {
-            started.iter().map(|s| s.record.login_url()).collect()
-        }
+        Some(cluster::Role::Galera { .. }) => started
+            .iter()
+            .take(writers.map_or(started.len(), |w| w as usize))
+            .map(|s| s.record.login_url())
+            .collect(),
         _ => started
             .iter()
             .take(1)

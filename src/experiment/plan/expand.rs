@@ -69,6 +69,27 @@ impl Plan {
                     ),
                 ));
             }
+            match (v.writers, v.galera) {
+                (Some(w), Some(g)) if w == 0 || w > g => {
+                    return Err(bad(
+                        file,
+                        format!(
+                            "variant '{}': writers = {w}: give 1 to {g} (the nodes of its Galera cluster)",
+                            v.name
+                        ),
+                    ));
+                }
+                (Some(_), None) => {
+                    return Err(bad(
+                        file,
+                        format!(
+                            "variant '{}': writers is for a Galera cluster: it needs galera = N",
+                            v.name
+                        ),
+                    ));
+                }
+                _ => {}
+            }
         }
         Ok(seen)
     }

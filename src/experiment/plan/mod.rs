@@ -71,6 +71,9 @@ pub struct Variant {
     pub semisync: bool,
     /// A Galera cluster of this many nodes (`--galera`).
     pub galera: Option<u32>,
+    /// Galera: how many of the cluster's nodes the clients drive, the first ones (default
+    /// every node; 1 writes to one node alone, as single-primary group replication does).
+    pub writers: Option<u32>,
     /// An existing server instead of a sandbox (then `reset` is `reload` or `none`).
     pub url: Option<String>,
     /// Extra `prepare` options of this variant, for every workload (`--null-dates null`).

@@ -260,3 +260,35 @@ fn a_lua_workload_gets_its_script_first_and_is_labelled_by_it() {
         assert!(err.to_string().starts_with("p.toml: "), "{err}");
     }
 }
+
+#[test]
+fn writers_name_how_many_galera_nodes_are_driven_and_nothing_else() {
+    let with = |extra: &str| {
+        parse(
+            f(),
+            &PLAN.replace("name = \"null\"\n", &format!("name = \"null\"\n{extra}")),
+        )
+        .unwrap()
+        .expand(f(), Some("quick"))
+    };
+    assert!(with("galera = 3\nwriters = 1\n").is_ok());
+    let p = parse(
+        f(),
+        &PLAN.replace(
+            "name = \"null\"\n",
+            "name = \"null\"\ngalera = 3\nwriters = 1\n",
+        ),
+    )
+    .unwrap();
+    let v = p.variant("null").unwrap();
+    assert_eq!((v.galera, v.writers), (Some(3), Some(1)));
+    for (extra, says) in [
+        ("galera = 3\nwriters = 4\n", "writers = 4: give 1 to 3"),
+        ("galera = 2\nwriters = 0\n", "writers = 0: give 1 to 2"),
+        ("writers = 1\n", "writers is for a Galera cluster"),
+    ] {
+        let err = with(extra).unwrap_err().to_string();
+        assert!(err.contains(says), "{extra}: {err}");
+        assert!(err.contains("variant 'null'"), "{err}");
+    }
+}
