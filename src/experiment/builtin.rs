@@ -10,6 +10,7 @@ pub const PLANS: &[(&str, &str)] = &[
     ("autoinc", include_str!("../../plans/autoinc.toml")),
     ("durability", include_str!("../../plans/durability.toml")),
     ("two-tools", include_str!("../../plans/two-tools.toml")),
+    ("co-location", include_str!("../../plans/co-location.toml")),
 ];
 
 /// The built-in plan called `name`.
