@@ -34,10 +34,10 @@ pub struct Share {
     pub server_cpu_pct: Option<f64>,
 }
 
-/// The instances each cell of a block drives: one cell driving none (variants compared),
-/// or each instance alone and then all of them.
-pub fn driven(plan: &super::plan::Expanded) -> Vec<Vec<u32>> {
-    match plan.instances {
+/// The instances each cell of a block drives, for a plan's `instances`: one cell driving
+/// none (variants compared), or each instance alone and then all of them.
+pub fn driven(instances: Option<u32>) -> Vec<Vec<u32>> {
+    match instances {
         None => vec![Vec::new()],
         Some(n) => (1..=n)
             .map(|i| vec![i])
@@ -331,7 +331,7 @@ pub fn summary_lines(tables: &[CoTable]) -> Vec<String> {
             let verdict = match &r.deviation {
                 Some(d) => format!(
                     " ({} %, {} blocks): {}",
-                    super::summary::confidence_pct(d.confidence),
+                    format!("{:.1}", d.confidence * 100.0).trim_end_matches(".0"),
                     r.blocks,
                     verdict_text(d)
                 ),

@@ -366,7 +366,7 @@ pub fn schedule(plan: &plan::Expanded, seed: u64) -> Vec<Cell> {
         for v in &plan.variants {
             for w in &plan.workloads {
                 for &t in &plan.threads {
-                    for driven in coloc::driven(plan) {
+                    for driven in coloc::driven(plan.instances) {
                         block.push((v.clone(), w.clone(), t, driven));
                     }
                 }

@@ -66,7 +66,7 @@ impl Places {
 }
 
 /// A confidence as a percentage: "95", "99.8".
-pub(super) fn confidence_pct(c: f64) -> String {
+fn confidence_pct(c: f64) -> String {
     let s = format!("{:.1}", c * 100.0);
     s.strip_suffix(".0").map_or(s.clone(), str::to_string)
 }
