@@ -860,3 +860,147 @@ fn a_snapshot_that_does_not_fit_says_so_and_leaves_no_partial_copy() {
     );
     assert_eq!(std::fs::read_dir(&at).unwrap().count(), 0);
 }
+
+const CO_LOCATION: &str = r#"
+description = "two instances alone and together"
+baseline = "solo"
+threads = "2"
+warmup = 0
+duration = 2
+repetitions = 2
+
+[[variant]]
+name = "solo"
+instances = 2
+set = { innodb_buffer_pool_size = "128M" }
+CPUS
+
+[[workload]]
+name = "oltp_point_select"
+prepare = ["--table-size", "1000"]
+run = ["--table-size", "1000"]
+"#;
+
+/// A cell's figure in experiment.json.
+fn tps(c: &serde_json::Value) -> f64 {
+    c["tps"].as_f64().expect("a cell's tps")
+}
+
+#[test]
+fn a_co_location_runs_each_instance_alone_and_both_together_and_gives_the_ratio() {
+    let h = Home::new();
+    let _c = Cleanup(&h);
+    // Each instance on a CPU of its own where the host has two.
+    let pinned = std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2;
+    let cpus = if pinned {
+        "instance_cpus = [\"0\", \"1\"]"
+    } else {
+        ""
+    };
+    let plan = write(h.path(), "coloc.toml", &CO_LOCATION.replace("CPUS", cpus));
+    let dir = h.path().join("x");
+    let out = h
+        .cmd()
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .args(["--seed", "3"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("together / sum"), "{stdout}");
+    assert!(stderr.contains("solo together"), "{stderr}");
+    let e = load(&dir);
+    let prepared = &e["prepared"][0];
+    assert_eq!(prepared["instances"].as_array().unwrap().len(), 2, "{e}");
+    assert!(prepared["snapshot_bytes"].as_u64().unwrap() > 0);
+    let cells = e["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 2 * 3, "2 blocks of alone 1, alone 2, together");
+    let mut pairs = Vec::new();
+    for rep in [1, 2] {
+        let block: Vec<&serde_json::Value> =
+            cells.iter().filter(|c| c["repetition"] == rep).collect();
+        let driven = |want: serde_json::Value| {
+            *block
+                .iter()
+                .find(|c| c["instances"] == want)
+                .expect("every block holds each instance alone and both together")
+        };
+        let (a1, a2, both) = (
+            driven(serde_json::json!([1])),
+            driven(serde_json::json!([2])),
+            driven(serde_json::json!([1, 2])),
+        );
+        for c in [a1, a2, both] {
+            assert_eq!(c["status"], "done", "{c}");
+        }
+        // Together: threads per instance, one target each, its shares summing to its figure.
+        let run = |c: &serde_json::Value| {
+            let d = dir.join(c["dir"].as_str().unwrap()).join("run");
+            serde_json::from_slice::<serde_json::Value>(
+                &std::fs::read(d.join("result.json")).unwrap(),
+            )
+            .unwrap()
+        };
+        let r = run(both);
+        common::assert_schema_valid(&r);
+        let targets = r["summary"]["targets"].as_array().unwrap();
+        assert_eq!(targets.len(), 2, "{r}");
+        assert!(targets.iter().all(|t| t["threads"] == 2), "{targets:?}");
+        let shares = both["shares"].as_array().unwrap();
+        assert_eq!(shares.len(), 2, "{both}");
+        let sum: f64 = shares.iter().map(|s| s["tps"].as_f64().unwrap()).sum();
+        assert!((sum - tps(both)).abs() < 1e-6 * tps(both), "{both}");
+        for s in shares {
+            assert!(s["server_cpu_pct"].as_f64().unwrap() > 0.0, "{s}");
+        }
+        assert!(both["host"]["busy_pct"].as_f64().unwrap() > 0.0, "{both}");
+        // Alone: one instance, its own threads.
+        let alone = run(a2);
+        assert_eq!(alone["config"]["threads"], 2, "{alone}");
+        assert!(
+            alone["summary"]["targets"]
+                .as_array()
+                .is_none_or(|t| t.is_empty())
+        );
+        if pinned {
+            assert_eq!(alone["server"]["host"]["server_cpus"], "1");
+            assert_eq!(run(a1)["server"]["host"]["server_cpus"], "0");
+        }
+        pairs.push((tps(a1) + tps(a2), tps(both)));
+    }
+    // The ratio from the cells' own figures: the mean of the blocks' log ratios.
+    let want = pairs.iter().map(|(a, t)| (t / a).ln()).sum::<f64>() / 2.0;
+    let out = h
+        .cmd()
+        .args(["--json", "experiment", "results"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = &v["co_location"][0]["rows"][0];
+    let ratio = row["ratio"].as_f64().expect("the ratio");
+    assert!((ratio - want.exp()).abs() < 1e-9, "{ratio} {row}");
+    let pct = row["deviation"]["pct"]
+        .as_f64()
+        .expect("an interval on 2 blocks");
+    assert!((1.0 + pct / 100.0 - ratio).abs() < 1e-9, "{row}");
+    let summary = v["summary"][0].as_str().unwrap();
+    assert!(
+        summary.starts_with(&format!("together: {ratio:.2}x the sum of alone [")),
+        "{summary}"
+    );
+    assert!(v["tables"].as_array().unwrap().is_empty(), "{v}");
+    // The report shows the table.
+    let out = h.cmd().arg("report").arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(
+        html.contains("together / sum"),
+        "the report's co-location table"
+    );
+    assert!(html.contains("2 instances of <b>solo</b> alone and together"));
+}

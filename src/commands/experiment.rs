@@ -344,7 +344,7 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
             "method_lines": experiment::method_lines(e), "primary": e.plan.primary,
             "sequential": e.plan.sequential, "stopped": e.stopped, "confidence": e.confidence(),
             "overhead": experiment::overhead(e),
-            "tables": tables, "why": why, "profiles": profiles, "cells": e.cells.len(),
+            "tables": tables, "co_location": experiment::coloc::tables(e), "why": why, "profiles": profiles, "cells": e.cells.len(),
             "invalid_cells": e.invalid_cells(), "summary": summary,
         }));
         return Ok(());

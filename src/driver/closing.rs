@@ -52,6 +52,13 @@ pub(super) fn server_figures(
     }
     for (t, r) in summary.targets.iter_mut().zip(&reports) {
         t.conflicts = r.measured.as_ref().and_then(|m| m.conflicts());
+        // Each co-located server's own CPU (an experiment's together cell, issue 40).
+        t.server_cpu_pct = r.measured.as_ref().and_then(|m| {
+            let cpu = crate::metrics::server::COLUMNS
+                .iter()
+                .find(|c| c.name == "server_cpu_pct")?;
+            (cpu.value)(m)
+        });
     }
     let Some(report) = reports.first() else {
         return;

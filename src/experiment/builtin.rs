@@ -11,6 +11,7 @@ pub const PLANS: &[(&str, &str)] = &[
     ("durability", include_str!("../../plans/durability.toml")),
     ("two-tools", include_str!("../../plans/two-tools.toml")),
     ("replication", include_str!("../../plans/replication.toml")),
+    ("co-location", include_str!("../../plans/co-location.toml")),
 ];
 
 /// The built-in plan called `name`.

@@ -77,18 +77,26 @@ impl Runner<'_> {
             .with_context(|| format!("the plan has no variant '{name}'"))
     }
 
-    /// The sandbox of `variant` × `workload`: the one recorded when it was prepared (so a
-    /// moved experiment directory still finds it), else a new name.
-    fn sandbox(&self, e: &Experiment, variant: &str, workload: &str) -> String {
-        if let Some(name) = e.prepared(variant, workload).and_then(|p| p.server.clone()) {
-            return name;
+    /// The sandboxes of `variant` × `workload` (one, or a co-location's instances): those
+    /// recorded when it was prepared (so a moved experiment directory still finds them),
+    /// else new names.
+    fn sandboxes(&self, e: &Experiment, variant: &str, workload: &str) -> Vec<String> {
+        if let Some(p) = e.prepared(variant, workload) {
+            if !p.instances.is_empty() {
+                return p.instances.clone();
+            }
+            if let Some(name) = &p.server {
+                return vec![name.clone()];
+            }
         }
         let index = |list: &[String], name: &str| list.iter().position(|n| n == name).unwrap_or(0);
-        sandbox_name(
+        let first = sandbox_name(
             self.dir,
             index(&e.plan.variants, variant),
             index(&e.plan.workloads, workload),
-        )
+        );
+        let more = (2..=e.plan.instances.unwrap_or(1)).map(|k| format!("{first}-i{k}"));
+        std::iter::once(first.clone()).chain(more).collect()
     }
 
     /// Starts the variant's servers (or names its url); returns the run's targets.
@@ -107,16 +115,19 @@ impl Runner<'_> {
                     .with_context(|| format!("variant '{variant}': url"))?,
             ]);
         }
-        let name = self.sandbox(e, variant, workload);
-        let (opts, req) = start_options(&name, v, &self.plan_dir)?;
-        // One left running by an interrupted experiment is started afresh with the plan's
-        // settings (a running server refuses new ones).
-        if server::get(&self.home, &name).is_ok() {
-            cluster::stop(&self.home, &name, false)?;
+        let mut all = Vec::new();
+        for (k, name) in self.sandboxes(e, variant, workload).iter().enumerate() {
+            let (opts, req) = start_options(name, v, k, &self.plan_dir)?;
+            // One left running by an interrupted experiment is started afresh with the
+            // plan's settings (a running server refuses new ones).
+            if server::get(&self.home, name).is_ok() {
+                cluster::stop(&self.home, name, false)?;
+            }
+            let started = cluster::start(&self.home, &opts, req)
+                .with_context(|| format!("variant '{variant}': its server did not start"))?;
+            all.extend(targets(&started, v.writers));
         }
-        let started = cluster::start(&self.home, &opts, req)
-            .with_context(|| format!("variant '{variant}': its server did not start"))?;
-        Ok(targets(&started, v.writers))
+        Ok(all)
     }
 
     /// Stops the servers of `variant` × `workload`: shut down cleanly (before a snapshot is
@@ -133,15 +144,17 @@ impl Runner<'_> {
         if self.variant(variant)?.url.is_some() {
             return Ok(Vec::new());
         }
-        let name = self.sandbox(e, variant, workload);
-        if discard {
-            members(&self.home, &name)?
-                .iter()
-                .map(|m| server::discard(&self.home, &m.name))
-                .collect()
-        } else {
-            cluster::stop(&self.home, &name, false)
+        let mut stopped = Vec::new();
+        for name in self.sandboxes(e, variant, workload) {
+            if discard {
+                for m in members(&self.home, &name)? {
+                    stopped.push(server::discard(&self.home, &m.name)?);
+                }
+            } else {
+                stopped.extend(cluster::stop(&self.home, &name, false)?);
+            }
         }
+        Ok(stopped)
     }
 
     fn workload_name(&self, label: &str) -> Result<String> {
@@ -191,84 +204,121 @@ impl Runner<'_> {
             let v = self.variant(&variant)?.clone();
             (self.note)(&format!(
                 "preparing {workload} for variant {variant}{}",
-                if v.url.is_some() {
-                    ""
-                } else {
-                    " (a sandbox of its own)"
+                match (&v.url, e.plan.instances) {
+                    (Some(_), _) => String::new(),
+                    (None, Some(n)) => format!(" ({n} sandboxes of its own, one per instance)"),
+                    (None, None) => " (a sandbox of its own)".into(),
                 }
             ));
             // A sandbox left by an interrupted or failed prepare holds part of the data
             // (oltp's prepare refuses tables that exist): prepare on a new one.
-            let name = self.sandbox(e, &variant, &workload);
-            if v.url.is_none() && server::get(&self.home, &name).is_ok() {
-                cluster::stop(&self.home, &name, true)
-                    .with_context(|| format!("removing the half-prepared sandbox {name}"))?;
+            for name in self.sandboxes(e, &variant, &workload) {
+                if v.url.is_none() && server::get(&self.home, &name).is_ok() {
+                    cluster::stop(&self.home, &name, true)
+                        .with_context(|| format!("removing the half-prepared sandbox {name}"))?;
+                }
             }
             let targets = self.start(e, &variant, &workload)?;
-            let reported =
-                engine::connect(&targets[0]).and_then(|mut c| verify_settings(&mut c, &v));
-            let reported = match reported {
-                Ok(r) => r,
-                Err(err) => {
-                    let _ = self.stop(e, &variant, &workload, false);
-                    return Err(err);
-                }
+            let t = Instant::now();
+            if let Err(err) = self.load(e, &v, &workload, &targets) {
+                let _ = self.stop(e, &variant, &workload, false);
+                return Err(err);
+            }
+            let mut p = Prepared {
+                variant: variant.clone(),
+                workload: workload.clone(),
+                server: None,
+                prepare_s: t.elapsed().as_secs_f64(),
+                snapshot_s: None,
+                snapshot_bytes: None,
+                instances: Vec::new(),
             };
-            if !reported.is_empty() {
+            if v.url.is_none() {
+                self.save(e, &mut p)?;
+            }
+            e.prepared.push(p);
+            e.write(self.dir)?;
+        }
+        Ok(())
+    }
+
+    /// The servers that hold data of their own among `targets`: the first (a topology's
+    /// head), or every co-located instance.
+    fn heads(e: &Experiment, targets: &[TargetUrl]) -> Vec<TargetUrl> {
+        match e.plan.instances {
+            Some(_) => targets.to_vec(),
+            None => targets[..1].to_vec(),
+        }
+    }
+
+    /// Checks the variant's settings on every server holding data, and prepares each.
+    fn load(
+        &self,
+        e: &mut Experiment,
+        v: &Variant,
+        workload: &str,
+        targets: &[TargetUrl],
+    ) -> Result<()> {
+        let variant = &v.name;
+        let heads = Self::heads(e, targets);
+        for (k, head) in heads.iter().enumerate() {
+            let reported = engine::connect(head).and_then(|mut c| verify_settings(&mut c, v))?;
+            if !reported.is_empty() && k == 0 {
                 e.notes.push(format!(
                     "variant {variant}: the server reports {}",
                     reported.join(", ")
                 ));
             }
-            let logs = self.dir.join("prepare");
-            std::fs::create_dir_all(&logs)?;
-            let t = Instant::now();
-            if let Err(err) = self.prepare(
-                e,
-                &variant,
-                &workload,
-                &targets,
-                &logs.join(format!("{variant}-{workload}.log")),
-            ) {
-                let _ = self.stop(e, &variant, &workload, false);
-                return Err(err);
-            }
-            let prepare_s = t.elapsed().as_secs_f64();
-            let mut p = Prepared {
-                variant: variant.clone(),
-                workload: workload.clone(),
-                server: None,
-                prepare_s,
-                snapshot_s: None,
-                snapshot_bytes: None,
+        }
+        let logs = self.dir.join("prepare");
+        std::fs::create_dir_all(&logs)?;
+        for (k, head) in heads.iter().enumerate() {
+            let log = match e.plan.instances {
+                Some(_) => format!("{variant}-{workload}-i{}.log", k + 1),
+                None => format!("{variant}-{workload}.log"),
             };
-            if v.url.is_none() {
-                let name = self.sandbox(e, &variant, &workload);
-                let stopped = self.stop(e, &variant, &workload, false)?;
-                if let Some(s) = stopped
-                    .iter()
-                    .find(|s| s.method == server::StopMethod::Sigkill)
-                {
-                    bail!(
-                        "variant '{variant}', workload '{workload}': server '{}' did not shut down and was killed: a snapshot of it would make every cell recover it first; look at `txbench server logs {}`",
-                        s.name,
-                        s.name
-                    );
+            self.prepare(
+                e,
+                variant,
+                workload,
+                std::slice::from_ref(head),
+                &logs.join(log),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Shuts the prepared sandboxes down cleanly and, with snapshots, saves one of each;
+    /// records them in `p`.
+    fn save(&self, e: &Experiment, p: &mut Prepared) -> Result<()> {
+        let (variant, workload) = (p.variant.as_str(), p.workload.as_str());
+        let names = self.sandboxes(e, variant, workload);
+        let stopped = self.stop(e, variant, workload, false)?;
+        if let Some(s) = stopped
+            .iter()
+            .find(|s| s.method == server::StopMethod::Sigkill)
+        {
+            bail!(
+                "variant '{variant}', workload '{workload}': server '{}' did not shut down and was killed: a snapshot of it would make every cell recover it first; look at `txbench server logs {}`",
+                s.name,
+                s.name
+            );
+        }
+        if e.plan.reset == Reset::Snapshot {
+            let (mut secs, mut bytes) = (0.0, 0);
+            for name in &names {
+                for m in members(&self.home, name)? {
+                    let (s, b) = snapshot::save(&m)?;
+                    secs += s;
+                    bytes += b;
                 }
-                if e.plan.reset == Reset::Snapshot {
-                    let (mut secs, mut bytes) = (0.0, 0);
-                    for m in members(&self.home, &name)? {
-                        let (s, b) = snapshot::save(&m)?;
-                        secs += s;
-                        bytes += b;
-                    }
-                    p.snapshot_s = Some(secs);
-                    p.snapshot_bytes = Some(bytes);
-                }
-                p.server = Some(name);
             }
-            e.prepared.push(p);
-            e.write(self.dir)?;
+            p.snapshot_s = Some(secs);
+            p.snapshot_bytes = Some(bytes);
+        }
+        p.server = names.first().cloned();
+        if e.plan.instances.is_some() {
+            p.instances = names;
         }
         Ok(())
     }
@@ -285,14 +335,15 @@ impl Runner<'_> {
         let t = Instant::now();
         match e.plan.reset {
             Reset::Snapshot => {
-                let name = e
-                    .prepared(variant, workload)
-                    .and_then(|p| p.server.clone())
+                e.prepared(variant, workload)
+                    .and_then(|p| p.server.as_ref())
                     .context("the variant was not prepared")?;
-                // Stopped already, unless an interrupted cell left it running.
-                cluster::stop(&self.home, &name, false)?;
-                for m in members(&self.home, &name)? {
-                    snapshot::restore(&m)?;
+                for name in self.sandboxes(e, variant, workload) {
+                    // Stopped already, unless an interrupted cell left it running.
+                    cluster::stop(&self.home, &name, false)?;
+                    for m in members(&self.home, &name)? {
+                        snapshot::restore(&m)?;
+                    }
                 }
                 let restore_s = t.elapsed().as_secs_f64();
                 let targets = self.start(e, variant, workload)?;
@@ -301,10 +352,13 @@ impl Runner<'_> {
             Reset::Reload => {
                 let targets = self.start(e, variant, workload)?;
                 let args = vec!["cleanup".to_string(), self.workload_name(workload)?];
-                if !child(&targets[..1], &args, log)?.success() {
-                    bail!("cleanup before reloading failed: {}", log_error(log));
+                for head in Self::heads(e, &targets) {
+                    let head = std::slice::from_ref(&head);
+                    if !child(head, &args, log)?.success() {
+                        bail!("cleanup before reloading failed: {}", log_error(log));
+                    }
+                    self.prepare(e, variant, workload, head, log)?;
                 }
-                self.prepare(e, variant, workload, &targets, log)?;
                 Ok((targets, t.elapsed().as_secs_f64(), None))
             }
             Reset::None => {
@@ -424,11 +478,12 @@ fn finish(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
 fn remove_sandboxes(r: &Runner<'_>, e: &Experiment) -> Result<()> {
     let mut freed = 0u64;
     for p in &e.prepared {
-        if let Some(name) = p
-            .server
-            .as_ref()
-            .filter(|n| server::get(&r.home, n).is_ok())
-        {
+        let names = if p.instances.is_empty() {
+            p.server.iter().cloned().collect()
+        } else {
+            p.instances.clone()
+        };
+        for name in names.iter().filter(|n| server::get(&r.home, n).is_ok()) {
             for m in members(&r.home, name).unwrap_or_default() {
                 freed += snapshot::size(&m.dir);
             }

@@ -25,6 +25,9 @@ pub struct HostLoad {
     /// Mean latency of the fsyncs on the data directory's disk, ms (None: none ran).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fsync_ms: Option<f64>,
+    /// The host's CPUs busy, % (None: recorded by an older txbench).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub busy_pct: Option<f64>,
 }
 
 impl HostLoad {
@@ -34,8 +37,16 @@ impl HostLoad {
         let s = r.summary.as_ref()?;
         let a = &s.server.as_ref()?.averages;
         let host = *a.get("host_cpu_busy_pct")?;
-        let server = a.get("server_cpu_pct").copied().unwrap_or(0.0);
+        // Every target's server is this run's own (co-located instances driven together),
+        // else the first's, the one sampled.
+        let targets: Option<f64> = (!s.targets.is_empty())
+            .then(|| s.targets.iter().map(|t| t.server_cpu_pct).sum())
+            .flatten();
+        let server = targets
+            .or_else(|| a.get("server_cpu_pct").copied())
+            .unwrap_or(0.0);
         Some(HostLoad {
+            busy_pct: Some(host),
             others_pct: (host - server - s.client_cpu_pct).max(0.0),
             steal_pct: a.get("host_steal_pct").copied().unwrap_or(0.0),
             fsync_ms: a.get("fsync_ms_avg").copied().filter(|v| *v > 0.0),
@@ -86,7 +97,7 @@ pub fn disturbed_line(cells: &[Cell], unit: &str) -> Option<String> {
             format!(
                 "#{} ({}, {} threads{figure}, {})",
                 c.order,
-                c.variant,
+                super::coloc::cell_label(c),
                 c.threads,
                 h.text()
             )

@@ -5,6 +5,7 @@
 
 pub mod builtin;
 mod cells;
+pub mod coloc;
 pub mod confirm;
 pub mod host;
 pub mod plan;
@@ -91,6 +92,13 @@ pub struct Cell {
     /// What else the host did while it ran (server metrics).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<host::HostLoad>,
+    /// Co-location: the instances it drove (one: alone; every one: together); empty when
+    /// the experiment compares variants.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<u32>,
+    /// Co-location, together: each instance's share of the throughput and its server CPU.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shares: Vec<coloc::Share>,
 }
 
 /// A variant × workload's prepared data.
@@ -108,6 +116,9 @@ pub struct Prepared {
     pub snapshot_s: Option<f64>,
     /// Bytes in the snapshot.
     pub snapshot_bytes: Option<u64>,
+    /// Co-location: every instance's sandbox, the first being `server`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<String>,
 }
 
 /// experiment.json: the plan, the schedule and what each cell gave.
@@ -300,7 +311,11 @@ pub fn overhead(e: &Experiment) -> Option<Overhead> {
 /// How the tables were computed, a line each (the exporters frame them): the method, and
 /// for a sequential experiment its rule and why it stopped.
 pub fn method_lines(e: &Experiment) -> Vec<String> {
-    let mut out = vec![format!("deviation: {METHOD}")];
+    let mut out = vec![if e.plan.instances.is_some() {
+        coloc::METHOD.to_string()
+    } else {
+        format!("deviation: {METHOD}")
+    }];
     if let Some(s) = &e.plan.sequential {
         out.push(format!(
             "{}; precision asked ±{} % on {}, first look after {} block(s), at most {}{}",
@@ -341,8 +356,9 @@ pub fn method_lines(e: &Experiment) -> Vec<String> {
     out
 }
 
-/// The schedule: every repetition a block holding each variant × workload × level once, in
-/// an order drawn from `seed` (so neither drift nor order favours a variant).
+/// The schedule: every repetition a block holding each variant × workload × level once (with
+/// co-location: each instance alone and all together), in an order drawn from `seed` (so
+/// neither drift nor order favours a variant, or alone against together).
 pub fn schedule(plan: &plan::Expanded, seed: u64) -> Vec<Cell> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut out = Vec::new();
@@ -351,17 +367,22 @@ pub fn schedule(plan: &plan::Expanded, seed: u64) -> Vec<Cell> {
         for v in &plan.variants {
             for w in &plan.workloads {
                 for &t in &plan.threads {
-                    block.push((v.clone(), w.clone(), t));
+                    for driven in coloc::driven(plan.instances) {
+                        block.push((v.clone(), w.clone(), t, driven));
+                    }
                 }
             }
         }
         block.shuffle(&mut rng);
-        for (v, w, t) in block {
+        for (v, w, t, driven) in block {
             let order = out.len() + 1;
             out.push(Cell {
                 order,
                 repetition: rep,
-                dir: format!("cells/{order:04}-{v}-{w}-t{t}-r{rep}"),
+                dir: format!(
+                    "cells/{order:04}-{v}-{w}-t{t}-r{rep}{}",
+                    coloc::dir_suffix(&driven)
+                ),
                 variant: v,
                 workload: w,
                 threads: t,
@@ -376,6 +397,8 @@ pub fn schedule(plan: &plan::Expanded, seed: u64) -> Vec<Cell> {
                 per_transaction: BTreeMap::new(),
                 per_new_order: BTreeMap::new(),
                 host: None,
+                instances: driven,
+                shares: Vec::new(),
             });
         }
     }

@@ -18,10 +18,12 @@ pub(super) fn sandbox_name(dir: &Path, vi: usize, wi: usize) -> String {
     format!("xp-{hex}-v{vi}-w{wi}")
 }
 
-/// What `server start` gets for a variant.
+/// What `server start` gets for a variant's sandbox `name`, its `instance`th from 0 (a
+/// co-located instance is pinned to its own `instance_cpus` entry when the plan gives them).
 pub(super) fn start_options(
     name: &str,
     v: &Variant,
+    instance: usize,
     plan_dir: &Path,
 ) -> Result<(server::StartOptions, cluster::Request)> {
     let sets = v
@@ -33,9 +35,11 @@ pub(super) fn start_options(
         })
         .collect::<Result<Vec<_>>>()?;
     let cpus = v
-        .cpus
-        .as_deref()
-        .map(|c| server::placement::parse_cpus(c, "cpus"))
+        .instance_cpus
+        .get(instance)
+        .map(|c| (c.as_str(), "instance_cpus"))
+        .or(v.cpus.as_deref().map(|c| (c, "cpus")))
+        .map(|(c, key)| server::placement::parse_cpus(c, key))
         .transpose()
         .with_context(|| format!("variant '{}'", v.name))?;
     Ok((

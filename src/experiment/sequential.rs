@@ -183,6 +183,13 @@ pub fn look(e: &super::Experiment) -> Option<(Option<Stop>, Look)> {
             }
         }
     }
+    for t in super::coloc::tables(e) {
+        intervals.extend(
+            t.rows
+                .iter()
+                .map(|r| r.deviation.as_ref().map(|d| d.ci_pct)),
+        );
+    }
     let prepare_s: f64 = e
         .prepared
         .iter()

@@ -24,7 +24,9 @@ const OPEN_LEVELS: usize = 3;
 /// [`super::profile_whys`] (empty when it was not profiled).
 pub fn lines(e: &Experiment, tables: &[Table], profiles: &[ProfileWhy]) -> Vec<String> {
     let at = Places::of(e);
-    let mut out = comparisons(e, tables);
+    // A co-location's ratio first (its plan has one variant: no comparisons of variants).
+    let mut out = super::coloc::summary_lines(&super::coloc::tables(e));
+    out.extend(comparisons(e, tables));
     out.extend(costs_line(tables, &at));
     out.extend(profile_line(profiles, &at));
     out.extend(doubts(e, tables, &at));
@@ -352,7 +354,7 @@ fn doubts(e: &Experiment, tables: &[Table], at: &Places) -> Vec<String> {
     let mut out = Vec::new();
     let total = e.cells.len();
     let place = |c: &Cell| {
-        let mut parts = vec![c.variant.clone()];
+        let mut parts = vec![super::coloc::cell_label(c)];
         if at.workloads {
             parts.push(c.workload.clone());
         }

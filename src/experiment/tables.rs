@@ -134,9 +134,14 @@ pub struct Table {
 /// How the deviations are computed, for outputs to name.
 pub const METHOD: &str = "each cell's steady-state mean throughput is one sample; a variant is compared with the baseline within each repetition (a block: one cell of each variant, in random order), as the mean of the blocks' log throughput ratios with Student's t interval (95 % confidence, or a sequential look's); where a block is incomplete (an INVALID cell), Welch's t on the repetitions, marked (Welch)";
 
-/// The tables, one per workload.
+/// The tables, one per workload (none for a co-location, whose tables are
+/// [`super::coloc::tables`]).
 pub fn tables(e: &Experiment) -> Vec<Table> {
     let p = &e.plan;
+    // A co-location's cells are one variant alone and together: its own tables compare them.
+    if p.instances.is_some() {
+        return Vec::new();
+    }
     let conf = e.confidence();
     p.workloads
         .iter()

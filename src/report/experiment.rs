@@ -10,6 +10,8 @@ use crate::analysis::usl::Usl;
 use crate::experiment::{CellStatus, Experiment, Table, cost_lines, deviation_text, tables};
 use anyhow::Result;
 
+#[path = "experiment/coloc.rs"]
+mod coloc;
 #[path = "experiment/costs.rs"]
 mod costs;
 use std::fmt::Write as _;
@@ -83,6 +85,7 @@ pub(super) fn section(
     let _ = write!(h, "<h2>Experiment {}</h2>", esc(&e.name));
     super::page::story(h, &crate::experiment::summary::lines(e, &tables, &profiles));
     plan_note(h, e);
+    coloc::tables_html(h, e);
     let id = format!("x{n}-{}", slug(&e.name));
     for (wi, t) in tables.iter().enumerate() {
         workload_part(h, charts, &format!("{id}-w{}", wi + 1), e, t)?;
@@ -108,17 +111,31 @@ pub(super) fn compared(e: &Experiment) -> String {
         .filter(|v| **v != p.baseline)
         .cloned()
         .collect();
+    let what = match p.instances {
+        Some(n) => format!(
+            "{n} instances of <b>{}</b> alone and together",
+            esc(&p.baseline)
+        ),
+        None => format!(
+            "{} against the baseline <b>{}</b>",
+            list(&others),
+            esc(&p.baseline)
+        ),
+    };
     format!(
-        "experiment <b>{}</b> ({}): {} against the baseline <b>{}</b>, on {}, at {} threads, {} repetition(s) each",
+        "experiment <b>{}</b> ({}): {what}, on {}, at {} threads{}, {} repetition(s) each",
         esc(&e.name),
         match &e.plan_file {
             Some(f) => format!("plan <code>{}</code>", esc(&f.display().to_string())),
             None => "a built-in plan".into(),
         },
-        list(&others),
-        esc(&p.baseline),
         list(&p.workloads),
         threads_text(p),
+        if p.instances.is_some() {
+            " per instance"
+        } else {
+            ""
+        },
         repetitions_run(e)
     )
 }
@@ -441,7 +458,7 @@ fn cells_table(h: &mut String, e: &Experiment, anchor: &dyn Fn(usize) -> Option<
         let _ = write!(
             h,
             "<tr><td>{label}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{status}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>{host}</tr>",
-            esc(&c.variant),
+            esc(&crate::experiment::coloc::cell_label(c)),
             esc(&c.workload),
             c.threads,
             c.repetition,

@@ -110,6 +110,10 @@ pub struct TargetSummary {
     /// A Galera node: what its counters say the clients' deadlock errors (1213) were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conflicts: Option<Conflicts>,
+    /// Its server process's CPU over the measured phase, % of all the host's CPUs (when it
+    /// runs on this host and was sampled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_cpu_pct: Option<f64>,
 }
 
 impl TargetSummary {
@@ -125,6 +129,7 @@ impl TargetSummary {
             errors_by_class: s.errors_by_class.clone(),
             reconnects: s.reconnects,
             conflicts: None,
+            server_cpu_pct: None,
         }
     }
 }

@@ -51,7 +51,16 @@ pub(super) fn start_cell(r: &Runner<'_>, e: &mut Experiment, i: usize) -> Result
     e.write(r.dir)?;
     let t = Instant::now();
     let log = cell_dir.join("run.log");
-    let (targets, reset_s, restore_s) = r.reset(e, &variant, &workload, &log)?;
+    let (mut targets, reset_s, restore_s) = r.reset(e, &variant, &workload, &log)?;
+    // Co-location: every instance runs, the cell drives those it names.
+    let driven = e.cells[i].instances.clone();
+    if !driven.is_empty() {
+        targets = driven
+            .iter()
+            .map(|&k| targets.get(k as usize - 1).cloned())
+            .collect::<Option<Vec<_>>>()
+            .context("a co-location cell names an instance that did not start")?;
+    }
     Ok(CellRun {
         index: i,
         variant,
@@ -75,9 +84,12 @@ pub(super) fn run_args(r: &Runner<'_>, e: &Experiment, cell: &CellRun) -> Result
         .clone();
     let mut args = vec!["run".to_string(), r.workload_name(&cell.workload)?];
     args.extend(pair.run.iter().cloned());
+    // Co-location: `threads` virtual users per driven instance (one target each; a run
+    // deals its users round-robin over its targets).
+    let driven = e.cells[cell.index].instances.len().max(1) as u32;
     args.extend([
         "--threads".into(),
-        cell.threads.to_string(),
+        (cell.threads * driven).to_string(),
         "--time".into(),
         e.plan.duration.to_string(),
         "--warmup".into(),
@@ -93,6 +105,12 @@ pub(super) fn run_args(r: &Runner<'_>, e: &Experiment, cell: &CellRun) -> Result
     ] {
         if !sets_label(&pair.run, key) {
             args.extend(["--label".into(), format!("{key}={value}")]);
+        }
+    }
+    if let [_, ..] = e.cells[cell.index].instances.as_slice() {
+        let role = crate::experiment::coloc::dir_suffix(&e.cells[cell.index].instances);
+        if !sets_label(&pair.run, "co_location") {
+            args.extend(["--label".into(), format!("co_location={}", &role[1..])]);
         }
     }
     if e.plan.profile {
@@ -146,6 +164,7 @@ pub(super) fn record_figures(cell: &mut Cell, res: &crate::results::RunResult) {
         .or_else(|| res.throughput().rate.map(|r| r.per_minute));
     cell.p95_ms = res.summary.as_ref().map(|s| s.response.p95_ms);
     cell.host = crate::experiment::host::HostLoad::of(res);
+    cell.shares = crate::experiment::coloc::shares_of(cell, res.summary.as_ref());
     if let Some(srv) = res.summary.as_ref().and_then(|s| s.server.as_ref()) {
         cell.per_transaction = srv.per_transaction.clone();
         cell.per_new_order = srv.per_new_order.clone();
@@ -167,7 +186,7 @@ pub(super) fn note_cell(r: &Runner<'_>, e: &Experiment, cell: &CellRun, progress
         "cell {}/{}: {} {} {} threads, repetition {}: {}{}{} (reset {:.1} s; about {} left)",
         c.order,
         progress.total,
-        cell.variant,
+        crate::experiment::coloc::cell_label(c),
         cell.workload,
         cell.threads,
         c.repetition,

@@ -293,6 +293,53 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// The co-location's instances (None: a plan comparing variants), checked: 2 or more,
+    /// on the plan's only variant, a sandbox of one server, one CPU list per instance, and
+    /// throughput the outcome (the ratio is together's against the sum of alone's).
+    pub(super) fn co_location(&self, file: &Path, primary: &str) -> anyhow::Result<Option<u32>> {
+        let Some(v) = self.variants.iter().find(|v| v.instances.is_some()) else {
+            if let Some(v) = self.variants.iter().find(|v| !v.instance_cpus.is_empty()) {
+                return Err(bad(
+                    file,
+                    format!(
+                        "variant '{}': instance_cpus is for co-location: give instances too",
+                        v.name
+                    ),
+                ));
+            }
+            return Ok(None);
+        };
+        let n = v.instances.unwrap_or(0);
+        let why = if n < 2 {
+            Some(format!(
+                "instances = {n}: give 2 or more (the instances run alone and together)"
+            ))
+        } else if self.variants.len() > 1 {
+            Some("instances: a co-location plan has one variant (its instances alone against together are the comparison)".into())
+        } else if v.url.is_some() {
+            Some("instances: co-location starts sandboxes; url names one existing server".into())
+        } else if v.replicas.is_some() || v.galera.is_some() || v.semisync {
+            Some("instances: each instance is one server; replicas, semisync and galera are not supported with co-location".into())
+        } else if !v.instance_cpus.is_empty() && v.instance_cpus.len() != n as usize {
+            Some(format!(
+                "instance_cpus: {} entries for {n} instances: give one CPU list per instance",
+                v.instance_cpus.len()
+            ))
+        } else if primary != PRIMARY_THROUGHPUT {
+            Some(format!(
+                "primary = '{primary}': a co-location plan compares throughput (together against the sum of alone)"
+            ))
+        } else {
+            None
+        };
+        match why {
+            Some(why) => Err(bad(file, format!("variant '{}': {why}", v.name))),
+            None => Ok(Some(n)),
+        }
+    }
+}
+
 /// Refuses `run` options of `workload` × `variant` that hold one the plan sets.
 fn check_reserved(
     file: &Path,

@@ -76,6 +76,15 @@ pub struct Variant {
     pub writers: Option<u32>,
     /// An existing server instead of a sandbox (then `reset` is `reload` or `none`).
     pub url: Option<String>,
+    /// Co-location: this many sandboxes of this variant on the host, each with its own data;
+    /// every block runs each one driven alone (the others running idle) and all of them
+    /// driven together, `threads` virtual users per driven instance (the plan's only
+    /// variant; 2 or more).
+    pub instances: Option<u32>,
+    /// Co-location: each instance's CPUs (`--cpus`), one entry per instance, in place of
+    /// `cpus` ("0", "1": instance 1 on CPU 0, instance 2 on CPU 1).
+    #[serde(default)]
+    pub instance_cpus: Vec<String>,
     /// Extra `prepare` options of this variant, for every workload (`--null-dates null`).
     #[serde(default)]
     pub prepare: Vec<String>,
@@ -209,6 +218,9 @@ pub struct Expanded {
     /// Every cell profiled (`profile = true`).
     #[serde(default)]
     pub profile: bool,
+    /// Co-location: the instances of the plan's variant (None: variants compared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<u32>,
 }
 
 fn throughput() -> String {
@@ -323,6 +335,7 @@ impl Plan {
         let pairs = self.pairs(file, sc)?;
         let sequential = self.sequential(file, sc, sizes.repetitions, args)?;
         let primary = self.primary_outcome(file)?;
+        let instances = self.co_location(file, &primary)?;
         // A sequential experiment's schedule holds its most blocks; it stops earlier.
         let scheduled = sequential
             .as_ref()
@@ -331,6 +344,7 @@ impl Plan {
             sequential,
             primary,
             profile: self.profile,
+            instances,
             scale: scale_name.to_string(),
             threads: sizes.threads,
             warmup: sizes.warmup,
@@ -371,7 +385,8 @@ impl Plan {
             }
             return Ok(None);
         };
-        if self.variants.len() < 2 {
+        let co_location = self.variants.iter().any(|v| v.instances.is_some());
+        if self.variants.len() < 2 && !co_location {
             return Err(bad(
                 file,
                 "precision: a sequential experiment stops on its comparisons, and a plan of one variant has none",

@@ -292,3 +292,59 @@ fn writers_name_how_many_galera_nodes_are_driven_and_nothing_else() {
         assert!(err.contains("variant 'null'"), "{err}");
     }
 }
+
+#[test]
+fn a_co_location_plan_names_its_instances_and_bad_ones_are_one_line_refusals() {
+    let plan = |variant: &str, more: &str| {
+        format!(
+            "baseline = \"a\"\n{more}\n[[variant]]\nname = \"a\"\n{variant}\n[[workload]]\nname = \"tpcb\"\n"
+        )
+    };
+    let ok = parse(
+        f(),
+        &plan("instances = 2\ninstance_cpus = [\"0\", \"1\"]", ""),
+    )
+    .unwrap()
+    .expand(f(), None)
+    .unwrap();
+    assert_eq!(ok.instances, Some(2));
+    let refused = |variant: &str, more: &str| {
+        let text = plan(variant, more);
+        let e = parse(f(), &text)
+            .and_then(|p| p.expand(f(), None))
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains('\n'), "one line: {e}");
+        assert!(e.starts_with("p.toml: "), "{e}");
+        e
+    };
+    assert!(refused("instances = 0", "").contains("instances = 0: give 2 or more"));
+    assert!(refused("instances = 1", "").contains("instances = 1"));
+    assert!(refused("instances = 2\ngalera = 3", "").contains("galera"));
+    assert!(refused("instances = 2\nreplicas = 1", "").contains("replicas"));
+    assert!(refused("instances = 2\nurl = \"mysql://h/db\"", "").contains("url"));
+    assert!(
+        refused("instances = 2\ninstance_cpus = [\"0\"]", "")
+            .contains("instance_cpus: 1 entries for 2 instances")
+    );
+    assert!(refused("instance_cpus = [\"0\"]", "").contains("give instances too"));
+    assert!(refused("instances = 2", "primary = \"redo_bytes\"").contains("compares throughput"));
+    let two = "baseline = \"a\"\n[[variant]]\nname = \"a\"\ninstances = 2\n[[variant]]\nname = \"b\"\n[[workload]]\nname = \"tpcb\"\n";
+    let e = parse(f(), two)
+        .unwrap()
+        .expand(f(), None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("a co-location plan has one variant"), "{e}");
+    // A misspelt key is refused with its line.
+    let e = parse(f(), &plan("instance = 2", ""))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("line 5") && e.contains("instance"), "{e}");
+    // Sequential: the ratio is what it stops on, so one variant is enough.
+    let seq = parse(f(), &plan("instances = 2", "precision = 5"))
+        .unwrap()
+        .expand(f(), None)
+        .unwrap();
+    assert!(seq.sequential.is_some());
+}

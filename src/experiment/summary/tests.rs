@@ -327,6 +327,7 @@ fn cells_run_beside_other_work_are_named_with_what_else_ran() {
         others_pct: 3.0,
         steal_pct: 0.0,
         fsync_ms: Some(0.2),
+        busy_pct: None,
     };
     for c in &mut e.cells {
         c.host = Some(quiet);

@@ -2,7 +2,7 @@
 //! variant and outcome (an experiment: throughput, then what a transaction cost the server).
 
 use super::{Comparison, Exporter};
-use crate::experiment::{Deviation, Experiment, Table, num};
+use crate::experiment::{Deviation, Experiment, Table, coloc, num};
 use std::fmt::Write as _;
 
 /// CSV.
@@ -59,10 +59,11 @@ impl Exporter for Csv {
         o
     }
 
-    fn experiment(&self, _e: &Experiment, tables: &[Table]) -> String {
+    fn experiment(&self, e: &Experiment, tables: &[Table]) -> String {
         let mut out = String::from(
             "workload,threads,variant,outcome,per,mean,min,max,repetitions,invalid,p95_ms,deviation_pct,ci_low_pct,ci_high_pct,confidence,method,verdict\n",
         );
+        co_location(&mut out, e);
         let dev = |d: Option<&Deviation>| -> String {
             d.map_or(",,,,,".into(), |d| {
                 format!(
@@ -140,5 +141,53 @@ impl Exporter for Csv {
     /// CSV holds the tables only.
     fn summary(&self, _lines: &[String]) -> String {
         String::new()
+    }
+}
+
+/// A co-location's lines: each instance alone, their sum, and together (whose deviation is
+/// against the sum: its verdict "faster" is super-linear), "repetitions" the complete blocks.
+fn co_location(out: &mut String, e: &Experiment) {
+    for t in coloc::tables(e) {
+        for r in &t.rows {
+            let mut lines: Vec<(String, Option<f64>)> = r
+                .alone
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (format!("{} alone {}", t.variant, i + 1), *v))
+                .collect();
+            lines.push((
+                format!("{} sum of alone", t.variant),
+                r.alone.iter().copied().sum(),
+            ));
+            lines.push((format!("{} together", t.variant), r.together));
+            let last = lines.len() - 1;
+            for (i, (name, mean)) in lines.into_iter().enumerate() {
+                let d =
+                    r.deviation
+                        .as_ref()
+                        .filter(|_| i == last)
+                        .map_or(",,,,,".to_string(), |d| {
+                            format!(
+                                "{:.2},{:.2},{:.2},{},{},{}",
+                                d.pct,
+                                d.ci_pct.0,
+                                d.ci_pct.1,
+                                d.confidence,
+                                d.method,
+                                coloc::verdict_text(d).replace(' ', "_")
+                            )
+                        });
+                let _ = writeln!(
+                    out,
+                    "{},{},{name},{},,{},,,{},{},,{d}",
+                    t.workload,
+                    r.threads,
+                    t.unit,
+                    num(mean),
+                    r.blocks,
+                    r.invalid
+                );
+            }
+        }
     }
 }

@@ -2,7 +2,9 @@
 
 use super::{Comparison, Exporter, signed};
 use crate::analysis::stats::COMPARE_METHOD;
-use crate::experiment::{Experiment, Table, column_text, cost_lines, deviation_text, method_lines};
+use crate::experiment::{
+    Experiment, Table, coloc, column_text, cost_lines, deviation_text, method_lines,
+};
 use std::fmt::Write as _;
 
 /// Lines of each "why" table.
@@ -99,6 +101,16 @@ impl Exporter for Markdown {
 
     fn experiment(&self, e: &Experiment, tables: &[Table]) -> String {
         let mut out = String::new();
+        for t in &coloc::tables(e) {
+            let _ = writeln!(out, "### {}\n", coloc::heading(e, t));
+            for (i, row) in coloc::table_rows(t).iter().enumerate() {
+                let _ = writeln!(out, "| {} |", row.join(" | "));
+                if i == 0 {
+                    let _ = writeln!(out, "|{}|", vec!["---"; row.len()].join("|"));
+                }
+            }
+            out.push('\n');
+        }
         for t in tables {
             let _ = writeln!(out, "### {} — {}\n", e.name, t.workload);
             let mut head = vec!["threads".to_string()];

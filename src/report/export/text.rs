@@ -3,7 +3,9 @@
 use super::{Comparison, Exporter, signed};
 use crate::analysis::compare::Row;
 use crate::analysis::stats::COMPARE_METHOD;
-use crate::experiment::{Experiment, Table, column_text, cost_lines, deviation_text, method_lines};
+use crate::experiment::{
+    Experiment, Table, coloc, column_text, cost_lines, deviation_text, method_lines,
+};
 use std::fmt::Write as _;
 
 /// Aligned text.
@@ -86,6 +88,11 @@ impl Exporter for Text {
 
     fn experiment(&self, e: &Experiment, tables: &[Table]) -> String {
         let mut out = String::new();
+        for t in &coloc::tables(e) {
+            let _ = writeln!(out, "{}", coloc::heading(e, t));
+            aligned(&mut out, &coloc::table_rows(t));
+            out.push('\n');
+        }
         for t in tables {
             let _ = writeln!(
                 out,
@@ -108,24 +115,7 @@ impl Exporter for Text {
                 row.extend(r.deviations.iter().map(|(_, d)| deviation_text(d)));
                 rows.push(row);
             }
-            let widths: Vec<usize> = (0..rows[0].len())
-                .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-                .collect();
-            for r in &rows {
-                let line: Vec<String> = r
-                    .iter()
-                    .zip(&widths)
-                    .enumerate()
-                    .map(|(i, (c, w))| {
-                        if i == 0 {
-                            format!("{c:>w$}")
-                        } else {
-                            format!("{c:<w$}")
-                        }
-                    })
-                    .collect();
-                let _ = writeln!(out, "  {}", line.join("   ").trim_end());
-            }
+            aligned(&mut out, &rows);
             // Which costs changed, per variant and level (server metrics).
             for line in cost_lines(t) {
                 let _ = writeln!(out, "  costs {line}");
@@ -147,6 +137,37 @@ impl Exporter for Text {
             let _ = writeln!(out, "  {}", crate::report::text::shown(l));
         }
         out
+    }
+}
+
+/// `rows` (the header first) in aligned columns, the first right-aligned; a cell's control
+/// characters (from stored files) are not printed raw.
+fn aligned(out: &mut String, rows: &[Vec<String>]) {
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|c| crate::report::text::shown(c).into_owned())
+                .collect()
+        })
+        .collect();
+    let widths: Vec<usize> = (0..rows.first().map_or(0, Vec::len))
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    for r in &rows {
+        let line: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                if i == 0 {
+                    format!("{c:>w$}")
+                } else {
+                    format!("{c:<w$}")
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "  {}", line.join("   ").trim_end());
     }
 }
 
