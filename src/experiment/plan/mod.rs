@@ -206,6 +206,9 @@ pub struct Expanded {
     /// Every cell profiled (`profile = true`).
     #[serde(default)]
     pub profile: bool,
+    /// How the blocks are combined (experiments before issue 41: their mean).
+    #[serde(default)]
+    pub estimator: super::Estimator,
 }
 
 fn throughput() -> String {
@@ -328,6 +331,7 @@ impl Plan {
             sequential,
             primary,
             profile: self.profile,
+            estimator: super::Estimator::Trimmed,
             scale: scale_name.to_string(),
             threads: sizes.threads,
             warmup: sizes.warmup,
@@ -402,6 +406,7 @@ impl Plan {
             min_repetitions: min,
             max_repetitions: max,
             max_time_s,
+            spending: super::sequential::Spending::ObrienFleming,
         }))
     }
 
