@@ -222,13 +222,9 @@ pub(super) fn sequential_stops(r: &Runner<'_>, e: &mut Experiment) -> Result<boo
                 without: look.without,
             });
             // Stopped on the clock, the last look spends what was left: what is open there.
-            if let Some((_, last)) =
-                sequential::look(e).filter(|_| reason == sequential::Stop::MaxTime)
-            {
-                if let Some(st) = e.stopped.as_mut() {
-                    (st.open, st.widest_pct, st.without) =
-                        (last.open, last.widest_pct, last.without);
-                }
+            let last = sequential::look(e).filter(|_| reason == sequential::Stop::MaxTime);
+            if let (Some((_, last)), Some(st)) = (last, e.stopped.as_mut()) {
+                (st.open, st.widest_pct, st.without) = (last.open, last.widest_pct, last.without);
             }
             e.write(r.dir)?;
             Ok(true)
