@@ -10,8 +10,10 @@ pub mod findings;
 pub mod history;
 pub mod merge;
 pub mod profile;
+pub mod robust;
 #[cfg(test)]
 pub mod sim;
+pub mod spending;
 pub mod stability;
 pub mod stats;
 pub mod story;

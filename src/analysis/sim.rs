@@ -47,3 +47,18 @@ impl Shape {
         }
     }
 }
+
+/// One block of `pairs`, drawn at random, disturbed: the cell of a random side moved by
+/// `size` (log scale, either way), as a neighbour's burst moves one cell (none for 0).
+pub fn disturb(seed: &mut u64, pairs: &mut [(f64, f64)], size: f64) {
+    if size == 0.0 || pairs.is_empty() {
+        return;
+    }
+    let i = (((noise(seed) + 1.0) / 2.0 * pairs.len() as f64) as usize).min(pairs.len() - 1);
+    let f = (if noise(seed) < 0.0 { -size } else { size }).exp();
+    if noise(seed) < 0.0 {
+        pairs[i].0 *= f;
+    } else {
+        pairs[i].1 *= f;
+    }
+}

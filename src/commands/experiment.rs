@@ -340,7 +340,7 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
     if out.json {
         print_json(&serde_json::json!({
             "type": "experiment", "dir": dir, "name": e.name, "status": e.status,
-            "scale": e.plan.scale, "seed": e.seed, "method": experiment::METHOD,
+            "scale": e.plan.scale, "seed": e.seed, "method": experiment::method(e.plan.estimator),
             "method_lines": experiment::method_lines(e), "primary": e.plan.primary,
             "sequential": e.plan.sequential, "stopped": e.stopped, "confidence": e.confidence(),
             "overhead": experiment::overhead(e),

@@ -26,8 +26,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Version of experiment.json.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Version of experiment.json: 2 adds the estimator and the sequential spending (issue 41;
+/// a version 1 file is read with its own, the mean and Bonferroni).
+pub const SCHEMA_VERSION: u32 = 2;
 /// The file in an experiment directory.
 pub const FILE: &str = "experiment.json";
 
@@ -245,12 +246,16 @@ impl Experiment {
     }
 
     /// The confidence of the tables' intervals: 95 %, or what the last look of a
-    /// sequential experiment spends.
+    /// sequential experiment spends (all that is left when it stopped on its time cap).
     pub fn confidence(&self) -> f64 {
+        let last = self
+            .stopped
+            .as_ref()
+            .is_some_and(|st| st.reason == sequential::Stop::MaxTime);
         self.plan
             .sequential
             .as_ref()
-            .map_or(0.95, |s| s.confidence(self.complete_blocks()))
+            .map_or(0.95, |s| s.confidence_at(self.complete_blocks(), last))
     }
 
     /// Cells that ran and are INVALID (left out of the deviations).
@@ -314,12 +319,12 @@ pub fn method_lines(e: &Experiment) -> Vec<String> {
     let mut out = vec![if e.plan.instances.is_some() {
         coloc::METHOD.to_string()
     } else {
-        format!("deviation: {METHOD}")
+        format!("deviation: {}", method(e.plan.estimator))
     }];
     if let Some(s) = &e.plan.sequential {
         out.push(format!(
             "{}; precision asked ±{} % on {}, first look after {} block(s), at most {}{}",
-            sequential::METHOD,
+            s.method(),
             s.precision_pct,
             e.plan.primary,
             s.min_repetitions,

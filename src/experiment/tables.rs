@@ -131,7 +131,30 @@ pub struct Table {
     pub rows: Vec<Row>,
 }
 
+/// How a block's variants are compared over the blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Estimator {
+    /// The mean of the blocks' log ratios, Student's t (experiments before issue 41).
+    #[default]
+    Mean,
+    /// Their 20 % trimmed mean, Tukey–McLaughlin interval: one disturbed block cannot carry
+    /// the verdict ([`crate::analysis::robust`]).
+    Trimmed,
+}
+
 /// How the deviations are computed, for outputs to name.
+pub fn method(estimator: Estimator) -> &'static str {
+    match estimator {
+        Estimator::Mean => METHOD,
+        Estimator::Trimmed => METHOD_TRIMMED,
+    }
+}
+
+/// [`METHOD`] with the trimmed mean.
+pub const METHOD_TRIMMED: &str = "each cell's steady-state mean throughput is one sample; a variant is compared with the baseline within each repetition (a block: one cell of each variant, in random order), as the 20 % trimmed mean of the blocks' log throughput ratios (from 5 blocks the highest and lowest fifth are left out, so one disturbed block cannot carry the verdict) with the Tukey-McLaughlin interval (95 % confidence, or a sequential look's); where a block is incomplete (an INVALID cell), Welch's t on the repetitions, marked (Welch)";
+
+/// How the deviations of an experiment before issue 41 were computed.
 pub const METHOD: &str = "each cell's steady-state mean throughput is one sample; a variant is compared with the baseline within each repetition (a block: one cell of each variant, in random order), as the mean of the blocks' log throughput ratios with Student's t interval (95 % confidence, or a sequential look's); where a block is incomplete (an INVALID cell), Welch's t on the repetitions, marked (Welch)";
 
 /// The tables, one per workload (none for a co-location, whose tables are
@@ -143,6 +166,7 @@ pub fn tables(e: &Experiment) -> Vec<Table> {
         return Vec::new();
     }
     let conf = e.confidence();
+    let est = p.estimator;
     p.workloads
         .iter()
         .map(|w| {
@@ -202,12 +226,20 @@ pub fn tables(e: &Experiment) -> Vec<Table> {
                         let deviations = others
                             .clone()
                             .map(|v| {
-                                let d = deviation(&cells(&p.baseline), &cells(v), v, &figure, conf);
+                                let d = deviation(
+                                    (&cells(&p.baseline), &cells(v)),
+                                    v,
+                                    &figure,
+                                    (conf, est),
+                                );
                                 (v.clone(), d)
                             })
                             .collect();
                         let costs = others
-                            .map(|v| (v.clone(), costs(&cells(&p.baseline), &cells(v), v, conf)))
+                            .map(|v| {
+                                let c = costs(&cells(&p.baseline), &cells(v), v, (conf, est));
+                                (v.clone(), c)
+                            })
                             .filter(|(_, c)| !c.is_empty())
                             .collect();
                         Row {
@@ -313,7 +345,7 @@ pub fn confidence_text(c: f64) -> String {
 
 /// The costs of `new` against `base`'s at one level: per New-Order when every valid cell of
 /// both counted New-Orders, else per transaction; the figures both sides have.
-fn costs(base: &[&Cell], new: &[&Cell], variant: &str, conf: f64) -> Vec<Cost> {
+fn costs(base: &[&Cell], new: &[&Cell], variant: &str, how: (f64, Estimator)) -> Vec<Cost> {
     fn done<'a>(cells: &[&'a Cell]) -> Vec<&'a Cell> {
         cells
             .iter()
@@ -359,7 +391,7 @@ fn costs(base: &[&Cell], new: &[&Cell], variant: &str, conf: f64) -> Vec<Cost> {
                 .into(),
                 base,
                 new,
-                deviation: deviation(&b, &n, variant, &value, conf),
+                deviation: deviation((&b, &n), variant, &value, how),
             })
         })
         .collect()
@@ -367,13 +399,12 @@ fn costs(base: &[&Cell], new: &[&Cell], variant: &str, conf: f64) -> Vec<Cost> {
 
 /// `new` against `base` at one level on the outcome `value` of each cell: within blocks
 /// (repetitions) when every block that has a valid cell of either has one of both, else
-/// Welch's t on the valid repetitions.
+/// Welch's t on the valid repetitions; at `how`'s confidence, by its estimator.
 fn deviation(
-    base: &[&Cell],
-    new: &[&Cell],
+    (base, new): (&[&Cell], &[&Cell]),
     variant: &str,
     value: &dyn Fn(&Cell) -> Option<f64>,
-    confidence: f64,
+    (confidence, estimator): (f64, Estimator),
 ) -> Option<Deviation> {
     let valid = |cells: &[&Cell]| -> BTreeMap<u32, f64> {
         cells
@@ -386,11 +417,11 @@ fn deviation(
     let complete = b.keys().all(|r| n.contains_key(r)) && n.keys().all(|r| b.contains_key(r));
     let (d, method, count) = if complete {
         let pairs: Vec<(f64, f64)> = b.iter().map(|(r, x)| (*x, n[r])).collect();
-        (
-            stats::paired_log_ratio_at(&pairs, confidence),
-            "paired",
-            pairs.len(),
-        )
+        let d = match estimator {
+            Estimator::Mean => stats::paired_log_ratio_at(&pairs, confidence),
+            Estimator::Trimmed => crate::analysis::robust::trimmed_log_ratio_at(&pairs, confidence),
+        };
+        (d, "paired", pairs.len())
     } else {
         let (b, n): (Vec<f64>, Vec<f64>) = (b.into_values().collect(), n.into_values().collect());
         let count = b.len().min(n.len());

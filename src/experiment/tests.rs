@@ -146,3 +146,59 @@ fn costs_per_new_order_are_compared_within_blocks_and_the_changed_ones_named() {
         "{text}"
     );
 }
+
+#[test]
+fn one_disturbed_block_of_six_does_not_carry_the_tables_verdict() {
+    // b is 40 % faster in five blocks; in one, b's cell ran beside a neighbour's build.
+    let mut p = expanded();
+    p.repetitions = 6;
+    let mut e = Experiment::new("t".into(), None, String::new(), p, 1, String::new());
+    for c in &mut e.cells {
+        c.status = CellStatus::Done;
+        let r = f64::from(c.repetition);
+        c.tps = Some(match (c.variant.as_str(), c.repetition) {
+            ("a", _) => 100.0 + r,
+            (_, 4) => 40.0,
+            _ => (100.0 + r) * (1.38 + 0.01 * r),
+        });
+    }
+    assert_eq!(e.plan.estimator, Estimator::Trimmed);
+    let d = tables(&e)[0].rows[0].deviations[0].1.clone().unwrap();
+    assert_eq!(d.verdict, Verdict::Faster, "{d:?}");
+    assert!((d.pct - 41.0).abs() < 2.0, "{d:?}");
+    // The mean of the same blocks (a version 1 experiment's analysis) is carried off.
+    e.plan.estimator = Estimator::Mean;
+    let m = tables(&e)[0].rows[0].deviations[0].1.clone().unwrap();
+    assert_eq!(m.verdict, Verdict::NoSignificantDifference, "{m:?}");
+    assert!(method_lines(&e)[0].contains("the mean of the blocks' log"));
+}
+
+#[test]
+fn a_version_1_file_keeps_its_mean_and_bonferroni_looks() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = Path::new("t.toml");
+    let text = "baseline = \"a\"\nthreads = \"1\"\nrepetitions = 3\nprecision = 3\nmax_repetitions = 5\n[[variant]]\nname = \"a\"\n[[variant]]\nname = \"b\"\n[[workload]]\nname = \"oltp_point_select\"\n";
+    let p = plan::parse(f, text).unwrap().expand(f, None).unwrap();
+    let e = Experiment::new("t".into(), None, String::new(), p, 1, String::new());
+    assert_eq!(e.schema_version, 2);
+    let rule = e.plan.sequential.clone().unwrap();
+    assert_eq!(rule.spending, sequential::Spending::ObrienFleming);
+    e.write(dir.path()).unwrap();
+    let again = Experiment::load(dir.path()).unwrap();
+    assert_eq!(again, e);
+    // As written before issue 41: version 1, neither key.
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join(FILE)).unwrap()).unwrap();
+    v["schema_version"] = 1.into();
+    v["plan"].as_object_mut().unwrap().remove("estimator");
+    v["plan"]["sequential"]
+        .as_object_mut()
+        .unwrap()
+        .remove("spending");
+    std::fs::write(dir.path().join(FILE), v.to_string()).unwrap();
+    let old = Experiment::load(dir.path()).unwrap();
+    assert_eq!(old.plan.estimator, Estimator::Mean);
+    let s = old.plan.sequential.unwrap();
+    assert_eq!(s.spending, sequential::Spending::Bonferroni);
+    assert!((s.alpha(5) - 0.05 * 16.0 / 29.0).abs() < 1e-12);
+}

@@ -240,6 +240,11 @@ pub(super) fn sequential_stops(r: &Runner<'_>, e: &mut Experiment) -> Result<boo
                 widest_pct: look.widest_pct,
                 without: look.without,
             });
+            // Stopped on the clock, the last look spends what was left: what is open there.
+            let last = sequential::look(e).filter(|_| reason == sequential::Stop::MaxTime);
+            if let (Some((_, last)), Some(st)) = (last, e.stopped.as_mut()) {
+                (st.open, st.widest_pct, st.without) = (last.open, last.widest_pct, last.without);
+            }
             e.write(r.dir)?;
             Ok(true)
         }

@@ -221,6 +221,9 @@ pub struct Expanded {
     /// Co-location: the instances of the plan's variant (None: variants compared).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instances: Option<u32>,
+    /// How the blocks are combined (experiments before issue 41: their mean).
+    #[serde(default)]
+    pub estimator: super::Estimator,
 }
 
 fn throughput() -> String {
@@ -345,6 +348,7 @@ impl Plan {
             primary,
             profile: self.profile,
             instances,
+            estimator: super::Estimator::Trimmed,
             scale: scale_name.to_string(),
             threads: sizes.threads,
             warmup: sizes.warmup,
@@ -420,6 +424,7 @@ impl Plan {
             min_repetitions: min,
             max_repetitions: max,
             max_time_s,
+            spending: super::sequential::Spending::ObrienFleming,
         }))
     }
 
