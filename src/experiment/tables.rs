@@ -445,7 +445,12 @@ fn deviation(
 /// The costs that changed significantly, as a line: "redo_bytes +248.0 % [+231.2, +265.9],
 /// …"; the others named as unchanged.
 pub fn costs_text(costs: &[Cost]) -> String {
-    let (changed, same): (Vec<&Cost>, Vec<&Cost>) = costs.iter().partition(|c| c.changed());
+    let (changed, rest): (Vec<&Cost>, Vec<&Cost>) = costs.iter().partition(|c| c.changed());
+    // A cost the baseline does not have at all (a replica's acknowledgement wait against a
+    // server alone) has no ratio: it is said as what appeared, not as unchanged.
+    let (appeared, same): (Vec<&Cost>, Vec<&Cost>) = rest
+        .into_iter()
+        .partition(|c| c.base == 0.0 && c.new != 0.0);
     let mut out = String::new();
     for c in &changed {
         if let Some(d) = &c.deviation {
@@ -459,6 +464,15 @@ pub fn costs_text(costs: &[Cost]) -> String {
                 d.ci_pct.1
             );
         }
+    }
+    for c in &appeared {
+        let _ = write!(
+            out,
+            "{}{} 0 → {} (none in the baseline)",
+            if out.is_empty() { "" } else { ", " },
+            c.figure,
+            crate::metrics::server::figure_text(c.new)
+        );
     }
     if out.is_empty() {
         out.push_str("none changed");

@@ -148,6 +148,42 @@ fn costs_per_new_order_are_compared_within_blocks_and_the_changed_ones_named() {
 }
 
 #[test]
+fn a_replication_wait_the_baseline_lacks_is_compared_as_0_and_said_as_appeared() {
+    let p = expanded();
+    let mut e = Experiment::new("t".into(), None, String::new(), p, 1, String::new());
+    for c in &mut e.cells {
+        c.status = CellStatus::Done;
+        c.tps = Some(100.0 + f64::from(c.repetition));
+        // A server alone records no acknowledgement wait; a semi-sync primary does.
+        let mut figures: BTreeMap<String, f64> = [("server_cpu_ms".to_string(), 2.0)].into();
+        if c.variant == "b" {
+            figures.insert("ack_wait_ms".into(), 0.25);
+        }
+        c.per_new_order = figures.clone();
+        c.per_transaction = figures;
+    }
+    let t = tables(&e);
+    let (_, costs) = &t[0].rows[0].costs[0];
+    let wait = costs.iter().find(|c| c.figure == "ack_wait_ms").unwrap();
+    assert_eq!((wait.base, wait.new), (0.0, 0.25));
+    // No ratio from 0, and not "no significant change" either.
+    assert!(wait.deviation.is_none());
+    let line = costs_text(costs);
+    assert!(
+        line.starts_with("ack_wait_ms 0 → 0.250 (none in the baseline)"),
+        "{line}"
+    );
+    assert!(
+        !line.contains("no significant change: ack_wait_ms"),
+        "{line}"
+    );
+    assert!(
+        !line.contains("no significant change: server_cpu_ms, ack"),
+        "{line}"
+    );
+}
+
+#[test]
 fn one_disturbed_block_of_six_does_not_carry_the_tables_verdict() {
     // b is 40 % faster in five blocks; in one, b's cell ran beside a neighbour's build.
     let mut p = expanded();
