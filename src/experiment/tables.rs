@@ -152,7 +152,7 @@ pub fn method(estimator: Estimator) -> &'static str {
 }
 
 /// [`METHOD`] with the trimmed mean.
-pub const METHOD_TRIMMED: &str = "each cell's steady-state mean throughput is one sample; a variant is compared with the baseline within each repetition (a block: one cell of each variant, in random order), as the 20 % trimmed mean of the blocks' log throughput ratios (from 5 blocks the highest and lowest fifth are left out, so one disturbed block cannot carry the verdict) with the Tukey-McLaughlin interval (95 % confidence, or a sequential look's); where a block is incomplete (an INVALID cell), Welch's t on the repetitions, marked (Welch)";
+pub const METHOD_TRIMMED: &str = "each cell's steady-state mean throughput is one sample; a variant is compared with the baseline within each repetition (a block: one cell of each variant, in random order), as the 20 % trimmed mean of the blocks' log throughput ratios (from 6 blocks the highest and lowest fifth are left out, so one disturbed block cannot carry the verdict) with the Tukey-McLaughlin interval (95 % confidence, or a sequential look's); where a block is incomplete (an INVALID cell), Welch's t on the repetitions, marked (Welch)";
 
 /// How the deviations of an experiment before issue 41 were computed.
 pub const METHOD: &str = "each cell's steady-state mean throughput is one sample; a variant is compared with the baseline within each repetition (a block: one cell of each variant, in random order), as the mean of the blocks' log throughput ratios with Student's t interval (95 % confidence, or a sequential look's); where a block is incomplete (an INVALID cell), Welch's t on the repetitions, marked (Welch)";

@@ -238,3 +238,9 @@ fn a_version_1_file_keeps_its_mean_and_bonferroni_looks() {
     assert_eq!(s.spending, sequential::Spending::Bonferroni);
     assert!((s.alpha(5) - 0.05 * 16.0 / 29.0).abs() < 1e-12);
 }
+
+#[test]
+fn the_method_text_names_the_blocks_trimming_starts_at() {
+    let from = format!("from {} blocks", crate::analysis::robust::TRIM_FROM);
+    assert!(super::tables::METHOD_TRIMMED.contains(&from), "{from}");
+}
