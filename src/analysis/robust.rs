@@ -11,7 +11,7 @@
 //! simulation); t on h − 2 keeps it at or under 5 %. Below 6 blocks nothing is trimmed (one
 //! degree of freedom would leave no power) and it is the mean's Student's t interval.
 
-use super::stats::{Difference, Verdict, mean, t_quantile};
+use super::stats::{Difference, log_ratio_difference, mean, t_quantile};
 
 /// The share of the blocks dropped at each end.
 pub const TRIM: f64 = 0.2;
@@ -56,29 +56,14 @@ pub fn trimmed_log_ratio_at(pairs: &[(f64, f64)], confidence: f64) -> Option<Dif
     }
     let d: Vec<f64> = pairs.iter().map(|(b, n)| (n / b).ln()).collect();
     let (m, lo, hi) = trimmed_interval(&d, confidence)?;
-    let verdict = if lo > 0.0 {
-        Verdict::Faster
-    } else if hi < 0.0 {
-        Verdict::Slower
-    } else {
-        Verdict::NoSignificantDifference
-    };
-    let pct = |x: f64| x.exp_m1() * 100.0;
-    let base = mean(&pairs.iter().map(|p| p.0).collect::<Vec<_>>());
-    Some(Difference {
-        diff: base * m.exp_m1(),
-        ci: (base * lo.exp_m1(), base * hi.exp_m1()),
-        deviation_pct: pct(m),
-        ci_pct: (pct(lo), pct(hi)),
-        verdict,
-    })
+    Some(log_ratio_difference(pairs, m, (lo, hi)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::analysis::sim::{Shape, disturb};
-    use crate::analysis::stats::paired_log_ratio_at;
+    use crate::analysis::stats::{Verdict, paired_log_ratio_at};
 
     #[test]
     fn the_interval_is_the_textbook_one() {

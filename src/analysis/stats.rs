@@ -273,7 +273,13 @@ pub fn paired_log_ratio_at(pairs: &[(f64, f64)], confidence: f64) -> Option<Diff
     let d: Vec<f64> = pairs.iter().map(|(b, n)| (n / b).ln()).collect();
     let m = mean(&d);
     let h = t_quantile((d.len() - 1) as f64, confidence) * std_dev(&d) / (d.len() as f64).sqrt();
-    let (lo, hi) = (m - h, m + h);
+    Some(log_ratio_difference(pairs, m, (m - h, m + h)))
+}
+
+/// The change of NEW against BASE from a mean log ratio `m` of `pairs` and its interval
+/// `(lo, hi)` on the log scale, as percentages and in BASE's unit, with the verdict the
+/// interval gives. The paired comparisons (the mean's and the trimmed mean's) share it.
+pub fn log_ratio_difference(pairs: &[(f64, f64)], m: f64, (lo, hi): (f64, f64)) -> Difference {
     let verdict = if lo > 0.0 {
         Verdict::Faster
     } else if hi < 0.0 {
@@ -283,13 +289,13 @@ pub fn paired_log_ratio_at(pairs: &[(f64, f64)], confidence: f64) -> Option<Diff
     };
     let pct = |x: f64| x.exp_m1() * 100.0;
     let base = mean(&pairs.iter().map(|p| p.0).collect::<Vec<_>>());
-    Some(Difference {
+    Difference {
         diff: base * m.exp_m1(),
         ci: (base * lo.exp_m1(), base * hi.exp_m1()),
         deviation_pct: pct(m),
         ci_pct: (pct(lo), pct(hi)),
         verdict,
-    })
+    }
 }
 
 #[cfg(test)]
