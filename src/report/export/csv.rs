@@ -65,17 +65,7 @@ impl Exporter for Csv {
         );
         co_location(&mut out, e);
         let dev = |d: Option<&Deviation>| -> String {
-            d.map_or(",,,,,".into(), |d| {
-                format!(
-                    "{:.2},{:.2},{:.2},{},{},{}",
-                    d.pct,
-                    d.ci_pct.0,
-                    d.ci_pct.1,
-                    d.confidence,
-                    d.method,
-                    d.verdict.text().replace(' ', "_")
-                )
-            })
+            d.map_or(",,,,,".into(), |d| deviation_columns(d, d.verdict.text()))
         };
         for t in tables {
             for r in &t.rows {
@@ -162,21 +152,13 @@ fn co_location(out: &mut String, e: &Experiment) {
             lines.push((format!("{} together", t.variant), r.together));
             let last = lines.len() - 1;
             for (i, (name, mean)) in lines.into_iter().enumerate() {
-                let d =
-                    r.deviation
-                        .as_ref()
-                        .filter(|_| i == last)
-                        .map_or(",,,,,".to_string(), |d| {
-                            format!(
-                                "{:.2},{:.2},{:.2},{},{},{}",
-                                d.pct,
-                                d.ci_pct.0,
-                                d.ci_pct.1,
-                                d.confidence,
-                                d.method,
-                                coloc::verdict_text(d).replace(' ', "_")
-                            )
-                        });
+                let d = r
+                    .deviation
+                    .as_ref()
+                    .filter(|_| i == last)
+                    .map_or(",,,,,".to_string(), |d| {
+                        deviation_columns(d, coloc::verdict_text(d))
+                    });
                 let _ = writeln!(
                     out,
                     "{},{},{name},{},,{},,,{},{},,{d}",
@@ -190,4 +172,18 @@ fn co_location(out: &mut String, e: &Experiment) {
             }
         }
     }
+}
+
+/// A deviation's CSV columns: deviation_pct, ci_low_pct, ci_high_pct, confidence, method and
+/// `verdict` (spaces as '_').
+fn deviation_columns(d: &Deviation, verdict: &str) -> String {
+    format!(
+        "{:.2},{:.2},{:.2},{},{},{}",
+        d.pct,
+        d.ci_pct.0,
+        d.ci_pct.1,
+        d.confidence,
+        d.method,
+        verdict.replace(' ', "_")
+    )
 }
