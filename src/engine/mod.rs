@@ -21,11 +21,13 @@ pub mod mysql;
 pub mod namespace;
 pub mod postgres;
 pub mod sandbox;
+mod stored;
 mod value;
 pub mod waits;
 
 pub use clock::clock_offset;
 pub use error::*;
+pub use stored::StoredRows;
 pub use value::*;
 
 pub use self::url::{Engine, REDACTED, TargetUrl, UrlError, redact_url, redact_urls_in};

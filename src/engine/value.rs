@@ -253,60 +253,6 @@ impl<T: Cell> FromRow for T {
     }
 }
 
-/// A row as its driver returned it, made neutral (a [`Row`]) only when asked: for results
-/// whose rows are mostly never read (a sysbench script's).
-pub enum RawRow {
-    /// MySQL or MariaDB.
-    #[cfg(feature = "mysql")]
-    Mysql(::mysql::Row),
-    /// PostgreSQL.
-    #[cfg(feature = "postgres")]
-    Postgres(postgres::Row),
-}
-
-impl RawRow {
-    /// Its columns.
-    pub fn width(&self) -> usize {
-        match self {
-            #[cfg(feature = "mysql")]
-            RawRow::Mysql(r) => r.len(),
-            #[cfg(feature = "postgres")]
-            RawRow::Postgres(r) => r.len(),
-        }
-    }
-
-    /// The row as neutral values.
-    pub fn to_row(&self) -> Result<Row> {
-        match self {
-            #[cfg(feature = "mysql")]
-            RawRow::Mysql(r) => (0..r.len())
-                .map(|i| {
-                    <Value as Cell>::from_mysql(
-                        r.as_ref(i).cloned().unwrap_or(::mysql::Value::NULL),
-                    )
-                })
-                .collect::<Result<_>>()
-                .map(Row),
-            #[cfg(feature = "postgres")]
-            RawRow::Postgres(r) => (0..r.len())
-                .map(|i| <Value as Cell>::from_postgres(r, i))
-                .collect::<Result<_>>()
-                .map(Row),
-        }
-    }
-}
-
-impl FromRow for RawRow {
-    #[cfg(feature = "mysql")]
-    fn from_mysql(row: ::mysql::Row) -> Result<Self> {
-        Ok(RawRow::Mysql(row))
-    }
-    #[cfg(feature = "postgres")]
-    fn from_postgres(row: postgres::Row) -> Result<Self> {
-        Ok(RawRow::Postgres(row))
-    }
-}
-
 impl FromRow for Row {
     #[cfg(feature = "mysql")]
     fn from_mysql(row: ::mysql::Row) -> Result<Self> {

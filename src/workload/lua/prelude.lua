@@ -161,19 +161,30 @@ local result_mt = { __tostring = function() return "<sql_result>" end }
 local result_methods = {}
 result_mt.__index = result_methods
 
-local function result(r)
-   r.pos = 0
-   return setmetatable(r, result_mt)
+-- A statement's result, as sysbench's: nil for a statement without a result set (an
+-- UPDATE); otherwise the connection's one result object (sysbench's con->rs), which the
+-- next statement on the connection refills. Its rows stay in txbench (number) until fetched.
+local function result(con, nrows, nfields, number)
+   if nrows == false then return nil end
+   local rs = con.rs
+   if rs == nil then
+      rs = setmetatable({}, result_mt)
+      con.rs = rs
+   end
+   rs.nrows, rs.nfields, rs.number, rs.pos = nrows, nfields, number, 0
+   return rs
 end
 
--- Rows stay in txbench (data) until fetched: a row becomes Lua strings only here.
 function result_methods.fetch_row(self)
-   if self.data == nil then return nil end
+   if self.number == nil then return nil end
    self.pos = self.pos + 1
-   return P.row(self.data, self.pos)
+   return P.row(self.number, self.pos)
 end
 
-function result_methods.free(self) self.data = nil end
+function result_methods.free(self)
+   if self.number ~= nil then P.free(self.number) end
+   self.number = nil
+end
 
 local param_mt = { __tostring = function() return "<sql_param>" end }
 local param_methods = {}
@@ -238,10 +249,10 @@ local values = {}
 function stmt_methods.execute(self)
    local n = self.nparams or 0
    for i = 1, n do values[i] = self.params[i].value end
-   local r, err = P.execute(self.id, values, n)
+   local nrows, nfields, number = P.execute(self.id, values, n)
    for i = 1, n do values[i] = nil end
-   if r == nil then raise(self.connection, err, "<prepared statement>") end
-   return result(r)
+   if nrows == nil then raise(self.connection, nfields, "<prepared statement>") end
+   return result(self.connection, nrows, nfields, number)
 end
 
 function stmt_methods.close(self)
@@ -255,9 +266,9 @@ local con_methods = {}
 con_mt.__index = con_methods
 
 function con_methods.query(self, query)
-   local r, err = P.query(query)
-   if r == nil then raise(self, err, query) end
-   return result(r)
+   local nrows, nfields, number = P.query(query)
+   if nrows == nil then raise(self, nfields, query) end
+   return result(self, nrows, nfields, number)
 end
 
 function con_methods.query_row(self, query)

@@ -7,9 +7,6 @@ use crate::metrics::StmtCounts;
 use crate::workload::rand::{Distribution, IdDist, WorkerRng};
 use mlua::Lua;
 
-/// Where the connection lent to a call waits in the registry.
-pub(super) const CONN: &str = "txbench.conn";
-
 /// A statement the script prepared: its text, and the statement on the connection of
 /// generation `.0` (prepared again on the next connection after a reconnect).
 pub(super) struct Prepared {
@@ -49,6 +46,14 @@ pub(super) struct Session {
     pub counted_error: bool,
     /// `--help`'s text, for sysbench.cmdline.print_test_options().
     pub help: String,
+    /// Where the connection lent to this call waits in the registry (None: none is lent).
+    pub conn: Option<mlua::RegistryKey>,
+    /// The connection's current result set and its number. As sysbench's (one `rs` per
+    /// connection, freed by the next query), a statement replaces it; a result object the
+    /// script kept from an earlier one fetches no more rows.
+    pub result: Option<(u64, crate::engine::StoredRows)>,
+    /// The number the next result set gets.
+    pub results: u64,
 }
 
 impl Session {
@@ -101,6 +106,9 @@ impl Session {
             restart: false,
             counted_error: false,
             help: String::new(),
+            conn: None,
+            result: None,
+            results: 0,
         }
     }
 }

@@ -3,8 +3,8 @@
 //! INSERT, UPDATE, DELETE, REPLACE a write; the rest other), results as sysbench gives them
 //! (every cell a string, NULL a nil), errors kept for the driver to classify.
 
-use super::session::{CONN, Prepared, Session, session};
-use crate::engine::{self, Conn, RawRow as Row, Value as Cell};
+use super::session::{Prepared, Session, session};
+use crate::engine::{self, Conn, StoredRows, Value as Cell};
 use mlua::{AnyUserData, Lua, Table, Value};
 
 /// What a statement is, by its first word.
@@ -18,17 +18,19 @@ enum Sort {
 }
 
 fn sort(sql: &str) -> Sort {
-    let word: String = sql
-        .trim_start_matches(|c: char| c.is_whitespace() || c == '(')
-        .chars()
-        .take_while(|c| c.is_ascii_alphabetic())
-        .collect::<String>()
-        .to_ascii_lowercase();
-    match word.as_str() {
-        "select" => Sort::Read,
-        "insert" | "update" | "delete" | "replace" => Sort::Write,
-        "commit" | "rollback" => Sort::End,
-        _ => Sort::Other,
+    let rest = sql.trim_start_matches(|c: char| c.is_whitespace() || c == '(');
+    let word = &rest[..rest
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(rest.len())];
+    let is = |w: &str| word.eq_ignore_ascii_case(w);
+    if is("select") {
+        Sort::Read
+    } else if is("insert") || is("update") || is("delete") || is("replace") {
+        Sort::Write
+    } else if is("commit") || is("rollback") {
+        Sort::End
+    } else {
+        Sort::Other
     }
 }
 
@@ -46,7 +48,7 @@ fn count(s: &mut Session, what: Sort) {
 
 /// Runs `f` on the connection lent to this call.
 fn on_conn<R>(lua: &Lua, f: impl FnOnce(&mut Conn) -> R) -> mlua::Result<R> {
-    let ud: AnyUserData = lua.named_registry_value(CONN).map_err(|_| {
+    let ud = lent(lua)?.ok_or_else(|| {
         mlua::Error::runtime(
             "txbench: SQL outside thread_init(), event() or a command: no connection is lent here",
         )
@@ -54,38 +56,80 @@ fn on_conn<R>(lua: &Lua, f: impl FnOnce(&mut Conn) -> R) -> mlua::Result<R> {
     ud.borrow_mut_scoped::<Conn, R>(f)
 }
 
-/// A statement's rows, kept on the Rust side until the script fetches one: sysbench's
-/// oltp scripts never read most of theirs, and making Lua strings of every cell was most of
-/// the client's CPU.
-struct Rows(Vec<Row>);
-
-impl mlua::UserData for Rows {}
-
-/// A result set as the prelude takes it: {nrows, nfields, data} (data: the rows, for the
-/// `row` primitive; absent when there are none).
-fn result(lua: &Lua, rows: Vec<Row>, what: Sort, affected: u64) -> mlua::Result<Table> {
-    let t = lua.create_table_with_capacity(0, 3)?;
-    let nrows = if rows.is_empty() && what != Sort::Read {
-        affected as usize
-    } else {
-        rows.len()
-    };
-    t.raw_set("nrows", nrows)?;
-    t.raw_set("nfields", rows.first().map_or(0, Row::width))?;
-    if !rows.is_empty() {
-        t.raw_set("data", Rows(rows))?;
-    }
-    Ok(t)
+/// The connection lent to this call, if one is.
+fn lent(lua: &Lua) -> mlua::Result<Option<AnyUserData>> {
+    let s = session(lua)?;
+    s.conn
+        .as_ref()
+        .map(|key| lua.registry_value::<AnyUserData>(key))
+        .transpose()
 }
 
-/// Row `i` (from 1) of a result's data as sysbench gives it: every cell a string, NULL a
-/// nil; nil past the last.
-fn row(lua: &Lua, (data, i): (AnyUserData, usize)) -> mlua::Result<Value> {
-    let rows = data.borrow::<Rows>()?;
-    let Some(row) = i.checked_sub(1).and_then(|i| rows.0.get(i)) else {
+/// A statement's outcome for the prelude: false for a statement without a result set
+/// (sysbench returns no result for those); its rows, columns and result number (nil when
+/// it returned no rows), its rows kept as the connection's current result; or nil and the
+/// error's description (sql_errno, sql_state, sql_errmsg, retry: whether txbench's driver
+/// retries it).
+fn outcome(
+    lua: &Lua,
+    r: engine::Result<StoredRows>,
+    what: Sort,
+) -> mlua::Result<(Value, Value, Value)> {
+    let mut s = session(lua)?;
+    match r {
+        Ok(rows) => {
+            s.failed = None;
+            // As sysbench's connection: this result replaces the last one.
+            s.result = None;
+            let nfields = rows.width();
+            if nfields == 0 && what != Sort::Read {
+                return Ok((Value::Boolean(false), Value::Nil, Value::Nil));
+            }
+            let nrows = rows.len();
+            let number = if rows.is_empty() {
+                Value::Nil
+            } else {
+                s.results += 1;
+                s.result = Some((s.results, rows));
+                Value::Number(s.results as f64)
+            };
+            Ok((
+                Value::Number(nrows as f64),
+                Value::Number(nfields as f64),
+                number,
+            ))
+        }
+        Err(e) => {
+            s.result = None;
+            let (errno, state) = engine::error_code(&e);
+            let message = engine::error_message(&e);
+            let retry = engine::classify(&e).retryable();
+            s.failed = Some(e);
+            drop(s);
+            let d = lua.create_table()?;
+            d.set("sql_errno", errno)?;
+            d.set("sql_state", state)?;
+            d.set("sql_errmsg", message)?;
+            d.set("retry", retry)?;
+            Ok((Value::Nil, Value::Table(d), Value::Nil))
+        }
+    }
+}
+
+/// Row `i` (from 1) of result `number` as sysbench gives it: every cell a string, NULL a
+/// nil; nil past the last, or when a later statement replaced that result.
+fn row(lua: &Lua, (number, i): (u64, usize)) -> mlua::Result<Value> {
+    let row = {
+        let s = session(lua)?;
+        match (&s.result, i.checked_sub(1)) {
+            (Some((n, rows)), Some(i)) if *n == number => rows.row(i),
+            _ => None,
+        }
+    };
+    let Some(row) = row else {
         return Ok(Value::Nil);
     };
-    let row = row.to_row().map_err(mlua::Error::external)?;
+    let row = row.map_err(mlua::Error::external)?;
     let r = lua.create_table_with_capacity(row.0.len(), 0)?;
     for (j, cell) in row.0.iter().enumerate() {
         let v = match cell {
@@ -99,31 +143,13 @@ fn row(lua: &Lua, (data, i): (AnyUserData, usize)) -> mlua::Result<Value> {
     Ok(Value::Table(r))
 }
 
-/// A statement's outcome for the prelude: its result, or nil and the error's description
-/// (sql_errno, sql_state, sql_errmsg, retry: whether txbench's driver retries it).
-fn outcome(
-    lua: &Lua,
-    r: engine::Result<(Vec<Row>, u64)>,
-    what: Sort,
-) -> mlua::Result<(Value, Value)> {
+/// Result `number` freed (rs:free()), if it is still the current one.
+fn free(lua: &Lua, number: u64) -> mlua::Result<()> {
     let mut s = session(lua)?;
-    match r {
-        Ok((rows, affected)) => {
-            s.failed = None;
-            drop(s);
-            Ok((Value::Table(result(lua, rows, what, affected)?), Value::Nil))
-        }
-        Err(e) => {
-            let (errno, state) = engine::error_code(&e);
-            let d = lua.create_table()?;
-            d.set("sql_errno", errno)?;
-            d.set("sql_state", state)?;
-            d.set("sql_errmsg", engine::error_message(&e))?;
-            d.set("retry", engine::classify(&e).retryable())?;
-            s.failed = Some(e);
-            Ok((Value::Nil, Value::Table(d)))
-        }
+    if s.result.as_ref().is_some_and(|(n, _)| *n == number) {
+        s.result = None;
     }
+    Ok(())
 }
 
 /// The statement `id` prepared on the current connection (again after a reconnect).
@@ -194,7 +220,7 @@ fn connection_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
             // Closed on the server too (sysbench's stmt:close()), when a connection is
             // lent; a connection that failed keeps the error for nobody: it is going.
             if let Some(st) = closed
-                && lua.named_registry_value::<AnyUserData>(CONN).is_ok()
+                && lent(lua)?.is_some()
             {
                 let _ = on_conn(lua, |c| c.close_stmt(&st))?;
             }
@@ -207,16 +233,14 @@ fn connection_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
 /// Queries, statements prepared and executed, a result's rows.
 fn statement_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
     p.set("row", lua.create_function(row)?)?;
+    p.set("free", lua.create_function(free)?)?;
     p.set(
         "query",
         lua.create_function(|lua, sql: mlua::String| {
-            let sql = sql.to_str()?.to_string();
+            let sql = sql.to_str()?;
             let what = sort(&sql);
             count(&mut *session(lua)?, what);
-            let r = on_conn(lua, |c| {
-                let rows = c.query::<Row>(&sql)?;
-                Ok((rows, c.affected_rows()))
-            })?;
+            let r = on_conn(lua, |c| c.query_stored(&sql))?;
             outcome(lua, r, what)
         })?,
     )?;
@@ -238,7 +262,7 @@ fn statement_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
                 }
                 Err(e) => {
                     drop(s);
-                    let (_, err) = outcome(lua, Err(e), Sort::Other)?;
+                    let (_, err, _) = outcome(lua, Err(e), Sort::Other)?;
                     Ok((Value::Nil, err))
                 }
             }
@@ -269,10 +293,9 @@ fn statement_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
                 count(&mut s, what);
                 what
             };
-            let r = on_conn(lua, |c| -> engine::Result<(Vec<Row>, u64)> {
+            let r = on_conn(lua, |c| -> engine::Result<StoredRows> {
                 let st = prepared(&mut *session(lua).map_err(lua_gone)?, c, id)?;
-                let rows = c.exec::<Row, _, _>(&st, params)?;
-                Ok((rows, c.affected_rows()))
+                c.exec_stored(&st, params)
             })?;
             outcome(lua, r, what)
         })?,

@@ -5,7 +5,7 @@
 
 use super::Script;
 use super::options::OptValue;
-pub(super) use super::session::{CONN, Session, session};
+pub(super) use super::session::{Session, session};
 use crate::engine::Conn;
 use crate::workload::rand::{fill_template, uniform};
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value};
@@ -23,9 +23,13 @@ pub(super) fn with_conn<R>(
 ) -> mlua::Result<R> {
     lua.scope(|scope| {
         let ud = scope.create_any_userdata_ref_mut(conn)?;
-        lua.set_named_registry_value(CONN, ud)?;
+        let key = lua.create_registry_value(ud)?;
+        session(lua)?.conn = Some(key);
         let r = f();
-        lua.unset_named_registry_value(CONN)?;
+        let key = session(lua)?.conn.take();
+        if let Some(key) = key {
+            lua.remove_registry_value(key)?;
+        }
         r
     })
 }

@@ -966,7 +966,7 @@ pub use crate::conn::pool::{Pool, PooledConn};
 #[doc(inline)]
 pub use crate::conn::query::QueryWithParams;
 #[doc(inline)]
-pub use crate::conn::query_result::{Binary, QueryResult, ResultSet, SetColumns, Text};
+pub use crate::conn::query_result::{Binary, QueryResult, ResultSet, SetColumns, StoredRows, Text};
 #[doc(inline)]
 pub use crate::conn::stmt::Statement;
 #[doc(inline)]

@@ -16,30 +16,67 @@ use crate::{conn::ConnMut, Column, Conn, Error, Result, Row};
 
 /// Result set kind.
 pub trait Protocol: 'static + Send + Sync {
-    fn next(conn: &mut Conn, columns: Arc<[Column]>) -> Result<Option<Row>>;
+    fn next(conn: &mut Conn, columns: Arc<[Column]>) -> Result<Option<Row>> {
+        match conn.next_row_packet()? {
+            Some(pld) => Ok(Some(Self::decode(&pld, columns)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// txbench patch: one row packet of this protocol decoded (`next`'s decoding, apart so
+    /// that `StoredRows` decodes a stored packet the same way).
+    fn decode(packet: &[u8], columns: Arc<[Column]>) -> Result<Row>;
 }
 
 impl Protocol for Text {
-    fn next(conn: &mut Conn, columns: Arc<[Column]>) -> Result<Option<Row>> {
-        match conn.next_row_packet()? {
-            Some(pld) => {
-                let row = ParseBuf(&pld).parse::<RowDeserializer<(), Text>>(columns)?;
-                Ok(Some(row.into()))
-            }
-            None => Ok(None),
-        }
+    fn decode(packet: &[u8], columns: Arc<[Column]>) -> Result<Row> {
+        let row = ParseBuf(packet).parse::<RowDeserializer<(), Text>>(columns)?;
+        Ok(row.into())
     }
 }
 
 impl Protocol for Binary {
-    fn next(conn: &mut Conn, columns: Arc<[Column]>) -> Result<Option<Row>> {
-        match conn.next_row_packet()? {
-            Some(pld) => {
-                let row = ParseBuf(&pld).parse::<RowDeserializer<ServerSide, Binary>>(columns)?;
-                Ok(Some(row.into()))
-            }
-            None => Ok(None),
-        }
+    fn decode(packet: &[u8], columns: Arc<[Column]>) -> Result<Row> {
+        let row = ParseBuf(packet).parse::<RowDeserializer<ServerSide, Binary>>(columns)?;
+        Ok(row.into())
+    }
+}
+
+/// txbench patch: a result set's rows as the server sent them, one buffer for all of its
+/// row packets, each decoded into a `Row` only when asked for (libmysqlclient's
+/// `mysql_stmt_store_result` keeps rows so). Collecting `Row`s cost three allocations per
+/// row and one per value, for rows a script (sysbench's oltp scripts) never reads.
+#[derive(Debug, Clone)]
+pub struct StoredRows {
+    columns: Option<Arc<[Column]>>,
+    packets: Vec<u8>,
+    /// Where each row's packet ends in `packets`.
+    ends: Vec<usize>,
+    decode: fn(&[u8], Arc<[Column]>) -> Result<Row>,
+}
+
+impl StoredRows {
+    /// How many rows.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The result set's columns (none for a statement that returns no result set).
+    pub fn columns(&self) -> &[Column] {
+        self.columns.as_deref().unwrap_or(&[])
+    }
+
+    /// Row `i` (from 0) decoded, or `None` past the last.
+    pub fn get(&self, i: usize) -> Option<Result<Row>> {
+        let end = *self.ends.get(i)?;
+        let start = i.checked_sub(1).map_or(0, |j| self.ends[j]);
+        let columns = self.columns.clone()?;
+        Some((self.decode)(&self.packets[start..end], columns))
     }
 }
 
@@ -395,6 +432,38 @@ impl<T: crate::prelude::Protocol> QueryResult<'_, '_, '_, T> {
             }
         }
         first.map_or(Ok(()), Err)
+    }
+
+    /// txbench patch: the first result set's rows kept undecoded (`StoredRows`), then what
+    /// is left of every result set read as `drop_result` reads it, returning the first error
+    /// the server sent.
+    pub fn store_rows(mut self) -> Result<StoredRows> {
+        let mut stored = StoredRows {
+            columns: self.state.columns().cloned(),
+            packets: Vec::new(),
+            ends: Vec::new(),
+            decode: T::decode,
+        };
+        let first_set = self.set_index;
+        while self.set_index == first_set && matches!(self.state, SetIteratorState::InSet(_)) {
+            match self.conn.next_row_packet() {
+                Ok(Some(pld)) => {
+                    stored.packets.extend_from_slice(&pld);
+                    stored.ends.push(stored.packets.len());
+                }
+                Ok(None) => {
+                    self.state = SetIteratorState::OnBoundary;
+                    self.handle_next();
+                }
+                Err(e) => {
+                    self.state = SetIteratorState::OnBoundary;
+                    self.handle_next();
+                    let _ = self.drop_result();
+                    return Err(e);
+                }
+            }
+        }
+        self.drop_result().map(|()| stored)
     }
 
     /// txbench patch: like `Iterator::next`, but reads the row packet without decoding it

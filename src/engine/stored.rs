@@ -1,0 +1,105 @@
+//! A statement's result kept as its driver received it, each row made neutral (a [`Row`])
+//! only when asked for: for results whose rows are mostly never read (a sysbench script's
+//! range SELECTs return about 300 rows per event, and its oltp scripts read none of them).
+
+use super::{AsStmt, Cell, Conn, Params, Result, Row, Stmt, StmtRef, Value, foreign_statement};
+
+/// A result's rows: MySQL's row packets in one buffer (the vendored mysql's `StoredRows`,
+/// libmysqlclient's `mysql_stmt_store_result`), PostgreSQL's rows as the wire client read
+/// them.
+pub enum StoredRows {
+    /// MySQL or MariaDB.
+    #[cfg(feature = "mysql")]
+    Mysql(::mysql::StoredRows),
+    /// PostgreSQL.
+    #[cfg(feature = "postgres")]
+    Postgres(Vec<super::postgres::Row>),
+}
+
+impl StoredRows {
+    /// How many rows.
+    pub fn len(&self) -> usize {
+        match self {
+            #[cfg(feature = "mysql")]
+            StoredRows::Mysql(r) => r.len(),
+            #[cfg(feature = "postgres")]
+            StoredRows::Postgres(r) => r.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The result's columns (0 for a statement without a result set).
+    pub fn width(&self) -> usize {
+        match self {
+            #[cfg(feature = "mysql")]
+            StoredRows::Mysql(r) => r.columns().len(),
+            #[cfg(feature = "postgres")]
+            StoredRows::Postgres(r) => r.first().map_or(0, |r| r.len()),
+        }
+    }
+
+    /// Row `i` (from 0) as neutral values, or None past the last.
+    pub fn row(&self, i: usize) -> Option<Result<Row>> {
+        match self {
+            #[cfg(feature = "mysql")]
+            StoredRows::Mysql(r) => r.get(i).map(|row| {
+                row?.unwrap()
+                    .into_iter()
+                    .map(<Value as Cell>::from_mysql)
+                    .collect::<Result<_>>()
+                    .map(Row)
+            }),
+            #[cfg(feature = "postgres")]
+            StoredRows::Postgres(r) => r.get(i).map(|r| {
+                (0..r.len())
+                    .map(|j| <Value as Cell>::from_postgres(r, j))
+                    .collect::<Result<_>>()
+                    .map(Row)
+            }),
+        }
+    }
+}
+
+impl Conn {
+    /// Runs SQL text (text protocols) and keeps its rows undecoded.
+    pub fn query_stored(&mut self, sql: &str) -> Result<StoredRows> {
+        match self {
+            #[cfg(feature = "mysql")]
+            Conn::Mysql(c) => {
+                let result = ::mysql::prelude::Queryable::query_iter(c, sql)?;
+                Ok(StoredRows::Mysql(result.store_rows()?))
+            }
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(c) => Ok(StoredRows::Postgres(c.query(sql)?)),
+        }
+    }
+
+    /// Executes a statement and keeps its rows undecoded.
+    pub fn exec_stored<S: AsStmt, P: Params>(&mut self, st: S, params: P) -> Result<StoredRows> {
+        match (self, st.as_stmt()) {
+            #[cfg(feature = "mysql")]
+            (Conn::Mysql(c), st) => {
+                use ::mysql::prelude::Queryable;
+                let params = params.into_mysql();
+                let result = match st {
+                    StmtRef::Prepared(Stmt::Mysql(s)) => c.exec_iter(s, params)?,
+                    StmtRef::Text(s) => c.exec_iter(s, params)?,
+                    #[allow(unreachable_patterns)]
+                    _ => return Err(foreign_statement()),
+                };
+                Ok(StoredRows::Mysql(result.store_rows()?))
+            }
+            #[cfg(feature = "postgres")]
+            (Conn::Postgres(c), st) => Ok(StoredRows::Postgres(match st {
+                StmtRef::Prepared(Stmt::Postgres(s)) => c.exec(s, params.into_values())?,
+                StmtRef::Text(s) => c.exec_once(s, params.into_values())?,
+                #[allow(unreachable_patterns)]
+                _ => return Err(foreign_statement()),
+            })),
+        }
+    }
+}
