@@ -65,21 +65,31 @@ impl StoredRows {
 }
 
 impl Conn {
-    /// Runs SQL text (text protocols) and keeps its rows undecoded.
-    pub fn query_stored(&mut self, sql: &str) -> Result<StoredRows> {
+    /// Runs SQL text (text protocols) and keeps its rows undecoded in `into`, whose buffers
+    /// are reused when it holds an earlier result (after an error it holds none to read).
+    pub fn query_stored(&mut self, sql: &str, into: &mut Option<StoredRows>) -> Result<()> {
         match self {
             #[cfg(feature = "mysql")]
             Conn::Mysql(c) => {
                 let result = ::mysql::prelude::Queryable::query_iter(c, sql)?;
-                Ok(StoredRows::Mysql(result.store_rows()?))
+                Ok(result.store_rows_into(mysql_slot(into))?)
             }
             #[cfg(feature = "postgres")]
-            Conn::Postgres(c) => Ok(StoredRows::Postgres(c.query(sql)?)),
+            Conn::Postgres(c) => {
+                *into = None;
+                *into = Some(StoredRows::Postgres(c.query(sql)?));
+                Ok(())
+            }
         }
     }
 
-    /// Executes a statement and keeps its rows undecoded.
-    pub fn exec_stored<S: AsStmt, P: Params>(&mut self, st: S, params: P) -> Result<StoredRows> {
+    /// Executes a statement and keeps its rows undecoded in `into`, as `query_stored`.
+    pub fn exec_stored<S: AsStmt, P: Params>(
+        &mut self,
+        st: S,
+        params: P,
+        into: &mut Option<StoredRows>,
+    ) -> Result<()> {
         match (self, st.as_stmt()) {
             #[cfg(feature = "mysql")]
             (Conn::Mysql(c), st) => {
@@ -91,15 +101,32 @@ impl Conn {
                     #[allow(unreachable_patterns)]
                     _ => return Err(foreign_statement()),
                 };
-                Ok(StoredRows::Mysql(result.store_rows()?))
+                Ok(result.store_rows_into(mysql_slot(into))?)
             }
             #[cfg(feature = "postgres")]
-            (Conn::Postgres(c), st) => Ok(StoredRows::Postgres(match st {
-                StmtRef::Prepared(Stmt::Postgres(s)) => c.exec(s, params.into_values())?,
-                StmtRef::Text(s) => c.exec_once(s, params.into_values())?,
-                #[allow(unreachable_patterns)]
-                _ => return Err(foreign_statement()),
-            })),
+            (Conn::Postgres(c), st) => {
+                *into = None;
+                *into = Some(StoredRows::Postgres(match st {
+                    StmtRef::Prepared(Stmt::Postgres(s)) => c.exec(s, params.into_values())?,
+                    StmtRef::Text(s) => c.exec_once(s, params.into_values())?,
+                    #[allow(unreachable_patterns)]
+                    _ => return Err(foreign_statement()),
+                }));
+                Ok(())
+            }
         }
+    }
+}
+
+/// The MySQL rows `into` holds, made empty ones if it holds none (or another engine's).
+#[cfg(feature = "mysql")]
+fn mysql_slot(into: &mut Option<StoredRows>) -> &mut ::mysql::StoredRows {
+    #[allow(irrefutable_let_patterns)]
+    if !matches!(into, Some(StoredRows::Mysql(_))) {
+        *into = Some(StoredRows::Mysql(Default::default()));
+    }
+    match into {
+        Some(StoredRows::Mysql(rows)) => rows,
+        _ => unreachable!("set just above"),
     }
 }

@@ -14,6 +14,16 @@ pub(super) struct Prepared {
     pub stmt: Option<(u64, crate::engine::Stmt)>,
 }
 
+/// The connection `state::with_conn` lends to the primitives for one call: a pointer from its
+/// `&mut Conn`, set when the call starts and cleared when it ends (however it ends), used only
+/// by `sql::on_conn` on the thread running the call. A scoped userdata in the registry did the
+/// same safely, at the price of a registry value made per event and looked up per statement.
+pub(super) struct Lent(pub std::ptr::NonNull<crate::engine::Conn>);
+
+// SAFETY: a Lent is dereferenced only inside the call that lent it, on the thread running
+// that call (a Lua state belongs to one virtual user's thread).
+unsafe impl Send for Lent {}
+
 /// What one state's primitives share (the state's app data).
 pub(super) struct Session {
     pub rng: WorkerRng,
@@ -46,13 +56,14 @@ pub(super) struct Session {
     pub counted_error: bool,
     /// `--help`'s text, for sysbench.cmdline.print_test_options().
     pub help: String,
-    /// Where the connection lent to this call waits in the registry (None: none is lent).
-    pub conn: Option<mlua::RegistryKey>,
-    /// The connection's current result set and its number. As sysbench's (one `rs` per
-    /// connection, freed by the next query), a statement replaces it; a result object the
-    /// script kept from an earlier one fetches no more rows.
-    pub result: Option<(u64, crate::engine::StoredRows)>,
-    /// The number the next result set gets.
+    /// The connection lent to this call (None: none is lent).
+    pub conn: Option<Lent>,
+    /// The connection's result set (its buffers reused by the next statement's) and, while
+    /// the script may read it, its number. As sysbench's (one `rs` per connection, freed by
+    /// the next query), a statement replaces it.
+    pub rows: Option<crate::engine::StoredRows>,
+    pub current: Option<u64>,
+    /// Result sets so far (the last one's number).
     pub results: u64,
 }
 
@@ -107,7 +118,8 @@ impl Session {
             counted_error: false,
             help: String::new(),
             conn: None,
-            result: None,
+            rows: None,
+            current: None,
             results: 0,
         }
     }

@@ -5,7 +5,7 @@
 
 use super::session::{Prepared, Session, session};
 use crate::engine::{self, Conn, StoredRows, Value as Cell};
-use mlua::{AnyUserData, Lua, Table, Value};
+use mlua::{Lua, Table, Value};
 
 /// What a statement is, by its first word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,49 +48,42 @@ fn count(s: &mut Session, what: Sort) {
 
 /// Runs `f` on the connection lent to this call.
 fn on_conn<R>(lua: &Lua, f: impl FnOnce(&mut Conn) -> R) -> mlua::Result<R> {
-    let ud = lent(lua)?.ok_or_else(|| {
+    let lent = session(lua)?.conn.as_ref().map(|l| l.0).ok_or_else(|| {
         mlua::Error::runtime(
             "txbench: SQL outside thread_init(), event() or a command: no connection is lent here",
         )
     })?;
-    ud.borrow_mut_scoped::<Conn, R>(f)
+    // SAFETY: with_conn made this pointer from its `&mut Conn` for the call running now and
+    // clears it when the call ends; it does not touch the connection meanwhile, and `f` runs
+    // no Lua, so no second on_conn borrows the connection while this one does.
+    let conn = unsafe { &mut *lent.as_ptr() };
+    Ok(f(conn))
 }
 
-/// The connection lent to this call, if one is.
-fn lent(lua: &Lua) -> mlua::Result<Option<AnyUserData>> {
-    let s = session(lua)?;
-    s.conn
-        .as_ref()
-        .map(|key| lua.registry_value::<AnyUserData>(key))
-        .transpose()
+/// Whether a connection is lent to this call.
+fn lent(lua: &Lua) -> mlua::Result<bool> {
+    Ok(session(lua)?.conn.is_some())
 }
 
-/// A statement's outcome for the prelude: false for a statement without a result set
-/// (sysbench returns no result for those); its rows, columns and result number (nil when
-/// it returned no rows), its rows kept as the connection's current result; or nil and the
-/// error's description (sql_errno, sql_state, sql_errmsg, retry: whether txbench's driver
-/// retries it).
-fn outcome(
-    lua: &Lua,
-    r: engine::Result<StoredRows>,
-    what: Sort,
-) -> mlua::Result<(Value, Value, Value)> {
+/// A statement's outcome for the prelude, its rows (if any) now in the session's `rows`:
+/// false for a statement without a result set (sysbench returns no result for those); its
+/// rows, columns and result number (nil when it returned no rows); or nil and the error's
+/// description (sql_errno, sql_state, sql_errmsg, retry: whether txbench's driver retries
+/// it).
+fn outcome(lua: &Lua, r: engine::Result<()>, what: Sort) -> mlua::Result<(Value, Value, Value)> {
     let mut s = session(lua)?;
     match r {
-        Ok(rows) => {
+        Ok(()) => {
             s.failed = None;
-            // As sysbench's connection: this result replaces the last one.
-            s.result = None;
-            let nfields = rows.width();
+            let (nrows, nfields) = s.rows.as_ref().map_or((0, 0), |r| (r.len(), r.width()));
             if nfields == 0 && what != Sort::Read {
                 return Ok((Value::Boolean(false), Value::Nil, Value::Nil));
             }
-            let nrows = rows.len();
-            let number = if rows.is_empty() {
+            let number = if nrows == 0 {
                 Value::Nil
             } else {
                 s.results += 1;
-                s.result = Some((s.results, rows));
+                s.current = Some(s.results);
                 Value::Number(s.results as f64)
             };
             Ok((
@@ -100,7 +93,6 @@ fn outcome(
             ))
         }
         Err(e) => {
-            s.result = None;
             let (errno, state) = engine::error_code(&e);
             let message = engine::error_message(&e);
             let retry = engine::classify(&e).retryable();
@@ -116,13 +108,29 @@ fn outcome(
     }
 }
 
+/// Runs `f` on the connection lent to this call with the session's result buffers: the
+/// last result is no longer the script's to read.
+fn stored(
+    lua: &Lua,
+    f: impl FnOnce(&mut Conn, &mut Option<StoredRows>) -> engine::Result<()>,
+) -> mlua::Result<engine::Result<()>> {
+    let mut rows = {
+        let mut s = session(lua)?;
+        s.current = None;
+        s.rows.take()
+    };
+    let r = on_conn(lua, |c| f(c, &mut rows))?;
+    session(lua)?.rows = rows;
+    Ok(r)
+}
+
 /// Row `i` (from 1) of result `number` as sysbench gives it: every cell a string, NULL a
 /// nil; nil past the last, or when a later statement replaced that result.
 fn row(lua: &Lua, (number, i): (u64, usize)) -> mlua::Result<Value> {
     let row = {
         let s = session(lua)?;
-        match (&s.result, i.checked_sub(1)) {
-            (Some((n, rows)), Some(i)) if *n == number => rows.row(i),
+        match (&s.rows, i.checked_sub(1)) {
+            (Some(rows), Some(i)) if s.current == Some(number) => rows.row(i),
             _ => None,
         }
     };
@@ -146,8 +154,8 @@ fn row(lua: &Lua, (number, i): (u64, usize)) -> mlua::Result<Value> {
 /// Result `number` freed (rs:free()), if it is still the current one.
 fn free(lua: &Lua, number: u64) -> mlua::Result<()> {
     let mut s = session(lua)?;
-    if s.result.as_ref().is_some_and(|(n, _)| *n == number) {
-        s.result = None;
+    if s.current == Some(number) {
+        s.current = None;
     }
     Ok(())
 }
@@ -220,7 +228,7 @@ fn connection_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
             // Closed on the server too (sysbench's stmt:close()), when a connection is
             // lent; a connection that failed keeps the error for nobody: it is going.
             if let Some(st) = closed
-                && lent(lua)?.is_some()
+                && lent(lua)?
             {
                 let _ = on_conn(lua, |c| c.close_stmt(&st))?;
             }
@@ -240,7 +248,7 @@ fn statement_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
             let sql = sql.to_str()?;
             let what = sort(&sql);
             count(&mut *session(lua)?, what);
-            let r = on_conn(lua, |c| c.query_stored(&sql))?;
+            let r = stored(lua, |c, rows| c.query_stored(&sql, rows))?;
             outcome(lua, r, what)
         })?,
     )?;
@@ -293,9 +301,9 @@ fn statement_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
                 count(&mut s, what);
                 what
             };
-            let r = on_conn(lua, |c| -> engine::Result<StoredRows> {
+            let r = stored(lua, |c, rows| {
                 let st = prepared(&mut *session(lua).map_err(lua_gone)?, c, id)?;
-                c.exec_stored(&st, params)
+                c.exec_stored(&st, params, rows)
             })?;
             outcome(lua, r, what)
         })?,

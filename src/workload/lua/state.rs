@@ -5,11 +5,12 @@
 
 use super::Script;
 use super::options::OptValue;
-pub(super) use super::session::{Session, session};
+pub(super) use super::session::{Lent, Session, session};
 use crate::engine::Conn;
 use crate::workload::rand::{fill_template, uniform};
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value};
 use rand::Rng;
+use std::ptr::NonNull;
 use std::time::Duration;
 
 /// The prelude's hidden functions (run_event, call), in the registry.
@@ -21,17 +22,18 @@ pub(super) fn with_conn<R>(
     conn: &mut Conn,
     f: impl FnOnce() -> mlua::Result<R>,
 ) -> mlua::Result<R> {
-    lua.scope(|scope| {
-        let ud = scope.create_any_userdata_ref_mut(conn)?;
-        let key = lua.create_registry_value(ud)?;
-        session(lua)?.conn = Some(key);
-        let r = f();
-        let key = session(lua)?.conn.take();
-        if let Some(key) = key {
-            lua.remove_registry_value(key)?;
+    /// Takes the loan back however `f` ends.
+    struct Loan<'a>(&'a Lua);
+    impl Drop for Loan<'_> {
+        fn drop(&mut self) {
+            if let Ok(mut s) = session(self.0) {
+                s.conn = None;
+            }
         }
-        r
-    })
+    }
+    session(lua)?.conn = Some(Lent(NonNull::from(conn)));
+    let _loan = Loan(lua);
+    f()
 }
 
 /// A sysbench range: Lua numbers as u32, `b` at least `a`.

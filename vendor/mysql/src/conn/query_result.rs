@@ -55,6 +55,17 @@ pub struct StoredRows {
     decode: fn(&[u8], Arc<[Column]>) -> Result<Row>,
 }
 
+impl Default for StoredRows {
+    fn default() -> Self {
+        StoredRows {
+            columns: None,
+            packets: Vec::new(),
+            ends: Vec::new(),
+            decode: <Binary as Protocol>::decode,
+        }
+    }
+}
+
 impl StoredRows {
     /// How many rows.
     pub fn len(&self) -> usize {
@@ -437,13 +448,22 @@ impl<T: crate::prelude::Protocol> QueryResult<'_, '_, '_, T> {
     /// txbench patch: the first result set's rows kept undecoded (`StoredRows`), then what
     /// is left of every result set read as `drop_result` reads it, returning the first error
     /// the server sent.
-    pub fn store_rows(mut self) -> Result<StoredRows> {
-        let mut stored = StoredRows {
-            columns: self.state.columns().cloned(),
-            packets: Vec::new(),
-            ends: Vec::new(),
-            decode: T::decode,
-        };
+    pub fn store_rows(self) -> Result<StoredRows> {
+        let mut stored = StoredRows::default();
+        self.store_rows_into(&mut stored)?;
+        Ok(stored)
+    }
+
+    /// txbench patch: `store_rows` into `stored`, whose buffers are reused (after an error
+    /// it holds part of the result).
+    pub fn store_rows_into(mut self, stored: &mut StoredRows) -> Result<()> {
+        stored.columns = self.state.columns().cloned();
+        stored.packets.clear();
+        stored.ends.clear();
+        // What an earlier large result grew stays reused only up to a typical result's size.
+        stored.packets.shrink_to(16 * 1024);
+        stored.ends.shrink_to(1024);
+        stored.decode = T::decode;
         let first_set = self.set_index;
         while self.set_index == first_set && matches!(self.state, SetIteratorState::InSet(_)) {
             match self.conn.next_row_packet() {
@@ -463,7 +483,7 @@ impl<T: crate::prelude::Protocol> QueryResult<'_, '_, '_, T> {
                 }
             }
         }
-        self.drop_result().map(|()| stored)
+        self.drop_result()
     }
 
     /// txbench patch: like `Iterator::next`, but reads the row packet without decoding it
