@@ -68,8 +68,59 @@ fn builtins_run_on(db: Db) -> (Home, Server) {
         let opts = &r["config"]["workload_options"];
         assert_eq!(opts["scale"], 1);
         assert_eq!(opts["scripts"][0]["file"], format!("builtin:{builtin}"));
+        // pgbench's default mode is not recorded (runs from before -M keep their history).
+        assert!(opts["protocol"].is_null(), "{opts}");
     }
+    protocols_run_on(db, &home, &s);
     (home, s)
+}
+
+/// tpcb-like with pgbench's -M prepared and -M extended: VALID, the server's counts
+/// agreeing; on MariaDB, prepared prepares each of the script's 7 SQL commands once per
+/// connection and extended prepares one per statement run.
+fn protocols_run_on(db: Db, home: &Home, s: &Server) {
+    let prepares = || {
+        s.count("SELECT CAST(VARIABLE_VALUE AS UNSIGNED) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'COM_STMT_PREPARE'")
+    };
+    for mode in ["prepared", "extended"] {
+        let before = (db == Db::MariaDb).then(prepares);
+        let dir = home.path().join(format!("tpcb-{mode}"));
+        let args = [
+            "run",
+            "script",
+            "-b",
+            "tpcb-like",
+            "-M",
+            mode,
+            "--threads",
+            "2",
+        ];
+        let out = txbench(
+            home,
+            s,
+            &[&args[..], &["--time", "2", "--out", dir.to_str().unwrap()]].concat(),
+        );
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{db:?} -M {mode}: {stdout}\n{stderr}");
+        let r = result_json(&dir);
+        assert_eq!(
+            r["validity"]["valid"], true,
+            "{db:?} -M {mode}: {}",
+            r["validity"]
+        );
+        let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+        assert!(checks.iter().all(|c| c["agrees"] == true), "{checks:?}");
+        assert_eq!(r["config"]["workload_options"]["protocol"], mode);
+        if let Some(before) = before {
+            let made = prepares() - before;
+            let txn = r["summary"]["transactions"].as_u64().unwrap();
+            match mode {
+                // And a statement or two of txbench's own sessions (15 measured).
+                "prepared" => assert!((14..=16).contains(&made), "{db:?} -M prepared: {made}"),
+                _ => assert!(made >= 7 * txn, "{db:?} -M extended: {made} for {txn}"),
+            }
+        }
+    }
 }
 
 #[test]

@@ -56,6 +56,11 @@ pub struct ScriptArgs {
     /// A variable every virtual user starts with, as pgbench's -D.
     #[arg(short = 'D', long = "define", value_name = "NAME=VALUE")]
     pub defines: Vec<String>,
+    /// How SQL commands reach the server, as pgbench's -M: simple (the variables' values in
+    /// the text), extended (as parameters, prepared each time) or prepared (once per
+    /// connection)
+    #[arg(short = 'M', long = "protocol", value_enum, default_value_t)]
+    pub protocol: crate::workload::script::QueryMode,
 }
 
 impl WorkloadChoice {

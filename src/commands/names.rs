@@ -50,6 +50,7 @@ fn recorded_options(w: &WorkloadChoice) -> Option<Value> {
             crate::workload::script::ScriptSet {
                 scripts: Vec::new(),
                 defines: Vec::new(),
+                mode: Default::default(),
             }
             .recorded(1),
         ),

@@ -37,11 +37,35 @@ pub struct Script {
     pub commands: Vec<Command>,
 }
 
-/// The scripts of a run and the -D variables.
+/// How SQL commands reach the server, as pgbench's `-M`: the text with the variables'
+/// values in it (simple), or the variables as parameters of a statement prepared each time
+/// (extended) or once per connection (prepared). A command that `\gset`s or `\aset`s
+/// goes by the simple protocol in every mode (its cells are read as text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum QueryMode {
+    #[default]
+    Simple,
+    Extended,
+    Prepared,
+}
+
+impl QueryMode {
+    /// Its name, as `-M` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            QueryMode::Simple => "simple",
+            QueryMode::Extended => "extended",
+            QueryMode::Prepared => "prepared",
+        }
+    }
+}
+
+/// The scripts of a run, the -D variables and the query mode.
 #[derive(Debug, Clone)]
 pub struct ScriptSet {
     pub scripts: Vec<Script>,
     pub defines: Vec<(String, String)>,
+    pub mode: QueryMode,
 }
 
 /// `SPEC@WEIGHT` split; no `@`: weight 1.
@@ -60,11 +84,13 @@ fn weighted(spec: &str) -> Result<(&str, u32), String> {
 
 impl ScriptSet {
     /// Reads and parses `files` (`FILE[@W]`), `builtins` (`NAME[@W]`) and `defines`
-    /// (`name=value`): every error one line naming the file, line and what is wrong.
+    /// (`name=value`) to run in `mode`: every error one line naming the file, line and what
+    /// is wrong.
     pub fn load(
         files: &[String],
         builtins: &[String],
         defines: &[String],
+        mode: QueryMode,
     ) -> Result<ScriptSet, String> {
         let mut scripts = Vec::new();
         for spec in files {
@@ -121,9 +147,15 @@ impl ScriptSet {
             parse::check_name(name).map_err(|e| format!("-D {d}: {e}"))?;
             out.push((name.to_string(), value.to_string()));
         }
+        if mode != QueryMode::Simple {
+            for s in &scripts {
+                parameters_fit(s, mode)?;
+            }
+        }
         Ok(ScriptSet {
             scripts,
             defines: out,
+            mode,
         })
     }
 
@@ -160,8 +192,39 @@ impl ScriptSet {
             .iter()
             .map(|(n, v)| (n.clone(), serde_json::Value::from(v.clone())))
             .collect();
-        serde_json::json!({"scripts": scripts, "defines": defines, "scale": scale})
+        let mut recorded =
+            serde_json::json!({"scripts": scripts, "defines": defines, "scale": scale});
+        // Only another mode than pgbench's default: runs recorded before -M existed (simple)
+        // keep their history.
+        if self.mode != QueryMode::Simple {
+            recorded["protocol"] = self.mode.name().into();
+        }
+        recorded
     }
+}
+
+/// With parameters (`-M extended|prepared`), a variable inside a quoted string or identifier
+/// cannot be one: refused, naming the file and line (pgbench would put `$n` inside the
+/// string).
+fn parameters_fit(s: &Script, mode: QueryMode) -> Result<(), String> {
+    for c in &s.commands {
+        if let parse::Body::Sql {
+            segs, store: None, ..
+        } = &c.body
+            && let Some(name) = segs.iter().find_map(|g| match g {
+                parse::Seg::Var { name, quoted: true } => Some(name),
+                _ => None,
+            })
+        {
+            return Err(format!(
+                "{}:{}: -M {}: :{name} is inside a quoted string or identifier, where it cannot be a parameter (use -M simple)",
+                s.origin,
+                c.line,
+                mode.name()
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl Script {

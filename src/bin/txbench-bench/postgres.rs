@@ -18,12 +18,23 @@ fn pgbench_count(out: &str) -> Result<f64> {
 fn pgbench(url: &TargetUrl, clients: u32, secs: u32) -> Result<Sample> {
     let c = clients.to_string();
     let mut cmd = Command::new("pgbench");
-    cmd.args(["-n", "-M", "prepared", "-c", &c, "-j", &c, "-T"])
-        .arg(secs.to_string())
-        .args(["-h", &url.host, "-p"])
-        .arg(url.port.to_string())
-        .args(["-U", &url.user, &url.database])
-        .env("PGPASSWORD", url.password.as_deref().unwrap_or_default());
+    cmd.args([
+        "-n",
+        "-M",
+        "prepared",
+        "-b",
+        "tpcb-like",
+        "-c",
+        &c,
+        "-j",
+        &c,
+        "-T",
+    ])
+    .arg(secs.to_string())
+    .args(["-h", &url.host, "-p"])
+    .arg(url.port.to_string())
+    .args(["-U", &url.user, &url.database])
+    .env("PGPASSWORD", url.password.as_deref().unwrap_or_default());
     let m = measure(cmd)?;
     let txn = pgbench_count(&m.stdout)?;
     Ok(Sample {
@@ -106,6 +117,24 @@ pub(super) fn postgres(home: &StateDir) -> Result<()> {
     println!(
         "  (target: txbench's client CPU per transaction <= 0.9 x pgbench's at equal or higher tps)"
     );
+    // The same script as a user's: pgbench's builtin run by txbench's script interpreter,
+    // with txbench's defaults (server metrics on).
+    println!(
+        "\n== pgbench's tpcb-like script, the same tables: pgbench -n -M prepared -b tpcb-like against\n   `txbench run script -b tpcb-like -M prepared` (txbench's defaults: server metrics on), A B B A, {secs} s each"
+    );
+    println!(
+        "  {:<10} {:>10} {:>10} {:>10} {:>10} {:>8}",
+        "clients", "pgbench/s", "us/txn", "txbench/s", "us/txn", "ratio"
+    );
+    for clients in [4, 16] {
+        let script = ["script", "-b", "tpcb-like", "-M", "prepared"];
+        let a1 = pgbench(&url, clients, secs)?;
+        let b1 = txbench_run(&bin, &url, &script, clients, secs)?;
+        let b2 = txbench_run(&bin, &url, &script, clients, secs)?;
+        let a2 = pgbench(&url, clients, secs)?;
+        row(&clients.to_string(), &[a1, a2], &[b1, b2], secs);
+    }
+    println!("  (target: a script's client CPU per transaction <= 1.0 x pgbench -M prepared's)");
     measure(txbench_cmd(&bin, &u, &["cleanup", "tpcb", "-q"]))?;
 
     let size = "100000";

@@ -69,8 +69,13 @@ fn select(w: &WorkloadChoice, verb: &str) -> Result<Selected> {
             return Ok(Selected::Tpcb(a.clone()));
         }
         WorkloadChoice::Script(a) => {
-            let set = crate::workload::script::ScriptSet::load(&a.files, &a.builtins, &a.defines)
-                .map_err(crate::error::Failure::Usage)?;
+            let set = crate::workload::script::ScriptSet::load(
+                &a.files,
+                &a.builtins,
+                &a.defines,
+                a.protocol,
+            )
+            .map_err(crate::error::Failure::Usage)?;
             return Ok(Selected::Script(set));
         }
         WorkloadChoice::OltpReadWrite(a) => (OltpKind::ReadWrite, a),

@@ -301,16 +301,24 @@ fn weights_and_defines_are_checked() {
             .contains("a.sql@x: the weight 'x'")
     );
     assert!(weighted("a.sql@-1").is_err());
-    let e = ScriptSet::load(&[], &["tpcb-like".into()], &["1x=2".into()]).unwrap_err();
+    let e = ScriptSet::load(
+        &[],
+        &["tpcb-like".into()],
+        &["1x=2".into()],
+        QueryMode::Simple,
+    )
+    .unwrap_err();
     assert!(e.contains("-D 1x=2"), "{e}");
-    let e = ScriptSet::load(&[], &["tpcb-like@0".into()], &[]).unwrap_err();
+    let e = ScriptSet::load(&[], &["tpcb-like@0".into()], &[], QueryMode::Simple).unwrap_err();
     assert!(e.contains("add up to 0"), "{e}");
     let set = ScriptSet::load(
         &[],
         &["tpcb-like".into(), "tpcb-like@2".into()],
         &["scale=3".into()],
+        QueryMode::Prepared,
     )
     .unwrap();
+    assert_eq!(set.recorded(3)["protocol"], "prepared");
     assert_eq!(set.scripts[1].name, "tpcb-like_2");
     assert_eq!(set.define("scale"), Some("3"));
     assert_eq!(
@@ -319,6 +327,27 @@ fn weights_and_defines_are_checked() {
             .map(str::len),
         Some(64)
     );
+}
+
+#[test]
+fn parameters_are_refused_inside_quotes_naming_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("txbench-mq-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("q.sql");
+    std::fs::write(
+        &f,
+        "\\set id 1\nSELECT ':id', abalance FROM pgbench_accounts WHERE aid = :id;\n",
+    )
+    .unwrap();
+    let files = [f.to_string_lossy().into_owned()];
+    let e = ScriptSet::load(&files, &[], &[], QueryMode::Prepared).unwrap_err();
+    assert!(
+        e.contains("q.sql:2: -M prepared: :id is inside a quoted string"),
+        "{e}"
+    );
+    // The simple protocol puts the value in the text, quotes or not.
+    assert!(ScriptSet::load(&files, &[], &[], QueryMode::Simple).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

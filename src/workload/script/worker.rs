@@ -3,12 +3,13 @@
 
 use super::eval::{self, Env, Val, Var, Vars};
 use super::parse::{Body, Seg, SqlClass, Store};
-use super::{Script, Shared};
-use crate::engine::{Conn, Engine};
+use super::{QueryMode, Script, Shared};
+use crate::engine::{Conn, Engine, Stmt, Value};
 use crate::metrics::{Outcome, StmtCounts};
 use crate::workload::Worker;
 use crate::workload::rand::WorkerRng;
 use rand::Rng;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -19,14 +20,27 @@ pub(super) struct ScriptWorker {
     /// The generator as the transaction began: a retry draws the same inputs (pgbench 15+).
     saved: WorkerRng,
     vars: Vars,
-    /// MariaDB/MySQL: END is sent as COMMIT.
+    /// MariaDB/MySQL: END is sent as COMMIT, and parameters are `?`.
     mysql: bool,
     total_weight: u64,
+    /// `-M prepared`: each SQL command's statement on this connection, by (script, command).
+    stmts: HashMap<(usize, usize), Stmt>,
 }
 
 /// A script's error at run time: the message names the script and line.
 fn failure(s: &Script, line: u32, what: impl std::fmt::Display) -> crate::engine::Error {
     crate::engine::Error::Decode(format!("{}:{line}: {what}", s.origin))
+}
+
+/// `sql`, or COMMIT for an END on MariaDB/MySQL (`mysql`), which know COMMIT only.
+fn end_as_commit(mysql: bool, sql: String) -> String {
+    let first = sql
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .find(|w| !w.is_empty());
+    if mysql && first.is_some_and(|w| w.eq_ignore_ascii_case("END")) {
+        return "COMMIT".into();
+    }
+    sql
 }
 
 impl ScriptWorker {
@@ -50,6 +64,7 @@ impl ScriptWorker {
             vars,
             mysql: false,
             total_weight,
+            stmts: HashMap::new(),
             shared,
         }
     }
@@ -71,14 +86,7 @@ impl ScriptWorker {
                 },
             }
         }
-        let first = out
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-            .find(|w| !w.is_empty());
-        if self.mysql && first.is_some_and(|w| w.eq_ignore_ascii_case("END")) {
-            // MariaDB and MySQL know COMMIT only.
-            return Ok("COMMIT".into());
-        }
-        Ok(out)
+        Ok(end_as_commit(self.mysql, out))
     }
 
     fn eval(&mut self, s: &Script, line: u32, e: &super::expr::Expr) -> crate::engine::Result<Val> {
@@ -89,15 +97,70 @@ impl ScriptWorker {
         eval::eval(e, &mut env).map_err(|m| failure(s, line, m))
     }
 
-    /// Runs an SQL command, storing its result for `\gset`/`\aset`.
+    /// The variables' values, in the order they appear (`-M extended|prepared`).
+    fn params(&self, s: &Script, line: u32, segs: &[Seg]) -> crate::engine::Result<Vec<Value>> {
+        let mut params = Vec::new();
+        for seg in segs {
+            if let Seg::Var { name, .. } = seg {
+                let Some(v) = self.vars.get(name) else {
+                    return Err(failure(s, line, format!("undefined variable :{name}")));
+                };
+                params.push(match v {
+                    Var::Val(Val::Int(i)) => Value::Int(*i),
+                    Var::Val(Val::Double(d)) => Value::Float(*d),
+                    Var::Val(Val::Null) => Value::Null,
+                    other => Value::Text(other.text()),
+                });
+            }
+        }
+        Ok(params)
+    }
+
+    /// The SQL text with a placeholder for each variable (`?` on MySQL, `$n` on PostgreSQL;
+    /// ScriptSet::load refused variables inside quotes).
+    fn placeholders(&self, segs: &[Seg]) -> String {
+        let mut out = String::new();
+        let mut n = 0;
+        for seg in segs {
+            match seg {
+                Seg::Text(t) => out.push_str(t),
+                Seg::Var { .. } if self.mysql => out.push('?'),
+                Seg::Var { .. } => {
+                    n += 1;
+                    out.push_str(&format!("${n}"));
+                }
+            }
+        }
+        end_as_commit(self.mysql, out)
+    }
+
+    /// Runs an SQL command, storing its result for `\gset`/`\aset`; `at`: (script,
+    /// command), where `-M prepared` keeps its statement.
     fn sql(
         &mut self,
         conn: &mut Conn,
         s: &Script,
-        line: u32,
+        (at, line): ((usize, usize), u32),
         segs: &[Seg],
         store: Option<&Store>,
     ) -> crate::engine::Result<()> {
+        match (store, self.shared.set.mode) {
+            (Some(_), _) | (None, QueryMode::Simple) => {}
+            (None, QueryMode::Extended) => {
+                let params = self.params(s, line, segs)?;
+                return conn.exec_drop(self.placeholders(segs).as_str(), params);
+            }
+            (None, QueryMode::Prepared) => {
+                let params = self.params(s, line, segs)?;
+                if let Some(st) = self.stmts.get(&at) {
+                    return conn.exec_drop(st, params);
+                }
+                let st = conn.prep(self.placeholders(segs))?;
+                let r = conn.exec_drop(&st, params);
+                self.stmts.insert(at, st);
+                return r;
+            }
+        }
         let sql = self.sql_text(s, line, segs)?;
         let Some(store) = store else {
             return conn.query_drop(&sql);
@@ -142,14 +205,14 @@ impl ScriptWorker {
     fn step(
         &mut self,
         conn: &mut Conn,
-        s: &Script,
+        (s, kind): (&Script, usize),
         pc: usize,
         counts: &mut StmtCounts,
     ) -> crate::engine::Result<usize> {
         let c = &s.commands[pc];
         match &c.body {
             Body::Sql { segs, class, store } => {
-                self.sql(conn, s, c.line, segs, store.as_ref())?;
+                self.sql(conn, s, ((kind, pc), c.line), segs, store.as_ref())?;
                 match class {
                     SqlClass::Read => counts.reads += 1,
                     SqlClass::Write => counts.writes += 1,
@@ -188,6 +251,8 @@ impl ScriptWorker {
 impl Worker for ScriptWorker {
     fn on_connect(&mut self, conn: &mut Conn) -> crate::engine::Result<()> {
         self.mysql = conn.engine() == Engine::Mysql;
+        // A new connection: -M prepared prepares its statements again.
+        self.stmts.clear();
         Ok(())
     }
 
@@ -224,7 +289,7 @@ impl Worker for ScriptWorker {
         let mut pc = 0;
         while pc < s.commands.len() {
             let t = Instant::now();
-            let next = self.step(conn, s, pc, counts)?;
+            let next = self.step(conn, (s, kind), pc, counts)?;
             let st = &stats[pc];
             st.sum_us
                 .fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
