@@ -42,7 +42,14 @@ fn every_variant_on(key: &str) -> (Home, Server) {
 /// [`every_variant_on`] on `db`.
 fn every_variant_on_db(db: Db, key: &str) -> (Home, Server) {
     let home = Home::new();
-    let s = home.start_db(db, &format!("tpcb-{key}"), &[]);
+    let name = format!("tpcb-{key}");
+    let s = match db {
+        Db::MariaDb => home.start(&name, &[]),
+        // A WAL fsync that took 1 s on this machine's shared disk (IO/WALSync) once held
+        // every user for a fifth of a 5-s run here, rightly INVALID under the blocked rule;
+        // this test is about the variants and the check, not commit durability.
+        Db::Postgres => home.start_postgres(&name, &["--set", "synchronous_commit=off"]),
+    };
     let out = txbench(
         &home,
         &s,
