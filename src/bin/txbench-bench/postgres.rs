@@ -77,6 +77,30 @@ fn row(label: &str, theirs: &[Sample], ours: &[Sample], secs: u32) {
     );
 }
 
+/// pgbench's tpcb-like script run by txbench's script interpreter (`run script -M
+/// prepared`, txbench's defaults: server metrics on) against `pgbench -M prepared`.
+fn script_vs_pgbench(bin: &Path, url: &TargetUrl, secs: u32) -> Result<()> {
+    // The same script as a user's: pgbench's builtin run by txbench's script interpreter,
+    // with txbench's defaults (server metrics on).
+    println!(
+        "\n== pgbench's tpcb-like script, the same tables: pgbench -n -M prepared -b tpcb-like against\n   `txbench run script -b tpcb-like -M prepared` (txbench's defaults: server metrics on), A B B A, {secs} s each"
+    );
+    println!(
+        "  {:<10} {:>10} {:>10} {:>10} {:>10} {:>8}",
+        "clients", "pgbench/s", "us/txn", "txbench/s", "us/txn", "ratio"
+    );
+    for clients in [4, 16] {
+        let script = ["script", "-b", "tpcb-like", "-M", "prepared"];
+        let a1 = pgbench(url, clients, secs)?;
+        let b1 = txbench_run(bin, url, &script, clients, secs)?;
+        let b2 = txbench_run(bin, url, &script, clients, secs)?;
+        let a2 = pgbench(url, clients, secs)?;
+        row(&clients.to_string(), &[a1, a2], &[b1, b2], secs);
+    }
+    println!("  (target: a script's client CPU per transaction <= 1.0 x pgbench -M prepared's)");
+    Ok(())
+}
+
 /// The section: one PostgreSQL sandbox, each comparison interleaved A B B A.
 pub(super) fn postgres(home: &StateDir) -> Result<()> {
     let secs = bench_seconds();
@@ -117,24 +141,7 @@ pub(super) fn postgres(home: &StateDir) -> Result<()> {
     println!(
         "  (target: txbench's client CPU per transaction <= 0.9 x pgbench's at equal or higher tps)"
     );
-    // The same script as a user's: pgbench's builtin run by txbench's script interpreter,
-    // with txbench's defaults (server metrics on).
-    println!(
-        "\n== pgbench's tpcb-like script, the same tables: pgbench -n -M prepared -b tpcb-like against\n   `txbench run script -b tpcb-like -M prepared` (txbench's defaults: server metrics on), A B B A, {secs} s each"
-    );
-    println!(
-        "  {:<10} {:>10} {:>10} {:>10} {:>10} {:>8}",
-        "clients", "pgbench/s", "us/txn", "txbench/s", "us/txn", "ratio"
-    );
-    for clients in [4, 16] {
-        let script = ["script", "-b", "tpcb-like", "-M", "prepared"];
-        let a1 = pgbench(&url, clients, secs)?;
-        let b1 = txbench_run(&bin, &url, &script, clients, secs)?;
-        let b2 = txbench_run(&bin, &url, &script, clients, secs)?;
-        let a2 = pgbench(&url, clients, secs)?;
-        row(&clients.to_string(), &[a1, a2], &[b1, b2], secs);
-    }
-    println!("  (target: a script's client CPU per transaction <= 1.0 x pgbench -M prepared's)");
+    script_vs_pgbench(&bin, &url, secs)?;
     measure(txbench_cmd(&bin, &u, &["cleanup", "tpcb", "-q"]))?;
 
     let size = "100000";
