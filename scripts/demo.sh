@@ -25,7 +25,7 @@ report=$($txbench report "$out" --quiet)
 xout="experiments/demo-null-dates-$(date -u +%Y%m%dT%H%M%SZ)"
 echo
 echo "== experiment: the quick null-dates plan (seed 000): TPC-C with --null-dates null against default,"
-echo "   each cell restored from a snapshot, variants interleaved in randomized blocks, repeated"
+echo "   both servers kept running and warm, short cells interleaved in randomized blocks, repeated"
 $txbench experiment run null-dates --scale quick --out "$xout"
 xreport=$($txbench report "$xout" --quiet)
 echo

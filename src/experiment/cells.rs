@@ -1,7 +1,8 @@
 //! Running an experiment's cells one at a time: each variant's sandboxes prepared once and
 //! snapshotted, every cell started from its snapshot, run by a `txbench run` child process
 //! (its output in the cell's run.log), experiment.json rewritten after every step; the
-//! sandboxes and snapshots removed when every cell has run.
+//! sandboxes and snapshots removed when every cell has run. A warm experiment (warm.rs)
+//! starts every server once instead and keeps it running between cells.
 
 use super::plan::{Plan, Reset, Variant};
 use super::sandboxes::{members, sandbox_name, start_options, targets, verify_settings};
@@ -10,11 +11,14 @@ use crate::engine::{self, TargetUrl};
 use crate::results::RunStatus;
 use crate::server::{self, StateDir, cluster, snapshot};
 use anyhow::{Context, Result, bail};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
 mod cell;
+mod warm;
 use cell::{block_done, note_cell, record_result, run_args, sequential_stops, start_cell};
 
 /// How an experiment's execution ended.
@@ -68,6 +72,8 @@ struct Runner<'a> {
     home: StateDir,
     plan: &'a Plan,
     plan_dir: PathBuf,
+    /// A warm experiment's running servers, by variant and workload.
+    warm: RefCell<BTreeMap<(String, String), Vec<TargetUrl>>>,
 }
 
 impl Runner<'_> {
@@ -365,6 +371,11 @@ impl Runner<'_> {
                 let targets = self.start(e, variant, workload)?;
                 Ok((targets, t.elapsed().as_secs_f64(), None))
             }
+            Reset::Warm => Ok((
+                self.warm_targets(variant, workload)?,
+                t.elapsed().as_secs_f64(),
+                None,
+            )),
         }
     }
 }
@@ -386,6 +397,7 @@ pub fn execute(
             .as_ref()
             .and_then(|f| f.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| PathBuf::from(".")),
+        warm: RefCell::default(),
     };
     e.status = RunStatus::Running;
     e.write(dir)?;
@@ -403,6 +415,8 @@ pub fn execute(
             interrupted(&r, e)
         }
         Err(err) => {
+            // Best effort: the failure to report is the first one.
+            let _ = r.warm_stop(e);
             e.status = RunStatus::Aborted;
             e.write(dir)?;
             Err(err.context(format!(
@@ -417,6 +431,7 @@ pub fn execute(
 /// experiment stopping after the block that answers it), then removes the sandboxes.
 fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
     r.prepare_all(e)?;
+    r.warm_start(e)?;
     let mut progress = Progress {
         total: e.cells.len(),
         began: Instant::now(),
@@ -432,12 +447,14 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
         let cell = start_cell(r, e, i)?;
         let args = run_args(r, e, &cell)?;
         let status = child(&cell.targets, &args, &cell.log)?;
-        r.stop(
-            e,
-            &cell.variant,
-            &cell.workload,
-            e.plan.reset == Reset::Snapshot,
-        )?;
+        if e.plan.reset != Reset::Warm {
+            r.stop(
+                e,
+                &cell.variant,
+                &cell.workload,
+                e.plan.reset == Reset::Snapshot,
+            )?;
+        }
         let code = status.code();
         if code == Some(crate::error::EXIT_INTERRUPTED) || crate::driver::interrupted() {
             // Run again on resume, from the start.
@@ -452,6 +469,7 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
             break;
         }
     }
+    r.warm_stop(e)?;
     finish(r, e)
 }
 
@@ -501,6 +519,7 @@ fn remove_sandboxes(r: &Runner<'_>, e: &Experiment) -> Result<()> {
 }
 
 fn interrupted(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
+    r.warm_stop(e)?;
     e.status = RunStatus::Interrupted;
     e.write(r.dir)?;
     (r.note)(&format!(

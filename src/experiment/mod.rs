@@ -151,6 +151,14 @@ pub struct Experiment {
     /// A sequential experiment that stopped before its most blocks: why and when.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<Stopped>,
+    /// A warm experiment: the seconds its warm starts took, every execution's (they count
+    /// against `max_time` as the prepares do).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub warm_start_s: f64,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 /// Why a sequential experiment stopped, and where.
@@ -201,6 +209,7 @@ impl Experiment {
             cells,
             notes: Vec::new(),
             stopped: None,
+            warm_start_s: 0.0,
         }
     }
 
@@ -321,6 +330,12 @@ pub fn method_lines(e: &Experiment) -> Vec<String> {
     } else {
         format!("deviation: {}", method(e.plan.estimator))
     }];
+    if let Some(secs) = e.plan.warm_start {
+        out.push(format!(
+            "warm: every variant's servers driven once for {secs} s, then kept running; each cell drives one of them for {} s after {} s of warm-up, on what the cells before it left (no restore or restart between cells)",
+            e.plan.duration, e.plan.warmup
+        ));
+    }
     if let Some(s) = &e.plan.sequential {
         out.push(format!(
             "{}; precision asked ±{} % on {}, first look after {} block(s), at most {}{}",

@@ -218,11 +218,11 @@ impl Plan {
         })
     }
 
-    /// How every cell starts: the plan's `reset`, else none with a `url` variant and
-    /// snapshot without; snapshot refused with a `url` variant.
-    pub(super) fn reset_rule(&self, file: &Path) -> anyhow::Result<Reset> {
+    /// How every cell starts: the scale's `reset`, else the plan's, else none with a `url`
+    /// variant and snapshot without; snapshot refused with a `url` variant.
+    pub(super) fn reset_rule(&self, file: &Path, sc: &Scale) -> anyhow::Result<Reset> {
         let any_url = self.variants.iter().any(|v| v.url.is_some());
-        let reset = self.reset.unwrap_or(if any_url {
+        let reset = sc.reset.or(self.reset).unwrap_or(if any_url {
             Reset::None
         } else {
             Reset::Snapshot
@@ -233,7 +233,41 @@ impl Plan {
                 "reset = 'snapshot' needs sandboxes: a url variant's data directory is not txbench's to copy (use reload or none)",
             ));
         }
+        if reset == Reset::Warm && self.variants.iter().any(|v| v.instances.is_some()) {
+            return Err(bad(
+                file,
+                "reset = 'warm' keeps every variant's servers running between cells; a co-location plan measures its instances alone and together, so it restores them instead (use snapshot)",
+            ));
+        }
         Ok(reset)
+    }
+
+    /// The seconds of scale `sc` (over the plan's) that a warm experiment drives each server
+    /// before its first cell: 30 by default, refused without `reset = "warm"`.
+    pub(super) fn warm_start(
+        &self,
+        file: &Path,
+        sc: &Scale,
+        reset: Reset,
+    ) -> anyhow::Result<Option<f64>> {
+        let given = sc.warm_start.or(self.warm_start);
+        if reset != Reset::Warm {
+            return match given {
+                Some(_) => Err(bad(
+                    file,
+                    "warm_start: only a warm experiment (reset = 'warm') drives its servers before the first cell",
+                )),
+                None => Ok(None),
+            };
+        }
+        let secs = given.unwrap_or(30.0);
+        if !(secs >= 0.0 && secs.is_finite()) {
+            return Err(bad(
+                file,
+                format!("warm_start = {secs}: give 0 or more seconds"),
+            ));
+        }
+        Ok(Some(secs))
     }
 
     /// Every variant × workload with its options, `{name}` replaced by the values of scale

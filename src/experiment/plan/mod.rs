@@ -21,12 +21,20 @@ pub enum Reset {
     Reload,
     /// Run on whatever the previous cell left (the default for `url` variants).
     None,
+    /// Every variant × workload's servers started once on the prepared data, driven once
+    /// for `warm_start` seconds, then kept running and warm: the cells drive each in turn,
+    /// on what the previous cells left (randomized multiple interleaved trials, Abedi &
+    /// Brecht, ICPE 2017: no restore or restart noise between cells, so shorter cells in
+    /// more blocks).
+    Warm,
 }
 
 /// The sizes of one scale (`[scale.quick]`, `[scale.full]`), over the plan's own values.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scale {
+    /// How every cell starts at this scale (over the plan's `reset`).
+    pub reset: Option<Reset>,
     /// Thread levels, as `run --threads` takes them ("4", "1,2,4", "1..64x2").
     pub threads: Option<String>,
     /// Warm-up seconds of every cell.
@@ -42,6 +50,9 @@ pub struct Scale {
     pub max_repetitions: Option<u32>,
     /// Sequential: time at most, prepares included ("15m", "1h").
     pub max_time: Option<String>,
+    /// With `reset = "warm"`: seconds each server is driven once before the first cell
+    /// (default 30).
+    pub warm_start: Option<f64>,
     /// Values for `{name}` in the workloads' and variants' options (e.g. warehouses).
     #[serde(default)]
     pub vars: BTreeMap<String, String>,
@@ -132,7 +143,7 @@ pub struct Plan {
     pub description: Option<String>,
     /// The variant the others are compared with.
     pub baseline: String,
-    /// snapshot (default for sandboxes), reload or none.
+    /// snapshot (default for sandboxes), reload, none or warm.
     pub reset: Option<Reset>,
     /// Seed of the cell order (default: from the clock, recorded).
     pub seed: Option<u64>,
@@ -154,6 +165,8 @@ pub struct Plan {
     pub max_repetitions: Option<u32>,
     /// `max_time` when no scale says otherwise.
     pub max_time: Option<String>,
+    /// `warm_start` when no scale says otherwise.
+    pub warm_start: Option<f64>,
     /// The outcome that decides a sequential experiment and heads its verdict: "throughput"
     /// (the default: NOPM for TPC-C, else transactions per second) or a cost per
     /// transaction (server_cpu_ms, redo_bytes, fsyncs, page_splits, page_reorgs,
@@ -201,6 +214,9 @@ pub struct Expanded {
     pub repetitions: u32,
     /// How every cell starts.
     pub reset: Reset,
+    /// With `reset = "warm"`: the seconds each server is driven before the first cell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm_start: Option<f64>,
     /// The baseline variant.
     pub baseline: String,
     /// Variant names, in plan order.
@@ -334,7 +350,8 @@ impl Plan {
             .as_ref()
             .map_or(("", &empty), |(n, s)| (n.as_str(), *s));
         let sizes = self.sizes(file, sc)?;
-        let reset = self.reset_rule(file)?;
+        let reset = self.reset_rule(file, sc)?;
+        let warm_start = self.warm_start(file, sc, reset)?;
         let pairs = self.pairs(file, sc)?;
         let sequential = self.sequential(file, sc, sizes.repetitions, args)?;
         let primary = self.primary_outcome(file)?;
@@ -355,6 +372,7 @@ impl Plan {
             duration: sizes.duration,
             repetitions: scheduled,
             reset,
+            warm_start,
             baseline: self.baseline.clone(),
             variants,
             workloads,

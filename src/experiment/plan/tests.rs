@@ -329,6 +329,7 @@ fn a_co_location_plan_names_its_instances_and_bad_ones_are_one_line_refusals() {
     );
     assert!(refused("instance_cpus = [\"0\"]", "").contains("give instances too"));
     assert!(refused("instances = 2", "primary = \"redo_bytes\"").contains("compares throughput"));
+    assert!(refused("instances = 2", "reset = \"warm\"").contains("reset = 'warm'"));
     let two = "baseline = \"a\"\n[[variant]]\nname = \"a\"\ninstances = 2\n[[variant]]\nname = \"b\"\n[[workload]]\nname = \"tpcb\"\n";
     let e = parse(f(), two)
         .unwrap()
@@ -347,4 +348,42 @@ fn a_co_location_plan_names_its_instances_and_bad_ones_are_one_line_refusals() {
         .expand(f(), None)
         .unwrap();
     assert!(seq.sequential.is_some());
+}
+
+#[test]
+fn a_warm_plan_drives_its_servers_once_and_warm_start_is_refused_elsewhere() {
+    let plan = |more: &str| {
+        format!(
+            "baseline = \"a\"\n{more}\n[[variant]]\nname = \"a\"\n[[variant]]\nname = \"b\"\n[[workload]]\nname = \"tpcb\"\n"
+        )
+    };
+    let expand = |more: &str| parse(f(), &plan(more)).and_then(|p| p.expand(f(), None));
+    let warm = expand("reset = \"warm\"").unwrap();
+    assert_eq!((warm.reset, warm.warm_start), (Reset::Warm, Some(30.0)));
+    let scaled =
+        expand("reset = \"warm\"\nwarm_start = 60\n[scale.quick]\nwarm_start = 12").unwrap();
+    assert_eq!(scaled.warm_start, Some(12.0));
+    // A scale may be warm where the plan is not (the quick built-in plans).
+    let p = parse(
+        f(),
+        &plan("[scale.quick]\nreset = \"warm\"\n[scale.full]\nthreads = \"8\""),
+    )
+    .unwrap();
+    let quick = p.expand(f(), Some("quick")).unwrap();
+    assert_eq!((quick.reset, quick.warm_start), (Reset::Warm, Some(30.0)));
+    assert_eq!(p.expand(f(), Some("full")).unwrap().reset, Reset::Snapshot);
+    assert_eq!(expand("").unwrap().warm_start, None);
+    for (more, want) in [
+        ("warm_start = 10", "warm_start: only a warm experiment"),
+        (
+            "reset = \"warm\"\nwarm_start = -1",
+            "warm_start = -1: give 0 or more seconds",
+        ),
+    ] {
+        let e = expand(more).unwrap_err().to_string();
+        assert!(e.starts_with("p.toml: ") && e.contains(want), "{more}: {e}");
+        assert!(!e.contains('\n'), "one line: {e}");
+    }
+    let e = expand("reset = \"tepid\"").unwrap_err().to_string();
+    assert!(e.contains("line 2") && e.contains("`warm`"), "{e}");
 }
