@@ -106,6 +106,10 @@ pub struct RunConfig {
     /// Jitter window of the stability figures, seconds (0: one tenth of the measured time).
     #[serde(default)]
     pub stability_window_s: f64,
+    /// `--period`: seconds per period of the by-period table (None: hours in a run of two
+    /// hours or more, else no table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period_s: Option<f64>,
     /// Whether the server's counters and /proc are sampled every interval (server.csv).
     #[serde(default = "yes")]
     pub server_metrics: bool,

@@ -1009,3 +1009,166 @@ fn a_co_location_runs_each_instance_alone_and_both_together_and_gives_the_ratio(
     );
     assert!(html.contains("2 instances of <b>solo</b> alone and together"));
 }
+
+/// The first server sample's gauge `name` in a cell's run.
+fn first_gauge(dir: &Path, cell: &serde_json::Value, name: &str) -> f64 {
+    let f = dir
+        .join(cell["dir"].as_str().unwrap())
+        .join("run/server-status.jsonl");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    first["status_gauges"][name]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{name} in {}", f.display()))
+}
+
+#[test]
+fn a_warm_experiment_keeps_every_server_running_between_its_cells() {
+    let h = Home::new();
+    let _c = Cleanup(&h);
+    let plan = write(
+        h.path(),
+        "warm.toml",
+        r#"
+baseline = "durable"
+reset = "warm"
+warm_start = 2
+threads = "2"
+warmup = 0
+duration = 2
+repetitions = 2
+
+[[variant]]
+name = "durable"
+set = { innodb_buffer_pool_size = "128M", innodb_flush_log_at_trx_commit = 1 }
+
+[[variant]]
+name = "lazy"
+set = { innodb_buffer_pool_size = "128M", innodb_flush_log_at_trx_commit = 2 }
+
+[[workload]]
+name = "tpcb"
+prepare = ["--scale", "1"]
+"#,
+    );
+    let dir = h.path().join("w");
+    let out = h
+        .cmd()
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .args(["--seed", "5"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("warm: every variant's servers driven once for 2 s"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("warm start: driving variant lazy"),
+        "{stderr}"
+    );
+    let e = load(&dir);
+    assert_eq!(e["status"], "completed");
+    // The warm starts count against max_time as the prepares do.
+    assert!(
+        e["warm_start_s"].as_f64().unwrap() >= 4.0,
+        "{}",
+        e["warm_start_s"]
+    );
+    for v in ["durable", "lazy"] {
+        let warm = dir.join(format!("warm-start/{v}-tpcb/result.json"));
+        assert!(warm.is_file(), "{}", warm.display());
+        let cells: Vec<&serde_json::Value> = e["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["variant"] == v)
+            .collect();
+        assert_eq!(cells.len(), 2);
+        for c in &cells {
+            assert_eq!(c["status"], "done", "{c}");
+            assert!(c["restore_s"].is_null(), "{c}");
+        }
+        // Started once and driven before the first cell; never restarted nor reset: the
+        // second cell finds the server up for longer, and the log where the first left it.
+        let (u1, u2) = (
+            first_gauge(&dir, cells[0], "uptime"),
+            first_gauge(&dir, cells[1], "uptime"),
+        );
+        assert!(u1 >= 2.0 && u2 >= u1 + 2.0, "{v}: uptime {u1} then {u2}");
+        let (l1, l2) = (
+            first_gauge(&dir, cells[0], "innodb_lsn_current"),
+            first_gauge(&dir, cells[1], "innodb_lsn_current"),
+        );
+        assert!(l2 > l1, "{v}: log sequence number {l1} then {l2}");
+    }
+    // The warm-up runs are not the user's measurements: not in the results store.
+    let out = h
+        .cmd()
+        .args(["--json", "runs", "--label", "experiment=warm"])
+        .output()
+        .unwrap();
+    let stored: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stored.as_array().unwrap().len(), 4, "{stored}");
+    // Every server stopped and removed at the end.
+    let out = h.cmd().args(["server", "list"]).output().unwrap();
+    assert!(!text(&out).0.contains("-tpcb"), "{:?}", text(&out));
+}
+
+#[test]
+fn a_plan_with_period_prints_each_cells_run_period_by_period() {
+    let h = Home::new();
+    let _c = Cleanup(&h);
+    // The decline plan's shape, small: one variant, one long cell, `--period`.
+    let plan = write(
+        h.path(),
+        "long.toml",
+        r#"
+baseline = "server"
+threads = "2"
+warmup = 0
+duration = 6
+repetitions = 1
+
+[[variant]]
+name = "server"
+set = { innodb_buffer_pool_size = "128M" }
+
+[[workload]]
+name = "tpcb"
+prepare = ["--scale", "1"]
+run = ["--period", "2", "--report-interval", "1"]
+"#,
+    );
+    let dir = h.path().join("long");
+    let out = h
+        .cmd()
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("by period — server, tpcb, 2 threads, repetition 1 (2 s each):"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("from the first period to the last"),
+        "{stdout}"
+    );
+    let cell = &load(&dir)["cells"][0];
+    let run = common::result_json(&dir.join(cell["dir"].as_str().unwrap()).join("run"));
+    assert!(
+        run["periods"]["periods"].as_array().unwrap().len() >= 3,
+        "{}",
+        run["periods"]
+    );
+    common::assert_schema_valid(&run);
+}

@@ -657,7 +657,21 @@ fn findings_purge_lag_and_the_cpu_shared_with_the_driver() {
             "8",
             "--warmup",
             "1",
+            "--period",
+            "2",
         ],
+    );
+    // Period by period: the history list is what rose from the first period to the last.
+    let p = &r["periods"];
+    assert_eq!(p["period_s"], 2.0, "{p}");
+    assert!(p["periods"].as_array().unwrap().len() >= 3, "{p}");
+    assert!(
+        p["periods"][0]["server"]["history_list_length"].is_number(),
+        "{p}"
+    );
+    assert!(
+        p["moved"].to_string().contains("\"history_list_length\""),
+        "{p}"
     );
     assert!(
         rules.contains(&"purge_lag".to_string()),
@@ -684,6 +698,8 @@ fn findings_purge_lag_and_the_cpu_shared_with_the_driver() {
             "1",
         ],
     );
+    // Without --period a run under two hours has no by-period table.
+    assert!(r.get("periods").is_none(), "{}", r["periods"]);
     assert!(
         rules.contains(&"shared_cpu".to_string()),
         "{} {}",

@@ -9,6 +9,7 @@ pub mod cross_checks;
 pub mod findings;
 pub mod history;
 pub mod merge;
+pub mod periods;
 pub mod profile;
 pub mod robust;
 #[cfg(test)]

@@ -108,4 +108,5 @@ pub fn conclude(result: &mut RunResult, block: ServerSummary, rows: &[ServerRow]
         summary.server = Some(block);
     }
     result.findings = super::findings::of(result, rows);
+    result.periods = super::periods::of(result, rows);
 }

@@ -53,6 +53,11 @@ pub struct DriverArgs {
     /// Window of the stability figures' jitter, seconds (default: one tenth of the run).
     #[arg(long, global = true, allow_negative_numbers = true, value_parser = positive_secs)]
     pub stability_window: Option<f64>,
+    /// Seconds per period of the run's by-period table (throughput, p95 and the server
+    /// figures that explain a decline, per period); default: an hour in a run of two hours
+    /// or more, else no table.
+    #[arg(long, global = true, allow_negative_numbers = true, value_parser = positive_secs)]
+    pub period: Option<f64>,
     /// Sample only the server's Uptime (restarts, a frozen server), not its counters and
     /// /proc: for measuring what the server metrics cost.
     #[arg(long, global = true)]

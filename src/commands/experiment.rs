@@ -357,15 +357,17 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
     print!("{}", exporter.experiment(e, &tables));
     if format == Format::Text && !out.quiet {
         print!("{}", experiment::why_text(e, &why, &profiles));
+        print!("{}", period_tables(e, dir));
     }
     if format == Format::Text && !out.quiet {
         let secs: f64 = e.cells.iter().filter_map(|c| c.elapsed_s).sum::<f64>()
+            + e.warm_start_s
             + e.prepared
                 .iter()
                 .map(|p| p.prepare_s + p.snapshot_s.unwrap_or(0.0))
                 .sum::<f64>();
         println!(
-            "experiment: {} ({} cells, {} INVALID; {:.0} s of prepare, snapshots and cells)",
+            "experiment: {} ({} cells, {} INVALID; {:.0} s of prepare, snapshots, warm start and cells)",
             dir.display(),
             e.cells.len(),
             e.invalid_cells(),
@@ -389,6 +391,39 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
         print!("{}", exporter.summary(&summary));
     }
     Ok(())
+}
+
+/// Every cell's by-period table (`--period` in the plan's run options, or cells of two hours
+/// or more: the `decline` plan), each under the cell's name.
+fn period_tables(e: &Experiment, dir: &Path) -> String {
+    let periodic = e.plan.duration >= crate::analysis::periods::HOURLY_FROM_S
+        || e.plan.pairs.iter().any(|p| {
+            p.run
+                .iter()
+                .any(|a| a == "--period" || a.starts_with("--period="))
+        });
+    if !periodic {
+        return String::new();
+    }
+    let mut out = String::new();
+    for c in e.cells.iter().filter(|c| c.status != CellStatus::Pending) {
+        let Some(p) = crate::results::RunResult::load(&dir.join(&c.dir).join("run"))
+            .ok()
+            .and_then(|r| r.periods)
+        else {
+            continue;
+        };
+        out.push_str(&format!(
+            "by period — {}, {}, {} threads, repetition {} ({} s each):\n{}",
+            c.variant,
+            c.workload,
+            c.threads,
+            c.repetition,
+            p.period_s,
+            crate::report::periods::text(&p, 2)
+        ));
+    }
+    out
 }
 
 /// Cells recorded without the server's per-transaction figures (by an older txbench) get

@@ -420,6 +420,11 @@ impl<'a> Measure<'a> {
         if self.given.cfg.server_metrics && !self.samplers.is_empty() {
             self.server_figures();
         }
+        // Without the server's figures (--no-server-metrics, a shard) the by-period table
+        // still has the throughput and p95.
+        if self.result.periods.is_none() {
+            self.result.periods = crate::analysis::periods::of(&self.result, &[]);
+        }
         stall::judge(&mut self.result, &self.watch, self.users.n);
         let done_error = self.users.shared.done_error.lock().map(|e| e.clone());
         if let Ok(Some(e)) = done_error {

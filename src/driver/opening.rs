@@ -139,6 +139,7 @@ pub(super) fn new_result(
         }),
         merged: None,
         database_growth: Vec::new(),
+        periods: None,
         validity: Validity {
             valid: true,
             reasons: vec![],

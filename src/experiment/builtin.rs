@@ -12,6 +12,7 @@ pub const PLANS: &[(&str, &str)] = &[
     ("two-tools", include_str!("../../plans/two-tools.toml")),
     ("replication", include_str!("../../plans/replication.toml")),
     ("co-location", include_str!("../../plans/co-location.toml")),
+    ("decline", include_str!("../../plans/decline.toml")),
 ];
 
 /// The built-in plan called `name`.
@@ -34,8 +35,17 @@ mod tests {
                 let e = plan
                     .expand(f, Some(scale))
                     .unwrap_or_else(|e| panic!("{name} {scale}: {e}"));
-                assert!(e.repetitions >= 2, "{name} {scale}: a verdict needs 2");
+                // A plan of one variant compares nothing (decline: one long run).
+                if e.variants.len() > 1 {
+                    assert!(e.repetitions >= 2, "{name} {scale}: a verdict needs 2");
+                }
             }
         }
+        // The decline plan's cells get their by-period table: hours at full scale.
+        let text = get("decline").unwrap();
+        let plan = super::super::plan::parse(Path::new("decline"), text).unwrap();
+        let full = plan.expand(Path::new("decline"), Some("full")).unwrap();
+        assert_eq!(full.pairs[0].run, ["--period", "3600"]);
+        assert_eq!(full.duration, 8.0 * 3600.0);
     }
 }

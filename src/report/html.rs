@@ -248,6 +248,9 @@ fn run_section(
         push_chart(h, charts_out, c)?;
     }
     stability_table(h, x.r);
+    if let Some(p) = &x.r.periods {
+        super::periods::html(h, p);
+    }
     statements_table(h, x.r);
     super::server::section(h, charts_out, n, x)?;
     super::profile::section(h, x);

@@ -7,6 +7,7 @@ pub mod export;
 pub mod html;
 pub mod live;
 mod page;
+pub mod periods;
 mod profile;
 mod server;
 mod sweep;

@@ -142,6 +142,14 @@ pub fn summary(r: &RunResult) -> String {
     if let Some(st) = &r.stability {
         stability(&mut out, st);
     }
+    if let Some(p) = &r.periods {
+        let _ = writeln!(
+            out,
+            "  by period ({:.0} s each; server figures per transaction, then levels):",
+            p.period_s
+        );
+        out.push_str(&super::periods::text(p, 4));
+    }
     if let Some(w) = &r.workload_report {
         scorecard(&mut out, w);
     }

@@ -6,6 +6,7 @@ mod files;
 mod finding;
 pub mod growth;
 mod interval;
+pub mod period;
 mod profile;
 pub mod replay;
 mod stability;
@@ -179,6 +180,10 @@ pub struct RunResult {
     /// How the tables the workload adds to grew over the run (TPC-C, TPC-B), from the server.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub database_growth: Vec<growth::TableGrowth>,
+    /// The measured phase period by period (`--period`, or hours in a run of two hours or
+    /// more), with the server figures that explain a decline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub periods: Option<period::Periods>,
     /// The verdict.
     pub validity: Validity,
 }

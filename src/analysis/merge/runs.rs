@@ -326,6 +326,7 @@ impl Merge {
             shard: None,
             merged: None,
             database_growth: Vec::new(),
+            periods: None,
             validity: Validity {
                 valid: true,
                 reasons: Vec::new(),

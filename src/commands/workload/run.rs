@@ -164,6 +164,7 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
         isolation: d.isolation,
         workload_options: serde_json::Value::Null,
         stability_window_s: d.stability_window.unwrap_or(0.0),
+        period_s: d.period,
         server_metrics: !d.no_server_metrics,
         profile: d.profile.unwrap_or_default(),
         shard,
