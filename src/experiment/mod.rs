@@ -153,12 +153,8 @@ pub struct Experiment {
     pub stopped: Option<Stopped>,
     /// A warm experiment: the seconds its warm starts took, every execution's (they count
     /// against `max_time` as the prepares do).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     pub warm_start_s: f64,
-}
-
-fn is_zero(v: &f64) -> bool {
-    *v == 0.0
 }
 
 /// Why a sequential experiment stopped, and where.
@@ -330,12 +326,7 @@ pub fn method_lines(e: &Experiment) -> Vec<String> {
     } else {
         format!("deviation: {}", method(e.plan.estimator))
     }];
-    if let Some(secs) = e.plan.warm_start {
-        out.push(format!(
-            "warm: every variant's servers driven once for {secs} s, then kept running; each cell drives one of them for {} s after {} s of warm-up, on what the cells before it left (no restore or restart between cells)",
-            e.plan.duration, e.plan.warmup
-        ));
-    }
+    out.extend(e.plan.warm_text());
     if let Some(s) = &e.plan.sequential {
         out.push(format!(
             "{}; precision asked ±{} % on {}, first look after {} block(s), at most {}{}",

@@ -258,6 +258,14 @@ pub struct SequentialArgs {
 }
 
 impl Expanded {
+    /// A warm experiment's method, in a line (None: not warm).
+    pub fn warm_text(&self) -> Option<String> {
+        self.warm_start.map(|secs| format!(
+            "warm: every variant's servers driven once for {secs} s, then kept running; each cell drives one of them for {} s after {} s of warm-up, on what the cells before it left (no restore or restart between cells)",
+            self.duration, self.warmup
+        ))
+    }
+
     /// The options of `variant` × `workload`.
     pub fn pair(&self, variant: &str, workload: &str) -> Option<&Pair> {
         self.pairs
