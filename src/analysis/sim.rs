@@ -62,3 +62,38 @@ pub fn disturb(seed: &mut u64, pairs: &mut [(f64, f64)], size: f64) {
         pairs[i].1 *= f;
     }
 }
+
+/// A measured interval row of `tps` from `start_s` to `end_s`, every latency `p95_ms`, in
+/// `phase`; nothing else recorded.
+pub fn interval_row(
+    phase: crate::results::Phase,
+    start_s: f64,
+    end_s: f64,
+    tps: f64,
+    p95_ms: f64,
+) -> crate::results::IntervalRow {
+    crate::results::IntervalRow {
+        phase,
+        start_s,
+        end_s,
+        threads: 4,
+        transactions: (tps * (end_s - start_s)) as u64,
+        tps,
+        qps: 0.0,
+        reads_ps: 0.0,
+        writes_ps: 0.0,
+        other_ps: 0.0,
+        p95_ms,
+        p99_ms: p95_ms,
+        service_p99_ms: p95_ms,
+        errors: 0,
+        unexpected_errors: 0,
+        failed_after_retries: 0,
+        err_ps: 0.0,
+        reconn_ps: 0.0,
+        errors_by_class: Default::default(),
+        kinds: Vec::new(),
+        client_cpu_pct: 0.0,
+        targets: Vec::new(),
+    }
+}

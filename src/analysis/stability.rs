@@ -185,30 +185,8 @@ mod tests {
     use super::*;
 
     fn row(i: usize, step: f64, tps: f64, phase: Phase) -> IntervalRow {
-        IntervalRow {
-            phase,
-            start_s: i as f64 * step,
-            end_s: (i + 1) as f64 * step,
-            threads: 4,
-            transactions: (tps * step) as u64,
-            tps,
-            qps: 0.0,
-            reads_ps: 0.0,
-            writes_ps: 0.0,
-            other_ps: 0.0,
-            p95_ms: 1.0,
-            p99_ms: 2.0,
-            service_p99_ms: 2.0,
-            errors: 0,
-            unexpected_errors: 0,
-            failed_after_retries: 0,
-            err_ps: 0.0,
-            reconn_ps: 0.0,
-            errors_by_class: Default::default(),
-            kinds: Vec::new(),
-            client_cpu_pct: 0.0,
-            targets: Vec::new(),
-        }
+        let start = i as f64 * step;
+        crate::analysis::sim::interval_row(phase, start, start + step, tps, 1.0)
     }
 
     use crate::analysis::sim::noise;

@@ -360,12 +360,7 @@ fn print_results(out: &Output, e: &Experiment, dir: &Path, format: Format) -> Re
         print!("{}", period_tables(e, dir));
     }
     if format == Format::Text && !out.quiet {
-        let secs: f64 = e.cells.iter().filter_map(|c| c.elapsed_s).sum::<f64>()
-            + e.warm_start_s
-            + e.prepared
-                .iter()
-                .map(|p| p.prepare_s + p.snapshot_s.unwrap_or(0.0))
-                .sum::<f64>();
+        let secs = experiment::sequential::spent_s(e);
         println!(
             "experiment: {} ({} cells, {} INVALID; {:.0} s of prepare, snapshots, warm start and cells)",
             dir.display(),

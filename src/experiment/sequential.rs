@@ -260,20 +260,21 @@ pub fn look(e: &super::Experiment) -> Option<(Option<Stop>, Look)> {
                 .map(|r| r.deviation.as_ref().map(|d| d.ci_pct)),
         );
     }
+    let cells_s: f64 = e.cells.iter().filter_map(|c| c.elapsed_s).sum();
+    let block_s = cells_s / f64::from(blocks);
+    Some(decide(rule, blocks, &intervals, spent_s(e), block_s))
+}
+
+/// The seconds `e` has taken so far, as `max_time` counts them: prepares, snapshots, warm
+/// starts and cells.
+pub fn spent_s(e: &super::Experiment) -> f64 {
     let prepare_s: f64 = e
         .prepared
         .iter()
         .map(|p| p.prepare_s + p.snapshot_s.unwrap_or(0.0))
         .sum();
     let cells_s: f64 = e.cells.iter().filter_map(|c| c.elapsed_s).sum();
-    let block_s = cells_s / f64::from(blocks);
-    Some(decide(
-        rule,
-        blocks,
-        &intervals,
-        prepare_s + e.warm_start_s + cells_s,
-        block_s,
-    ))
+    prepare_s + e.warm_start_s + cells_s
 }
 
 #[cfg(test)]

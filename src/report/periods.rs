@@ -1,9 +1,17 @@
 //! A run's by-period table (analysis::periods) as text: a line per period, its throughput,
 //! p95 and the server figures, then what rose from the first period to the last.
 
-use crate::analysis::periods::{FIGURES, ROSE_PCT, ends, figure};
+use crate::analysis::periods::{FIGURES, Figure, ROSE_PCT, ends, figure};
 use crate::results::period::Periods;
 use std::fmt::Write;
+
+/// The figures some period has: the table's columns.
+fn shown(p: &Periods) -> Vec<&'static Figure> {
+    FIGURES
+        .iter()
+        .filter(|f| p.periods.iter().any(|x| x.server.contains_key(f.name)))
+        .collect()
+}
 
 /// A figure's value with as many digits as its size needs.
 fn value(v: f64) -> String {
@@ -27,10 +35,7 @@ fn label(start: f64, end: f64, period_s: f64) -> String {
 /// The table, indented for a run's summary (`indent` spaces).
 pub fn text(p: &Periods, indent: usize) -> String {
     let pad = " ".repeat(indent);
-    let shown: Vec<_> = FIGURES
-        .iter()
-        .filter(|f| p.periods.iter().any(|x| x.server.contains_key(f.name)))
-        .collect();
+    let shown = shown(p);
     let mut out = String::new();
     let _ = write!(out, "{pad}{:<16}{:>10}{:>9}", "period", p.unit, "p95 ms");
     for f in &shown {
@@ -58,10 +63,7 @@ pub fn text(p: &Periods, indent: usize) -> String {
 /// The table as an HTML section of a run's report (its unit and the figures' names are
 /// txbench's own, the course line escaped as any text).
 pub fn html(h: &mut String, p: &Periods) {
-    let shown: Vec<_> = FIGURES
-        .iter()
-        .filter(|f| p.periods.iter().any(|x| x.server.contains_key(f.name)))
-        .collect();
+    let shown = shown(p);
     let _ = write!(
         h,
         "<h3>By period</h3><table><tr><th>period</th><th>{}</th><th>p95 ms</th>",

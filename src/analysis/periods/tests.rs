@@ -2,30 +2,8 @@ use super::*;
 use crate::metrics::server::COLUMNS;
 
 fn interval(i: usize, tps: f64, p95: f64) -> IntervalRow {
-    IntervalRow {
-        phase: Phase::Measure,
-        start_s: i as f64 * 10.0,
-        end_s: (i + 1) as f64 * 10.0,
-        threads: 4,
-        transactions: (tps * 10.0) as u64,
-        tps,
-        qps: 0.0,
-        reads_ps: 0.0,
-        writes_ps: 0.0,
-        other_ps: 0.0,
-        p95_ms: p95,
-        p99_ms: p95,
-        service_p99_ms: p95,
-        errors: 0,
-        unexpected_errors: 0,
-        failed_after_retries: 0,
-        err_ps: 0.0,
-        reconn_ps: 0.0,
-        errors_by_class: Default::default(),
-        kinds: Vec::new(),
-        client_cpu_pct: 0.0,
-        targets: Vec::new(),
-    }
+    let start = i as f64 * 10.0;
+    crate::analysis::sim::interval_row(Phase::Measure, start, start + 10.0, tps, p95)
 }
 
 fn server(i: usize, vals: &[(&str, f64)]) -> ServerRow {
