@@ -251,13 +251,22 @@ pub struct ReplayCmd {
     /// The replica to measure (default: the primary's first, NAME-r1).
     #[arg(long, value_name = "NAME")]
     pub replica: Option<String>,
-    /// Seconds the primary runs TPC-C while the replica's applier is stopped.
+    /// Seconds the primary runs TPC-C while the replica's applier is stopped (with
+    /// --balanced: each probe's seconds).
     #[arg(long, default_value_t = 10.0, allow_negative_numbers = true, value_parser = driver::positive_secs)]
     pub time: f64,
+    /// Search for the balanced replay speed instead: the highest primary rate at which the
+    /// replica's lag stays within 5 % of a probe (probes with the applier running; the first
+    /// closed loop, or at --rate).
+    #[arg(long)]
+    pub balanced: bool,
+    /// With --balanced: at most this many probes.
+    #[arg(long, default_value_t = 6, requires = "balanced", value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub probes: u32,
     /// The primary run's virtual users.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub threads: u32,
-    /// Open loop: the primary's transactions per second.
+    /// Open loop: the primary's transactions per second (with --balanced: the first probe's).
     #[arg(long, allow_negative_numbers = true, value_parser = driver::positive_secs)]
     pub rate: Option<f64>,
     /// The warehouses the run uses, as `prepare tpcc` loaded them (default: all prepared).
@@ -267,7 +276,8 @@ pub struct ReplayCmd {
     /// it the replay is INVALID.
     #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub catch_up_timeout: u64,
-    /// The replay's directory: the primary's run in run/, replay.json beside it (default:
+    /// The replay's directory: the primary's run in run/, replay.json beside it; with
+    /// --balanced the probes' runs in probe-N/, balanced.json beside them (default:
     /// runs/TIME-tpcc-replay).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,

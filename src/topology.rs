@@ -192,13 +192,13 @@ pub fn replica_status(conn: &mut mysql::Conn) -> Result<Option<ReplicaStatus>, m
 
 #[cfg(feature = "mysql")]
 /// The primary's last binary-log GTIDs (@@gtid_binlog_pos, MariaDB); None where there are
-/// none or the server has no such variable.
+/// none or the server has no such variable. Read with SHOW, which the server counts as
+/// Com_show_variables: not one of the statements a run's cross-check sums, so a reader
+/// beside a measured run (the sampler, replay's probes) does not count as the workload's.
 pub fn binlog_gtid(conn: &mut mysql::Conn) -> Result<Option<String>, mysql::Error> {
-    match conn.query_first::<Option<String>, _>("SELECT @@gtid_binlog_pos") {
-        Ok(v) => Ok(v.flatten()),
-        Err(mysql::Error::MySqlError(e)) if e.code == 1193 => Ok(None),
-        Err(e) => Err(e),
-    }
+    let row: Option<(String, String)> =
+        conn.query_first("SHOW GLOBAL VARIABLES LIKE 'gtid_binlog_pos'")?;
+    Ok(row.map(|(_, v)| v).filter(|v| !v.is_empty()))
 }
 
 /// MariaDB GTID positions (`domain-server-seq`, comma separated) as domain → seq.

@@ -1,6 +1,7 @@
 //! `txbench replay` against a real primary and replica: the catch-up measured, the replica's
-//! New-Orders agreeing with the primary's, a replica slowed on purpose measured slower, a
-//! broken applier INVALID within a bound, and the refusals.
+//! New-Orders agreeing with the primary's, a replica slowed on purpose measured slower (by
+//! catch-up and by the balanced-rate search), a filtered replica and a broken applier
+//! INVALID within a bound, and the refusals.
 
 mod common;
 
@@ -46,6 +47,38 @@ fn replay(h: &Home, dir: &str) -> (std::process::Output, Value) {
         .unwrap();
     let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     (out, v)
+}
+
+/// `replay --balanced --json` with `args`: its output and its JSON.
+fn balanced(h: &Home, dir: &str, args: &[&str]) -> (std::process::Output, Value) {
+    let out = h
+        .cmd()
+        .args(["replay", "--server", "p", "--balanced", "--threads", "2"])
+        .args(args)
+        .args(["--catch-up-timeout", "60", "--json", "--out", dir])
+        .output()
+        .unwrap();
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out, v)
+}
+
+/// What every search's probes must show: the rule applied as stated, each probe's run
+/// labelled and stored, the file the same as the output.
+fn check_probes(h: &Home, dir: &str, b: &Value) {
+    let tolerance = f(b, &["tolerance_s"]);
+    let probes = b["probes"].as_array().expect("probes");
+    assert!(!probes.is_empty(), "{b}");
+    for p in probes {
+        let kept = p["kept_up"].as_bool().unwrap();
+        assert_eq!(kept, f(p, &["lag_s"]) <= tolerance, "{p}");
+        assert!(p["written"].as_u64().unwrap() > 0, "{p}");
+        let run = result_json(&h.path().join(dir).join(p["run_dir"].as_str().unwrap()));
+        assert_eq!(run["config"]["labels"]["replay"], "balanced", "{p}");
+    }
+    let stored: Value =
+        serde_json::from_slice(&std::fs::read(h.path().join(dir).join("balanced.json")).unwrap())
+            .unwrap();
+    assert_eq!(&stored, b);
 }
 
 fn f(v: &Value, path: &[&str]) -> f64 {
@@ -144,6 +177,13 @@ fn replay_measures_catch_up_and_a_throttled_replica_replays_slower() {
         serde_json::from_slice(&std::fs::read(h.path().join("fast/replay.json")).unwrap()).unwrap();
     assert_eq!(stored, fast);
 
+    // The balanced search on the replica as it is: a rate it keeps up with.
+    let (out, fast_balanced) = balanced(&h, "fast-balanced", &["--time", "3", "--probes", "2"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert_eq!(fast_balanced["valid"], true, "{fast_balanced}");
+    check_probes(&h, "fast-balanced", &fast_balanced);
+    let fast_nopm = f(&fast_balanced, &["balanced_nopm"]);
+
     // Slowed on purpose: a trigger on the replica sleeps per order it applies (row events
     // fire triggers only with slave_run_triggers_for_rbr).
     let mut r = replica_admin(&h, &p);
@@ -168,9 +208,53 @@ fn replay_measures_catch_up_and_a_throttled_replica_replays_slower() {
         "fast {fast}\nslow {slow}"
     );
 
+    // The search finds the throttled replica's balanced rate under what its sleeps allow
+    // (1 / SLEEP_PER_ORDER New-Orders a second, 1,200 a minute; a probe of 4 s may end
+    // 0.5 s behind, so at most 4 / 3.5 of that, and the run's count is short), and far
+    // under the unthrottled replica's.
+    let (out, slow_balanced) = balanced(
+        &h,
+        "slow-balanced",
+        &["--time", "4", "--rate", "80", "--probes", "4"],
+    );
+    assert!(out.status.success(), "{:?}", text(&out));
+    check_probes(&h, "slow-balanced", &slow_balanced);
+    let slow_nopm = f(&slow_balanced, &["balanced_nopm"]);
+    let ceiling = 60.0 / SLEEP_PER_ORDER * 4.0 / 3.5;
+    assert!(slow_nopm < 1.5 * ceiling, "{slow_balanced}");
+    assert!(
+        f(&slow_balanced, &["behind_nopm"]) > slow_nopm,
+        "{slow_balanced}"
+    );
+    assert!(
+        fast_nopm > 3.0 * slow_nopm,
+        "fast {fast_balanced}\nslow {slow_balanced}"
+    );
+
+    // A replica that skips the district table "keeps up" with anything: its New-Orders are
+    // not the primary's, and the search is INVALID.
+    r.query_drop("STOP SLAVE").unwrap();
+    r.query_drop("DROP TRIGGER txbench.slow_apply").unwrap();
+    r.query_drop("SET GLOBAL replicate_wild_ignore_table = 'txbench.district'")
+        .unwrap();
+    r.query_drop("START SLAVE").unwrap();
+    let (out, filtered) = balanced(&h, "filtered", &["--time", "2", "--probes", "1"]);
+    assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
+    assert_eq!(filtered["valid"], false, "{filtered}");
+    assert!(
+        filtered["reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains("New-Order"),
+        "{filtered}"
+    );
+    r.query_drop("STOP SLAVE").unwrap();
+    r.query_drop("SET GLOBAL replicate_wild_ignore_table = ''")
+        .unwrap();
+    r.query_drop("START SLAVE").unwrap();
+
     // A broken applier (a row the primary updates gone from the replica) is INVALID, and
     // soon: exit 3 with the replica's error.
-    r.query_drop("DROP TRIGGER txbench.slow_apply").unwrap();
     r.query_drop("DELETE FROM txbench.warehouse").unwrap();
     let t = std::time::Instant::now();
     let (out, broken) = replay(&h, "broken");

@@ -1,12 +1,13 @@
-//! `txbench replay`: the options read once, replay::catch_up called, its finding printed
-//! (text, the finding first; or --json), INVALID exiting 3.
+//! `txbench replay`: the options read once, replay::catch_up (or, with --balanced,
+//! replay::balanced) called, its finding printed (text, the finding first; or --json),
+//! INVALID exiting 3.
 
 use super::Output;
 use crate::cli::ReplayCmd;
 use crate::error::{EXIT_OK, Failure};
 use crate::replay::{self, Options};
 use crate::report::text::shown;
-use crate::results::replay::Replay;
+use crate::results::replay::{Balanced, Replay};
 use crate::server::StateDir;
 use anyhow::Result;
 use std::time::Duration;
@@ -32,20 +33,54 @@ pub fn replay(out: &Output, url: Option<&str>, cmd: &ReplayCmd) -> Result<i32> {
             .clone()
             .unwrap_or_else(|| super::workload::default_run_dir("tpcc", "replay")),
         store: out.store.clone(),
+        probes: cmd.balanced.then_some(cmd.probes),
     };
     let home = StateDir::from_env()?;
-    let r = replay::catch_up(&home, &o, &|line| out.note(&shown(line)))?;
+    let note = |line: &str| out.note(&shown(line));
+    if o.probes.is_some() {
+        let b = replay::balanced(&home, &o, &note)?;
+        let file = o.dir.join(crate::results::replay::BALANCED_FILE);
+        return finish(out, &b, balanced_lines(&b, &file), &b.reasons);
+    }
+    let r = replay::catch_up(&home, &o, &note)?;
+    let file = o.dir.join(crate::results::replay::FILE);
+    finish(out, &r, lines(&r, &file), &r.reasons)
+}
+
+/// Prints a replay's record (--json) or its lines; INVALID (any reason) exits 3.
+fn finish<T: serde::Serialize>(
+    out: &Output,
+    record: &T,
+    lines: Vec<String>,
+    reasons: &[String],
+) -> Result<i32> {
     if out.json {
-        super::print_json(&serde_json::to_value(&r)?);
+        super::print_json(&serde_json::to_value(record)?);
     } else {
-        for line in lines(&r, &o.dir.join(crate::results::replay::FILE)) {
+        for line in lines {
             println!("{}", shown(&line));
         }
     }
-    if !r.valid {
-        return Err(Failure::Invalid(r.reasons.join("; ")).into());
+    if !reasons.is_empty() {
+        return Err(Failure::Invalid(reasons.join("; ")).into());
     }
     Ok(EXIT_OK)
+}
+
+/// The search in a few lines: the finding, the rule, a line per probe.
+fn balanced_lines(b: &Balanced, file: &std::path::Path) -> Vec<String> {
+    let mut v = Vec::new();
+    if !b.valid {
+        v.push(format!("INVALID: {}", b.reasons.join("; ")));
+    }
+    v.push(b.finding());
+    v.push(format!(
+        "a probe keeps up when the replica's peak backlog is within {:.2} s of the primary's writing",
+        b.tolerance_s
+    ));
+    v.extend(b.probes.iter().map(|p| p.line()));
+    v.push(format!("stored: {}", file.display()));
+    v
 }
 
 /// The replay in a few lines, the finding first.

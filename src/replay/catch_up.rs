@@ -2,7 +2,7 @@
 //! to apply), its applier stopped, the primary's run, the relay log fetched to the primary's
 //! last transaction, the applier started and timed until it holds that transaction.
 
-use super::{Members, Options, run_primary};
+use super::{Leg, Members, Options, run_primary};
 use crate::engine::mysql::{self as my, applier};
 use crate::results::replay::{Backlog, CatchUp, PrimaryRun, Replay, per_minute};
 use crate::topology::{binlog_gtid, gtid_distance};
@@ -31,7 +31,12 @@ pub(super) fn measure(o: &Options, m: &Members, note: &dyn Fn(&str)) -> Result<R
         o.threads,
         o.rate.map_or(String::new(), |r| format!(", --rate {r}"))
     ));
-    let loaded = run_primary(o, m).and_then(|run| {
+    let leg = Leg {
+        dir: "run",
+        label: "catch-up",
+        rate: o.rate,
+    };
+    let loaded = run_primary(o, m, &leg).and_then(|run| {
         let target = binlog_gtid(&mut p)?.unwrap_or_default();
         let written = new_orders(&mut p)?.saturating_sub(primary_before);
         let fetch_wait_s = wait_fetched(&mut r, &target, o.timeout)?;
@@ -85,7 +90,7 @@ pub(super) fn measure(o: &Options, m: &Members, note: &dyn Fn(&str)) -> Result<R
 }
 
 /// The run's figures a replay compares with.
-fn primary_run(run: &crate::results::RunResult) -> PrimaryRun {
+pub(super) fn primary_run(run: &crate::results::RunResult) -> PrimaryRun {
     let s = run.summary.as_ref();
     let rate = run.workload_report.as_ref().and_then(|w| w.rate.as_ref());
     PrimaryRun {
@@ -127,7 +132,7 @@ fn judge(out: &mut Replay, run: &crate::results::RunResult) {
 }
 
 /// Every committed New-Order advances its district's D_NEXT_O_ID by one (2.4.2.2).
-fn new_orders(conn: &mut mysql::Conn) -> Result<u64> {
+pub(super) fn new_orders(conn: &mut mysql::Conn) -> Result<u64> {
     let n: Option<Option<i64>> = conn
         .query_first("SELECT CAST(SUM(d_next_o_id) AS SIGNED) FROM district")
         .context(
@@ -138,7 +143,12 @@ fn new_orders(conn: &mut mysql::Conn) -> Result<u64> {
 
 /// Waits until the replica replicates and holds everything the primary wrote, so the
 /// backlog is the run's alone.
-fn settle(p: &mut mysql::Conn, r: &mut mysql::Conn, name: &str, timeout: Duration) -> Result<()> {
+pub(super) fn settle(
+    p: &mut mysql::Conn,
+    r: &mut mysql::Conn,
+    name: &str,
+    timeout: Duration,
+) -> Result<()> {
     let target = binlog_gtid(p)?.unwrap_or_default();
     let t = Instant::now();
     loop {
@@ -187,17 +197,27 @@ fn wait_fetched(r: &mut mysql::Conn, target: &str, timeout: Duration) -> Result<
 }
 
 /// How the applier's catch-up went.
-struct Applied {
+pub(super) struct Applied {
     /// Seconds from its start to the target (or to giving up).
-    seconds: f64,
+    pub(super) seconds: f64,
     /// Why it did not reach the target.
-    problem: Option<String>,
+    pub(super) problem: Option<String>,
 }
 
 /// Starts the applier and times it until @@gtid_slave_pos reaches `target`; it gives up
 /// when the applier stops or after `timeout`.
 fn apply(r: &mut mysql::Conn, target: &str, timeout: Duration) -> Result<Applied> {
     applier::start(r)?;
+    wait_applied(r, target, timeout)
+}
+
+/// Times the running applier until @@gtid_slave_pos reaches `target`; it gives up when the
+/// applier stops or after `timeout`.
+pub(super) fn wait_applied(
+    r: &mut mysql::Conn,
+    target: &str,
+    timeout: Duration,
+) -> Result<Applied> {
     let t = Instant::now();
     let mut checked = Instant::now();
     loop {
@@ -217,7 +237,7 @@ fn apply(r: &mut mysql::Conn, target: &str, timeout: Duration) -> Result<Applied
                 return Ok(Applied {
                     seconds,
                     problem: Some(format!(
-                        "the replica's applier stopped {seconds:.1} s into the catch-up, {behind} transaction(s) short{}",
+                        "the replica's applier stopped {seconds:.1} s into its catch-up, {behind} transaction(s) short{}",
                         error_suffix(&s.error)
                     )),
                 });

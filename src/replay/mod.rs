@@ -4,18 +4,25 @@
 //! every run is); then the applier starts again and is timed until it holds the primary's
 //! last transaction. The result, replay.json, sits beside the run's directory.
 //!
+//! `--balanced` searches instead for the balanced rate itself: probes of `--time` seconds
+//! with the applier running, the primary closed loop first, then open loop at rates chosen
+//! from what each probe showed, the replica's lag sampled throughout; the fastest probe
+//! whose lag stayed within a tolerance is the balanced replay speed (balanced.json).
+//!
 //! Sandboxes only, MariaDB replicas (GTID, slave_pos): PostgreSQL's streaming replicas are
 //! not in the sandbox and are refused.
 
 use crate::error::Failure;
 use crate::results::RunResult;
-use crate::results::replay::Replay;
+use crate::results::replay::{Balanced, Replay};
 use crate::server::cluster::Role;
 use crate::server::{self, ServerRecord, StateDir};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 use std::time::Duration;
 
+#[cfg(feature = "mysql")]
+mod balanced;
 #[cfg(feature = "mysql")]
 mod catch_up;
 
@@ -40,6 +47,19 @@ pub struct Options {
     pub dir: PathBuf,
     /// The results store the run is recorded in (None: the default).
     pub store: Option<PathBuf>,
+    /// `--balanced`: at most this many probes search for the balanced rate (None: the
+    /// catch-up).
+    pub probes: Option<u32>,
+}
+
+/// One run of the primary: where it goes, its label, and its rate.
+pub struct Leg<'a> {
+    /// Its directory under the replay's.
+    pub dir: &'a str,
+    /// `--label replay=…`.
+    pub label: &'a str,
+    /// Open loop at this many transactions per second (None: closed loop).
+    pub rate: Option<f64>,
 }
 
 /// The primary and the replica a replay works on, both running MariaDB sandboxes.
@@ -95,12 +115,13 @@ pub fn members(home: &StateDir, o: &Options) -> Result<Members> {
     })
 }
 
-/// The `txbench run` command line of the primary's run.
-pub fn run_args(o: &Options) -> Vec<String> {
-    let mut args: Vec<String> = ["run", "tpcc", "--warmup", "0", "--label", "replay=catch-up"]
+/// The `txbench run` command line of one of the primary's runs.
+pub fn run_args(o: &Options, leg: &Leg) -> Vec<String> {
+    let mut args: Vec<String> = ["run", "tpcc", "--warmup", "0", "--label"]
         .map(String::from)
         .into();
     args.extend([
+        format!("replay={}", leg.label),
         "--threads".into(),
         o.threads.to_string(),
         "--time".into(),
@@ -108,9 +129,9 @@ pub fn run_args(o: &Options) -> Vec<String> {
         "--report-interval".into(),
         (o.time / 5.0).clamp(1.0, 10.0).to_string(),
         "--out".into(),
-        o.dir.join("run").display().to_string(),
+        o.dir.join(leg.dir).display().to_string(),
     ]);
-    if let Some(r) = o.rate {
+    if let Some(r) = leg.rate {
         args.extend(["--rate".into(), r.to_string()]);
     }
     if let Some(w) = o.warehouses {
@@ -122,12 +143,12 @@ pub fn run_args(o: &Options) -> Vec<String> {
     args
 }
 
-/// Runs the primary's load as a child `txbench run`: its result, if it ran to a result
-/// (valid or INVALID), else the child's error.
-pub fn run_primary(o: &Options, m: &Members) -> Result<RunResult> {
-    let log = o.dir.join("run.log");
-    let status = crate::experiment::child(&[m.primary.login_url()], &run_args(o), &log)?;
-    let stored = RunResult::load(&o.dir.join("run")).ok();
+/// Runs the primary's load as a child `txbench run` (its output in LEG.log): its result, if
+/// it ran to a result (valid or INVALID), else the child's error.
+pub fn run_primary(o: &Options, m: &Members, leg: &Leg) -> Result<RunResult> {
+    let log = o.dir.join(format!("{}.log", leg.dir));
+    let status = crate::experiment::child(&[m.primary.login_url()], &run_args(o, leg), &log)?;
+    let stored = RunResult::load(&o.dir.join(leg.dir)).ok();
     match (status.code(), stored) {
         (Some(0) | Some(3), Some(r)) => Ok(r),
         _ => anyhow::bail!(
@@ -140,8 +161,31 @@ pub fn run_primary(o: &Options, m: &Members) -> Result<RunResult> {
 /// Measures the replica's catch-up (module doc) and writes replay.json: INVALID records are
 /// written too, and returned for the caller to judge.
 pub fn catch_up(home: &StateDir, o: &Options, note: &dyn Fn(&str)) -> Result<Replay> {
+    let m = prepared(home, o)?;
+    let r = measure(o, &m, note)?;
+    crate::results::write_json_atomic(&o.dir.join(crate::results::replay::FILE), &r)?;
+    Ok(r)
+}
+
+/// Searches for the replica's balanced replay speed (module doc) and writes balanced.json:
+/// INVALID records are written too, and returned for the caller to judge.
+pub fn balanced(home: &StateDir, o: &Options, note: &dyn Fn(&str)) -> Result<Balanced> {
+    let m = prepared(home, o)?;
+    let b = search(o, &m, note)?;
+    crate::results::write_json_atomic(&o.dir.join(crate::results::replay::BALANCED_FILE), &b)?;
+    Ok(b)
+}
+
+/// The members, and the replay's directory made, refusing one that holds a replay.
+fn prepared(home: &StateDir, o: &Options) -> Result<Members> {
     let m = members(home, o)?;
-    if o.dir.join("run").exists() {
+    let used = [
+        crate::results::replay::FILE,
+        crate::results::replay::BALANCED_FILE,
+        "run",
+        "probe-1",
+    ];
+    if used.iter().any(|f| o.dir.join(f).exists()) {
         return Err(Failure::Usage(format!(
             "--out {}: it holds a replay already (give another directory)",
             o.dir.display()
@@ -149,9 +193,7 @@ pub fn catch_up(home: &StateDir, o: &Options, note: &dyn Fn(&str)) -> Result<Rep
         .into());
     }
     crate::owned::make_dir(&o.dir, "the replay directory")?;
-    let r = measure(o, &m, note)?;
-    crate::results::write_json_atomic(&o.dir.join(crate::results::replay::FILE), &r)?;
-    Ok(r)
+    Ok(m)
 }
 
 #[cfg(feature = "mysql")]
@@ -159,9 +201,20 @@ fn measure(o: &Options, m: &Members, note: &dyn Fn(&str)) -> Result<Replay> {
     catch_up::measure(o, m, note)
 }
 
+#[cfg(feature = "mysql")]
+fn search(o: &Options, m: &Members, note: &dyn Fn(&str)) -> Result<Balanced> {
+    balanced::search(o, m, note)
+}
+
 /// Replicas are MySQL's and MariaDB's: a build without the client refuses, naming it.
 #[cfg(not(feature = "mysql"))]
 fn measure(_: &Options, _: &Members, _: &dyn Fn(&str)) -> Result<Replay> {
+    Err(crate::engine::not_built(crate::engine::Engine::Mysql))
+}
+
+/// As `measure`, without the client.
+#[cfg(not(feature = "mysql"))]
+fn search(_: &Options, _: &Members, _: &dyn Fn(&str)) -> Result<Balanced> {
     Err(crate::engine::not_built(crate::engine::Engine::Mysql))
 }
 
@@ -181,8 +234,14 @@ mod tests {
             timeout: Duration::from_secs(60),
             dir: PathBuf::from("/tmp/r"),
             store: None,
+            probes: None,
         };
-        let a = run_args(&o).join(" ");
+        let leg = Leg {
+            dir: "run",
+            label: "catch-up",
+            rate: o.rate,
+        };
+        let a = run_args(&o, &leg).join(" ");
         assert!(a.starts_with("run tpcc --warmup 0 "), "{a}");
         for part in [
             "--threads 4",
@@ -191,6 +250,7 @@ mod tests {
             "--rate 50",
             "--warehouses 2",
             "--report-interval 1",
+            "--label replay=catch-up",
         ] {
             assert!(a.contains(part), "{part} in {a}");
         }

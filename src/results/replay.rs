@@ -95,6 +95,97 @@ pub fn per_minute(n: u64, seconds: f64) -> f64 {
     }
 }
 
+/// The balanced-rate search's file in the replay directory.
+pub const BALANCED_FILE: &str = "balanced.json";
+
+/// `replay --balanced`: the highest primary rate at which the replica's lag stays bounded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Balanced {
+    /// The primary sandbox.
+    pub primary: String,
+    /// The replica measured.
+    pub replica: String,
+    /// UTC, RFC 3339: when the first probe started.
+    pub started_at: String,
+    /// Seconds of lag (the peak backlog over the primary's writing rate) a probe may end
+    /// with and still count as kept up.
+    pub tolerance_s: f64,
+    /// The probes, in the order they ran.
+    pub probes: Vec<Probe>,
+    /// The primary's NOPM in the fastest probe the replica kept up with (None: it kept up
+    /// with none).
+    pub balanced_nopm: Option<f64>,
+    /// The primary's NOPM in the slowest probe it fell behind in (None: it fell behind in
+    /// none, so `balanced_nopm` is a lower bound: the primary's own limit or --rate).
+    pub behind_nopm: Option<f64>,
+    /// False when a figure cannot be trusted; `reasons` say why.
+    pub valid: bool,
+    /// Why it is INVALID.
+    #[serde(default)]
+    pub reasons: Vec<String>,
+}
+
+/// One probe: the primary driven for `--time` seconds (closed loop, or open loop at
+/// `rate`) with the replica applying, its lag sampled throughout.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Probe {
+    /// The run's directory, beside balanced.json.
+    pub run_dir: String,
+    /// The open-loop rate asked for (transactions per second), None for closed loop.
+    pub rate: Option<f64>,
+    /// The primary's run as the driver measured it.
+    pub primary_run: PrimaryRun,
+    /// Transactions the primary wrote in the probe (GTID distance over it).
+    pub written: u64,
+    /// The largest backlog sampled (transactions the primary had committed and the replica
+    /// had not applied).
+    pub peak_backlog: u64,
+    /// The peak backlog in seconds of the primary's writing (peak over written per second).
+    pub lag_s: f64,
+    /// Seconds the replica took, after the run, to hold its last transaction.
+    pub drain_s: f64,
+    /// Whether `lag_s` stayed within the tolerance.
+    pub kept_up: bool,
+}
+
+impl Probe {
+    /// A probe in one line, as the search goes and in the command's output.
+    pub fn line(&self) -> String {
+        let p = self;
+        format!(
+            "{}: {}, {:.0} NOPM; wrote {} transaction(s), peak backlog {} ({:.2} s), drained in {:.2} s: {}",
+            p.run_dir,
+            p.rate
+                .map_or("closed loop".into(), |r| format!("--rate {r:.1}")),
+            p.primary_run.nopm,
+            p.written,
+            p.peak_backlog,
+            p.lag_s,
+            p.drain_s,
+            if p.kept_up { "kept up" } else { "fell behind" }
+        )
+    }
+}
+
+impl Balanced {
+    /// The finding in words: the balanced rate, or the bound the probes found.
+    pub fn finding(&self) -> String {
+        let r = &self.replica;
+        match (self.balanced_nopm, self.behind_nopm) {
+            (Some(b), Some(h)) => format!(
+                "replica {r} keeps up with the primary up to {b:.0} NOPM and falls behind at {h:.0} NOPM: its balanced replay speed is {b:.0}\u{2013}{h:.0} NOPM"
+            ),
+            (Some(b), None) => format!(
+                "replica {r} keeps up with everything the primary ran ({b:.0} NOPM, the fastest probe): its balanced replay speed is at least that"
+            ),
+            (None, Some(h)) => format!(
+                "replica {r} falls behind even at {h:.0} NOPM, the slowest probe: its balanced replay speed is below that"
+            ),
+            (None, None) => format!("replica {r}: no probe ran"),
+        }
+    }
+}
+
 impl Replay {
     /// The finding in words: how fast the replica applied against the primary's rate.
     pub fn finding(&self) -> String {

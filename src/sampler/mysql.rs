@@ -220,7 +220,6 @@ impl Worker {
         }
         match crate::topology::binlog_gtid(conn) {
             Ok(pos) => {
-                self.own_selects += 1.0;
                 self.read_replicas(&pos.unwrap_or_default(), raw);
             }
             Err(e) if is_lost(&e) => return Err(is_timeout(&e)),
