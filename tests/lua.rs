@@ -257,7 +257,8 @@ fn sysbench_tpcc_prepares_runs_and_checks() {
     let home = Home::new();
     let s = home.start_db(Db::MariaDb, "tpcc", &[]);
     let tpcc = tpcc.to_str().unwrap();
-    let size = ["--tables", "1", "--scale", "1"];
+    // Two table sets of two warehouses each, as the issue's acceptance runs it.
+    let size = ["--tables", "2", "--scale", "2"];
     // Its prepare waits 30 s with os.execute("sleep 30") between the tables and the data:
     // a `sleep` that returns at once, first on PATH, keeps the test short.
     let bin = home.path().join("bin");
@@ -278,7 +279,9 @@ fn sysbench_tpcc_prepares_runs_and_checks() {
         .output()
         .unwrap();
     ok(&out, "prepare tpcc.lua");
-    assert_eq!(s.count("SELECT COUNT(*) FROM warehouse1"), 1);
+    assert_eq!(s.count("SELECT COUNT(*) FROM warehouse2"), 2);
+    let orders = "SELECT (SELECT COUNT(*) FROM orders1) + (SELECT COUNT(*) FROM orders2)";
+    let orders_before = s.count(orders);
 
     let dir = home.path().join("run");
     let run = [
@@ -297,9 +300,40 @@ fn sysbench_tpcc_prepares_runs_and_checks() {
     ok(&txbench(&home, &s.url, &run), "run tpcc.lua");
     let r = result_json(&dir);
     assert_eq!(r["validity"]["valid"], true, "{}", r["validity"]);
-    assert_eq!(r["summary"]["kinds"][0]["name"], "tpcc");
+    // Each event is counted as the transaction it ran; no event ran none.
+    let kinds = r["summary"]["kinds"].as_array().unwrap();
+    let names: Vec<&str> = kinds.iter().map(|k| k["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "new_order",
+            "payment",
+            "order_status",
+            "delivery",
+            "stock_level",
+            "purge",
+            "tpcc"
+        ]
+    );
+    assert_eq!(kinds[6]["completed"], 0, "{kinds:?}");
+    assert!(
+        kinds[..5].iter().all(|k| k["completed"].as_u64() > Some(0)),
+        "{kinds:?}"
+    );
+    // txbench's New-Orders are the rows its orders tables gained, and NOPM is reported.
+    let new_orders = kinds[0]["committed"].as_u64().unwrap();
+    assert!(new_orders > 0);
+    assert_eq!(s.count(orders) - orders_before, new_orders, "{kinds:?}");
+    assert_eq!(r["workload_report"]["rate"]["kind"], "new_order");
+    assert!(r["workload_report"]["rate"]["per_minute"].as_f64() > Some(0.0));
     let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
     assert!(checks.iter().all(|c| c["agrees"] == true), "{checks:?}");
+    assert!(
+        checks.iter().any(|c| c["what"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("New-Orders"))),
+        "{checks:?}"
+    );
 
     // Its own check command, by either spelling.
     for verb in [
@@ -307,10 +341,76 @@ fn sysbench_tpcc_prepares_runs_and_checks() {
         &["lua-command", tpcc, "check"][..],
     ] {
         let printed = ok(&txbench(&home, &s.url, &[verb, &size].concat()), "check");
-        assert_eq!(printed.matches("PASSED").count(), 10, "{printed}");
+        // Its ten checks on each table set.
+        assert_eq!(printed.matches("PASSED").count(), 20, "{printed}");
         assert!(!printed.contains("FAILED"), "{printed}");
     }
+    new_orders_that_are_not(&home, &s);
 }
+
+/// A TPC-C script whose New-Order commits without writing one (seed 001's broken DBT2
+/// reported New-Orders that never happened) is INVALID by the districts' count; one whose
+/// New-Order silently ends with ROLLBACK is counted rolled back, not as a New-Order.
+fn new_orders_that_are_not(home: &Home, s: &common::Server) {
+    for end in ["COMMIT", "ROLLBACK"] {
+        let file = home.path().join(format!("fake_{end}.lua"));
+        std::fs::write(&file, FAKE_TPCC.replace("NEW_ORDER_END", end)).unwrap();
+        let dir = home.path().join(format!("fake-{end}"));
+        let out = txbench(
+            home,
+            &s.url,
+            &[
+                "run",
+                "lua",
+                file.to_str().unwrap(),
+                "--threads",
+                "2",
+                "--time",
+                "2",
+                "--out",
+                dir.to_str().unwrap(),
+            ],
+        );
+        let r = result_json(&dir);
+        let new_order = &r["summary"]["kinds"][0];
+        assert_eq!(new_order["name"], "new_order", "{new_order}");
+        if end == "COMMIT" {
+            assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
+            let reasons = r["validity"]["reasons"].to_string();
+            assert!(
+                reasons.contains("New-Orders (SUM(D_NEXT_O_ID))"),
+                "{reasons}"
+            );
+        } else {
+            assert!(out.status.success(), "{:?}", text(&out));
+            assert_eq!(new_order["committed"], 0, "{new_order}");
+            assert!(new_order["rolled_back"].as_u64() > Some(0), "{new_order}");
+            assert_eq!(r["workload_report"]["rate"]["per_minute"], 0.0);
+        }
+    }
+}
+
+/// TPC-C's five transactions by name, none of which writes a New-Order; the New-Order ends
+/// with NEW_ORDER_END.
+const FAKE_TPCC: &str = r#"
+function thread_init()
+  drv = sysbench.sql.driver()
+  con = drv:connect()
+end
+local function txn(last)
+  con:query("BEGIN")
+  con:query("SELECT d_next_o_id FROM district1 WHERE d_w_id = 1 AND d_id = 1")
+  con:query(last)
+end
+function new_order() txn("NEW_ORDER_END") end
+function payment() txn("COMMIT") end
+function orderstatus() txn("COMMIT") end
+function delivery() txn("COMMIT") end
+function stocklevel() txn("COMMIT") end
+function event()
+  if sysbench.rand.uniform(1, 2) == 1 then new_order() else payment() end
+end
+"#;
 
 #[test]
 fn bad_scripts_and_options_are_usage_errors() {

@@ -123,6 +123,7 @@ fn worker_loop(
         let galera_node = galera.get(*current).copied().unwrap_or(false);
         let attempts = attempt(cfg, worker, conn, kind, galera_node);
         let end = Instant::now();
+        let kind = worker.kind_ran().unwrap_or(kind);
         shared.busy.leave(id);
         let lost = attempts.record(recorder, kind, names, (intended, start, end));
         if worker.finished() {

@@ -303,6 +303,10 @@ fn kinds(out: &mut String, s: &Summary) {
             "  {}: {} completed ({:.2}/s), {} rolled back, {} errors, {} retries",
             k.name, k.completed, k.tps, k.rolled_back, k.errors, k.retries
         );
+        // A kind that never ran (a script's purge, off by default) has no latencies.
+        if k.completed == 0 && k.errors == 0 {
+            continue;
+        }
         lat_row(out, "response", &k.response);
         lat_row(out, "service", &k.service);
     }

@@ -6,6 +6,7 @@
 //! statement through engine::Conn, so counts, error classes and cross-checks apply).
 
 mod command;
+pub mod kinds;
 pub mod options;
 mod session;
 mod sql;
@@ -50,6 +51,9 @@ pub struct Script {
     pub functions: Vec<String>,
     /// It defines sysbench.hooks.before_restart_event.
     pub restart_hook: bool,
+    /// Its transaction kinds' global functions and the kinds' names (lua/kinds.rs; empty:
+    /// every event is one kind, the script's).
+    pub kinds: Vec<(String, String)>,
 }
 
 /// An error of the script as one line naming it.
@@ -83,6 +87,7 @@ impl Script {
             commands: Vec::new(),
             functions: Vec::new(),
             restart_hook: false,
+            kinds: Vec::new(),
         };
         let values = Default::default();
         let session =
@@ -132,6 +137,8 @@ impl Script {
                 self.functions.push(f.to_string());
             }
         }
+        self.kinds =
+            kinds::detect(|f| matches!(g.get::<mlua::Value>(f), Ok(mlua::Value::Function(_))));
         let hooks: mlua::Table = sb.get("hooks")?;
         self.restart_hook = matches!(
             hooks.get::<mlua::Value>("before_restart_event")?,
@@ -202,6 +209,19 @@ impl Script {
         self.path
             .file_stem()
             .map_or_else(|| "event".into(), |s| s.to_string_lossy().into_owned())
+    }
+
+    /// Every kind's name, in the order workers report them: the kind functions' (if any),
+    /// then the script's own, for events that called none of them.
+    pub fn kind_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.kinds.iter().map(|(_, k)| k.clone()).collect();
+        let own = self.kind();
+        names.push(if names.contains(&own) {
+            format!("{own}_other")
+        } else {
+            own
+        });
+        names
     }
 
     /// What a run records (result.json's workload options, part of the benchmark's
@@ -285,7 +305,7 @@ impl LuaWorkload {
 
 impl Workload for LuaWorkload {
     fn kinds(&self) -> Vec<String> {
-        vec![self.script.kind()]
+        self.script.kind_names()
     }
 
     fn worker(&self, id: u32, rng: WorkerRng) -> Box<dyn Worker> {
@@ -320,6 +340,26 @@ impl Workload for LuaWorkload {
         (self.seen.stmts.load(Ordering::Relaxed) as f64 / events as f64)
             .round()
             .max(1.0) as u64
+    }
+
+    /// A TPC-C script's New-Orders, counted in its districts (lua/kinds.rs).
+    fn server_counts(&self) -> Vec<(String, String)> {
+        if !self.script.kinds.iter().any(|(_, k)| k == kinds::NEW_ORDER) {
+            return Vec::new();
+        }
+        let tables = match self.given.values.get("tables") {
+            Some(OptValue::Number(n)) if *n >= 1.0 => *n as u32,
+            _ => 1,
+        };
+        vec![("new_orders".into(), kinds::new_orders_sql(tables))]
+    }
+
+    /// A TPC-C script's NOPM (lua/kinds.rs).
+    fn report(&self, s: &crate::results::Summary) -> Option<crate::results::WorkloadReport> {
+        if self.script.kinds.is_empty() {
+            return None;
+        }
+        kinds::report(s)
     }
 
     fn server_count(&self) -> crate::metrics::server::ServerCount {

@@ -110,6 +110,12 @@ pub trait Worker: Send {
         retry: bool,
         stmts: &mut StmtCounts,
     ) -> std::result::Result<Outcome, crate::engine::Error>;
+    /// The kind the last transaction turned out to be, when the worker learns it only by
+    /// running it (a sysbench-tpcc event calls one of its transactions); None: the kind it
+    /// was given.
+    fn kind_ran(&self) -> Option<usize> {
+        None
+    }
     /// Whether this virtual user ended its run itself (a sysbench script's event() returned
     /// true): the driver runs no more of its transactions.
     fn finished(&self) -> bool {

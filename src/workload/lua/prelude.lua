@@ -368,19 +368,36 @@ end
 
 local hidden = {}
 
+-- The kind of the event under way: the position (from 1) in wrap_kinds' list of the first
+-- of those functions it called, 0 while it called none.
+local kind = 0
+
+-- The script's global functions that are transaction kinds (sysbench-tpcc's new_order,
+-- payment, ...), each replaced by a function that marks the event's kind and calls it.
+function hidden.wrap_kinds(names)
+   for i, name in ipairs(names) do
+      local f = _G[name]
+      _G[name] = function(...)
+         if kind == 0 then kind = i end
+         return f(...)
+      end
+   end
+end
+
 -- One event, as sysbench's thread_run: a RESTART_EVENT error calls the
 -- before_restart_event hook, and txbench's driver decides whether to run it again. An
 -- event() that returns a value other than nil or false ends its thread's run (the third
--- result).
+-- result); the fourth is its kind.
 function hidden.run_event(tid)
+   kind = 0
    local ok, err = pcall(event, tid)
-   if ok then return true, nil, err ~= nil and err ~= false end
+   if ok then return true, nil, err ~= nil and err ~= false, kind end
    if type(err) == "table" and err.errcode == sysbench.error.RESTART_EVENT
       and sysbench.hooks.before_restart_event then
       local hok, herr = pcall(sysbench.hooks.before_restart_event, err)
-      if not hok then return false, described(herr) end
+      if not hok then return false, described(herr), false, kind end
    end
-   return false, described(err)
+   return false, described(err), false, kind
 end
 
 -- A global function or a command's function called: true, or false and the error.

@@ -48,6 +48,8 @@ pub(super) struct Session {
     pub counts: StmtCounts,
     /// COMMITs and ROLLBACKs this call sent.
     pub ends: u64,
+    /// The last of them was a ROLLBACK: the event's transaction did not commit.
+    pub rolled_back: bool,
     /// The last statement's error, until a statement succeeds.
     pub failed: Option<crate::engine::Error>,
     /// The error was raised as sysbench's RESTART_EVENT.
@@ -113,6 +115,7 @@ impl Session {
             open: false,
             counts: StmtCounts::default(),
             ends: 0,
+            rolled_back: false,
             failed: None,
             restart: false,
             counted_error: false,

@@ -12,8 +12,8 @@ use mlua::{Lua, Table, Value};
 enum Sort {
     Read,
     Write,
-    /// COMMIT or ROLLBACK.
-    End,
+    Commit,
+    Rollback,
     Other,
 }
 
@@ -27,8 +27,10 @@ fn sort(sql: &str) -> Sort {
         Sort::Read
     } else if is("insert") || is("update") || is("delete") || is("replace") {
         Sort::Write
-    } else if is("commit") || is("rollback") {
-        Sort::End
+    } else if is("commit") {
+        Sort::Commit
+    } else if is("rollback") {
+        Sort::Rollback
     } else {
         Sort::Other
     }
@@ -38,9 +40,10 @@ fn count(s: &mut Session, what: Sort) {
     match what {
         Sort::Read => s.counts.reads += 1,
         Sort::Write => s.counts.writes += 1,
-        Sort::End => {
+        Sort::Commit | Sort::Rollback => {
             s.counts.other += 1;
             s.ends += 1;
+            s.rolled_back = what == Sort::Rollback;
         }
         Sort::Other => s.counts.other += 1,
     }
@@ -325,7 +328,8 @@ mod tests {
         assert_eq!(sort("(select 1)"), Sort::Read);
         assert_eq!(sort("UPDATE t SET k=k+1"), Sort::Write);
         assert_eq!(sort("replace into t values (1)"), Sort::Write);
-        assert_eq!(sort("COMMIT"), Sort::End);
+        assert_eq!(sort("COMMIT"), Sort::Commit);
+        assert_eq!(sort("rollback"), Sort::Rollback);
         assert_eq!(sort("BEGIN"), Sort::Other);
         assert_eq!(sort("SET autocommit=0"), Sort::Other);
     }

@@ -22,6 +22,8 @@ pub(super) struct LuaWorker {
     seen: Arc<Seen>,
     /// event() returned true: this thread's run is over.
     ended: bool,
+    /// The kind the last event turned out to be.
+    kind: Option<usize>,
 }
 
 impl LuaWorker {
@@ -42,6 +44,7 @@ impl LuaWorker {
             lua: None,
             seen,
             ended: false,
+            kind: None,
         }
     }
 
@@ -64,6 +67,11 @@ impl LuaWorker {
             general: &self.general,
         };
         let lua = state::new_state(&self.script, &made, s)?;
+        if !self.script.kinds.is_empty() {
+            let names =
+                lua.create_sequence_from(self.script.kinds.iter().map(|(f, _)| f.as_str()))?;
+            hidden(&lua, "wrap_kinds")?.call::<()>(names)?;
+        }
         if self.script.defines("thread_init") {
             let call = hidden(&lua, "call")?;
             let init: mlua::Function = lua.globals().get("thread_init")?;
@@ -124,18 +132,23 @@ impl Worker for LuaWorker {
             let mut s = session(lua).map_err(|e| script_error(&e))?;
             s.counts = StmtCounts::default();
             s.ends = 0;
+            s.rolled_back = false;
             s.failed = None;
             s.restart = false;
             s.counted_error = false;
         }
         let run = hidden(lua, "run_event").map_err(|e| script_error(&e))?;
-        let result: mlua::Result<(bool, Option<String>, bool)> =
+        let result: mlua::Result<(bool, Option<String>, bool, usize)> =
             with_conn(lua, conn, || run.call(self.id));
         let mut s = session(lua).map_err(|e| script_error(&e))?;
         stmts.reads += s.counts.reads;
         stmts.writes += s.counts.writes;
         stmts.other += s.counts.other;
-        let (ok, msg, ended) = result.map_err(|e| script_error(&e))?;
+        let (ok, msg, ended, kind) = result.map_err(|e| script_error(&e))?;
+        // The prelude's kind counts from 1; 0 (no kind function called) is the script's own,
+        // the last.
+        let kinds = self.script.kinds.len();
+        self.kind = Some(kind.checked_sub(1).filter(|k| *k < kinds).unwrap_or(kinds));
         if ok {
             self.ended = ended;
             self.seen.events.fetch_add(1, Ordering::Relaxed);
@@ -143,7 +156,9 @@ impl Worker for LuaWorker {
             self.seen
                 .stmts
                 .fetch_add(s.counts.total(), Ordering::Relaxed);
-            return Ok(if s.counted_error {
+            // It rolled back on purpose: counted (sysbench-tpcc's 1 % of New-Orders, with
+            // SB_CNT_ERROR), or its last statement ending a transaction was a ROLLBACK.
+            return Ok(if s.counted_error || s.rolled_back {
                 Outcome::RolledBack
             } else {
                 Outcome::Committed
@@ -163,6 +178,10 @@ impl Worker for LuaWorker {
 
     fn finished(&self) -> bool {
         self.ended
+    }
+
+    fn kind_ran(&self) -> Option<usize> {
+        self.kind
     }
 
     /// sysbench's thread_done(), when the script defines it (Debian's oltp scripts close
