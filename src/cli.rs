@@ -276,6 +276,10 @@ pub struct ReplayCmd {
     /// it the replay is INVALID.
     #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub catch_up_timeout: u64,
+    /// A label for the primary's runs in the results store, KEY=VALUE (besides
+    /// replay=catch-up or replay=balanced); repeatable.
+    #[arg(long = "label", value_name = "KEY=VALUE")]
+    pub labels: Vec<String>,
     /// The replay's directory: the primary's run in run/, replay.json beside it; with
     /// --balanced the probes' runs in probe-N/, balanced.json beside them (default:
     /// runs/TIME-tpcc-replay).

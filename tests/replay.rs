@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Home, assert_one_line_error, result_json, text};
+use common::{Cleanup, Home, assert_one_line_error, result_json, text};
 use mysql::prelude::Queryable;
 use serde_json::Value;
 
@@ -268,5 +268,98 @@ fn replay_measures_catch_up_and_a_throttled_replica_replays_slower() {
             .unwrap()
             .contains("applier stopped"),
         "{broken}"
+    );
+}
+
+/// A plan whose workload is `replay`: each cell a replica's catch-up, compared across
+/// variants as throughput is.
+const REPLAY_PLAN: &str = r#"
+description = "catch-up with one applier thread against four"
+baseline = "serial"
+threads = "2"
+warmup = 0
+duration = 3
+repetitions = 1
+
+[[variant]]
+name = "serial"
+replicas = 1
+set = { innodb_buffer_pool_size = "128M" }
+
+[[variant]]
+name = "parallel"
+replicas = 1
+set = { innodb_buffer_pool_size = "128M", slave_parallel_threads = 4 }
+
+[[workload]]
+name = "replay"
+prepare = ["--warehouses", "1"]
+run = ["--rate", "100"]
+"#;
+
+#[test]
+fn an_experiment_compares_replicas_catch_up_across_variants() {
+    let h = Home::new();
+    let _c = Cleanup(&h);
+    // A variant without a replica has nothing to replay: refused before anything starts.
+    let bad = h.path().join("bad.toml");
+    std::fs::write(&bad, REPLAY_PLAN.replacen("replicas = 1\n", "", 1)).unwrap();
+    let out = h
+        .cmd()
+        .args(["experiment", "run"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 2);
+    assert!(
+        line.contains("variant 'serial'") && line.contains("replay"),
+        "{line}"
+    );
+
+    let plan = h.path().join("replay.toml");
+    std::fs::write(&plan, REPLAY_PLAN).unwrap();
+    let dir = h.path().join("x");
+    // A TXBENCH_URL of the user's does not reach the replays, which name their sandboxes.
+    let out = h
+        .cmd()
+        .env("TXBENCH_URL", "mysql://nobody@127.0.0.1:1/none")
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .args(["--seed", "3"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let e: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
+    let cells = e["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 2, "{e}");
+    for c in cells {
+        assert_eq!(c["status"], "done", "{c}");
+        // The cell's figure is its replay's: the New-Orders the replica applied per minute.
+        let run = dir.join(c["dir"].as_str().unwrap()).join("run");
+        let replay: Value =
+            serde_json::from_slice(&std::fs::read(run.join("replay.json")).unwrap()).unwrap();
+        assert_eq!(replay["valid"], true, "{replay}");
+        let nopm = f(&replay, &["catch_up", "nopm"]);
+        assert!(nopm > 0.0, "{replay}");
+        assert_eq!(c["nopm"].as_f64(), Some(nopm), "{c}");
+        // The primary's run is stored with the experiment's labels.
+        let primary = result_json(&run.join("run"));
+        assert_eq!(primary["config"]["labels"]["variant"], c["variant"], "{c}");
+        assert_eq!(primary["config"]["labels"]["replay"], "catch-up");
+    }
+    let out = h
+        .cmd()
+        .args(["experiment", "results", "--csv"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (csv, _) = text(&out);
+    assert!(
+        csv.lines().any(|l| l.starts_with("replay,2,parallel,")),
+        "{csv}"
     );
 }

@@ -60,11 +60,26 @@ fn check_options(file: &Path, plan: &Plan, e: &plan::Expanded) -> Result<()> {
         let w = plan
             .workload(&p.workload)
             .context("a pair names an unknown workload")?;
-        let mut argv = vec!["txbench".to_string(), "prepare".into(), w.name.clone()];
+        // A replay's data is TPC-C's, and its cells run `txbench replay --server NAME`.
+        let replay = w.name == plan::REPLAY;
+        let data = if replay { "tpcc" } else { w.name.as_str() };
+        let mut argv: Vec<String> = ["txbench", "prepare", data].map(String::from).into();
         argv.extend(p.prepare.iter().cloned());
-        let mut run = vec!["txbench".to_string(), "run".into(), w.name.clone()];
+        let mut run: Vec<String> = if replay {
+            ["txbench", "replay", "--server", "x"]
+                .map(String::from)
+                .into()
+        } else {
+            ["txbench", "run", data].map(String::from).into()
+        };
         run.extend(p.run.iter().cloned());
         for (what, args) in [("prepare", argv), ("run", run)] {
+            let given = args.len()
+                - if what == "run" {
+                    p.run.len()
+                } else {
+                    p.prepare.len()
+                };
             if let Err(err) = crate::cli::parse_args(args.clone()) {
                 let first = err
                     .to_string()
@@ -78,7 +93,7 @@ fn check_options(file: &Path, plan: &Plan, e: &plan::Expanded) -> Result<()> {
                     file.display(),
                     p.workload,
                     p.variant,
-                    args[3..].join(" ")
+                    args[given..].join(" ")
                 ))
                 .into());
             }

@@ -20,6 +20,14 @@ pub fn replay(out: &Output, url: Option<&str>, cmd: &ReplayCmd) -> Result<i32> {
         )
         .into());
     }
+    let labels = crate::config::labels(&cmd.labels).map_err(Failure::Usage)?;
+    if labels.contains_key("replay") {
+        return Err(Failure::Usage(
+            "--label replay=…: replay labels its runs replay=catch-up or replay=balanced itself"
+                .into(),
+        )
+        .into());
+    }
     let o = Options {
         primary: cmd.server.clone(),
         replica: cmd.replica.clone(),
@@ -34,6 +42,7 @@ pub fn replay(out: &Output, url: Option<&str>, cmd: &ReplayCmd) -> Result<i32> {
             .unwrap_or_else(|| super::workload::default_run_dir("tpcc", "replay")),
         store: out.store.clone(),
         probes: cmd.balanced.then_some(cmd.probes),
+        labels: cmd.labels.clone(),
     };
     let home = StateDir::from_env()?;
     let note = |line: &str| out.note(&shown(line));

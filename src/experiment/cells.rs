@@ -18,6 +18,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 mod cell;
+mod replay;
 mod warm;
 use cell::{block_done, note_cell, record_result, run_args, sequential_stops, start_cell};
 
@@ -41,9 +42,16 @@ pub(crate) fn child(
     let exe = std::env::current_exe().context("finding the txbench program")?;
     let f = crate::owned::replace(log)?;
     let urls: Vec<String> = targets.iter().map(TargetUrl::with_secret).collect();
-    let status = Command::new(exe)
-        .args(args)
-        .env("TXBENCH_URL", urls.join("\n"))
+    let mut cmd = Command::new(exe);
+    cmd.args(args);
+    // No targets: the child names its sandbox itself (replay's --server), and a
+    // TXBENCH_URL of the user's must not reach it.
+    if urls.is_empty() {
+        cmd.env_remove("TXBENCH_URL");
+    } else {
+        cmd.env("TXBENCH_URL", urls.join("\n"));
+    }
+    let status = cmd
         .stdin(Stdio::null())
         .stdout(f.try_clone()?)
         .stderr(f)
@@ -163,13 +171,26 @@ impl Runner<'_> {
         Ok(stopped)
     }
 
+    /// What `prepare`, `cleanup` and `run` name for the workload labelled `label` (a
+    /// replay's data is TPC-C's).
     fn workload_name(&self, label: &str) -> Result<String> {
-        Ok(self
+        let name = &self
             .plan
             .workload(label)
             .with_context(|| format!("the plan has no workload '{label}'"))?
-            .name
-            .clone())
+            .name;
+        Ok(if name == super::plan::REPLAY {
+            "tpcc".into()
+        } else {
+            name.clone()
+        })
+    }
+
+    /// Whether the workload labelled `label` is a replay (cells/replay.rs).
+    fn is_replay(&self, label: &str) -> bool {
+        self.plan
+            .workload(label)
+            .is_some_and(|w| w.name == super::plan::REPLAY)
     }
 
     fn prepare(
@@ -446,7 +467,12 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
         }
         let cell = start_cell(r, e, i)?;
         let args = run_args(r, e, &cell)?;
-        let status = child(&cell.targets, &args, &cell.log)?;
+        let targets: &[TargetUrl] = if r.is_replay(&cell.workload) {
+            &[]
+        } else {
+            &cell.targets
+        };
+        let status = child(targets, &args, &cell.log)?;
         if e.plan.reset != Reset::Warm {
             r.stop(
                 e,

@@ -50,6 +50,8 @@ pub struct Options {
     /// `--balanced`: at most this many probes search for the balanced rate (None: the
     /// catch-up).
     pub probes: Option<u32>,
+    /// `--label KEY=VALUE` for the primary's runs (checked).
+    pub labels: Vec<String>,
 }
 
 /// One run of the primary: where it goes, its label, and its rate.
@@ -139,6 +141,9 @@ pub fn run_args(o: &Options, leg: &Leg) -> Vec<String> {
     }
     if let Some(s) = &o.store {
         args.extend(["--store".into(), s.display().to_string()]);
+    }
+    for l in &o.labels {
+        args.extend(["--label".into(), l.clone()]);
     }
     args
 }
@@ -235,6 +240,7 @@ mod tests {
             dir: PathBuf::from("/tmp/r"),
             store: None,
             probes: None,
+            labels: vec!["experiment=x".into()],
         };
         let leg = Leg {
             dir: "run",
@@ -251,6 +257,7 @@ mod tests {
             "--warehouses 2",
             "--report-interval 1",
             "--label replay=catch-up",
+            "--label experiment=x",
         ] {
             assert!(a.contains(part), "{part} in {a}");
         }

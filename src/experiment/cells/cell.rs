@@ -32,6 +32,8 @@ pub(super) struct CellRun {
     pub(super) reset_s: f64,
     /// Of those, the seconds restoring the snapshot took.
     pub(super) restore_s: Option<f64>,
+    /// Its (first) sandbox's name, which a replay names.
+    pub(super) sandbox: String,
 }
 
 /// Starts cell `i`: its directory made afresh, it marked running, its data reset.
@@ -61,7 +63,13 @@ pub(super) fn start_cell(r: &Runner<'_>, e: &mut Experiment, i: usize) -> Result
             .collect::<Option<Vec<_>>>()
             .context("a co-location cell names an instance that did not start")?;
     }
+    let sandbox = r
+        .sandboxes(e, &variant, &workload)
+        .into_iter()
+        .next()
+        .unwrap_or_default();
     Ok(CellRun {
+        sandbox,
         index: i,
         variant,
         workload,
@@ -75,13 +83,18 @@ pub(super) fn start_cell(r: &Runner<'_>, e: &mut Experiment, i: usize) -> Result
     })
 }
 
-/// The `txbench run` command line of `cell`.
+/// The `txbench run` command line of `cell` (`txbench replay` for a replay's).
 pub(super) fn run_args(r: &Runner<'_>, e: &Experiment, cell: &CellRun) -> Result<Vec<String>> {
     let pair = e
         .plan
         .pair(&cell.variant, &cell.workload)
         .context("no such variant and workload")?
         .clone();
+    if r.is_replay(&cell.workload) {
+        let labels = store_labels(e, cell, &pair.run);
+        let at = (cell.sandbox.as_str(), cell.threads, cell.dir.as_path());
+        return Ok(super::replay::args(e, at, &pair, labels));
+    }
     let mut args = vec!["run".to_string(), r.workload_name(&cell.workload)?];
     args.extend(pair.run.iter().cloned());
     // Co-location: `threads` virtual users per driven instance (one target each; a run
@@ -97,16 +110,7 @@ pub(super) fn run_args(r: &Runner<'_>, e: &Experiment, cell: &CellRun) -> Result
         "--out".into(),
         cell.dir.join("run").display().to_string(),
     ]);
-    // For the results store: which experiment and variant the run was (unless the plan's
-    // own run options label them already: a key given twice would fail every cell).
-    for (key, value) in [
-        ("experiment", e.name.as_str()),
-        ("variant", cell.variant.as_str()),
-    ] {
-        if !sets_label(&pair.run, key) {
-            args.extend(["--label".into(), format!("{key}={value}")]);
-        }
-    }
+    args.extend(store_labels(e, cell, &pair.run));
     if let [_, ..] = e.cells[cell.index].instances.as_slice() {
         let role = crate::experiment::coloc::dir_suffix(&e.cells[cell.index].instances);
         if !sets_label(&pair.run, "co_location") {
@@ -119,34 +123,53 @@ pub(super) fn run_args(r: &Runner<'_>, e: &Experiment, cell: &CellRun) -> Result
     Ok(args)
 }
 
-/// Records how `cell` went: its times, and its figures when its run finished with a
-/// result; else it is pending again and the execution stops with the child's error.
+/// For the results store: which experiment and variant the cell's run was (unless the
+/// plan's own run options label them already: a key given twice would fail every cell).
+fn store_labels(e: &Experiment, cell: &CellRun, run: &[String]) -> Vec<String> {
+    let mut args = Vec::new();
+    for (key, value) in [
+        ("experiment", e.name.as_str()),
+        ("variant", cell.variant.as_str()),
+    ] {
+        if !sets_label(run, key) {
+            args.extend(["--label".into(), format!("{key}={value}")]);
+        }
+    }
+    args
+}
+
+/// Records how `cell` went: its times, and its figures when its run (or replay) finished
+/// with a result; else it is pending again and the execution stops with the child's error.
 pub(super) fn record_result(
     r: &Runner<'_>,
     e: &mut Experiment,
     cell: &CellRun,
     code: Option<i32>,
 ) -> Result<()> {
-    let run_dir = cell.dir.join("run");
-    let stored = crate::results::RunResult::load(&run_dir).ok();
+    let replay = r.is_replay(&cell.workload);
     let c = &mut e.cells[cell.index];
     c.reset_s = Some(cell.reset_s);
     c.restore_s = cell.restore_s;
     c.elapsed_s = Some(cell.started.elapsed().as_secs_f64());
-    match (code, stored) {
-        (Some(0) | Some(3), Some(res)) => record_figures(c, &res),
-        _ => {
-            c.status = CellStatus::Pending;
-            e.write(r.dir)?;
-            bail!(
-                "cell {} ({}, {}, {} threads) failed: {}",
-                e.cells[cell.index].order,
-                cell.variant,
-                cell.workload,
-                cell.threads,
-                log_error(&cell.log)
-            );
-        }
+    let recorded = matches!(code, Some(0) | Some(3))
+        && if replay {
+            super::replay::record(c, &cell.dir)
+        } else {
+            crate::results::RunResult::load(&cell.dir.join("run"))
+                .map(|res| record_figures(c, &res))
+                .is_ok()
+        };
+    if !recorded {
+        c.status = CellStatus::Pending;
+        e.write(r.dir)?;
+        bail!(
+            "cell {} ({}, {}, {} threads) failed: {}",
+            e.cells[cell.index].order,
+            cell.variant,
+            cell.workload,
+            cell.threads,
+            log_error(&cell.log)
+        );
     }
     Ok(())
 }

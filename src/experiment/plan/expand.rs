@@ -2,7 +2,7 @@
 //! baseline and the workloads checked, the scale chosen, its sizes and the reset rule
 //! resolved, every variant × workload's options substituted, the primary outcome checked.
 
-use super::{Pair, Plan, Reset, Scale, bad, substitute, valid_name};
+use super::{Pair, Plan, REPLAY, Reset, Scale, bad, substitute, valid_name};
 use crate::config::ThreadLevels;
 use crate::experiment::{COSTS, PRIMARY_THROUGHPUT};
 use std::path::Path;
@@ -140,6 +140,49 @@ impl Plan {
             labels.push(w.label().to_string());
         }
         Ok(labels)
+    }
+
+    /// A `replay` workload (`txbench replay`'s catch-up as the outcome): every variant a
+    /// sandbox primary with replicas, cells that start from a snapshot or a reload (a warm
+    /// server is driven by `run`), and throughput the outcome (the replica's New-Orders per
+    /// minute; a replay has no costs per transaction).
+    pub(super) fn check_replay(
+        &self,
+        file: &Path,
+        reset: Reset,
+        primary: &str,
+    ) -> anyhow::Result<()> {
+        if !self.workloads.iter().any(|w| w.name == REPLAY) {
+            return Ok(());
+        }
+        if let Some(v) = self
+            .variants
+            .iter()
+            .find(|v| v.replicas.unwrap_or(0) == 0 || v.url.is_some() || v.instances.is_some())
+        {
+            return Err(bad(
+                file,
+                format!(
+                    "variant '{}': workload 'replay' measures a replica's catch-up: give every variant replicas = 1 or more (a sandbox primary)",
+                    v.name
+                ),
+            ));
+        }
+        if reset == Reset::Warm {
+            return Err(bad(
+                file,
+                "reset = \"warm\": workload 'replay' stops a replica's applier on data of its own; use snapshot or reload",
+            ));
+        }
+        if primary != PRIMARY_THROUGHPUT {
+            return Err(bad(
+                file,
+                format!(
+                    "primary = '{primary}': workload 'replay' measures the replica's New-Orders per minute; use {PRIMARY_THROUGHPUT}"
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// The scale to expand for, with its name: `scale` (an error when the plan has none of

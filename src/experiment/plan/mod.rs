@@ -3,6 +3,10 @@
 //! repetitions. Pure data: nothing here talks to a server.
 
 use super::PRIMARY_THROUGHPUT;
+
+/// The workload whose cells measure a replica's catch-up (`txbench replay`) on TPC-C data:
+/// the outcome is the New-Orders per minute the replica applied.
+pub const REPLAY: &str = "replay";
 use super::sequential::Sequential;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -225,6 +229,9 @@ pub struct Expanded {
     pub workloads: Vec<String>,
     /// Every variant × workload with its options.
     pub pairs: Vec<Pair>,
+    /// The labels of the `replay` workloads: their NOPM is the New-Orders a replica applied.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replays: Vec<String>,
     /// Add blocks until the answer is known (None: `repetitions` blocks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequential: Option<Sequential>,
@@ -364,6 +371,7 @@ impl Plan {
         let sequential = self.sequential(file, sc, sizes.repetitions, args)?;
         let primary = self.primary_outcome(file)?;
         let instances = self.co_location(file, &primary)?;
+        self.check_replay(file, reset, &primary)?;
         // A sequential experiment's schedule holds its most blocks; it stops earlier.
         let scheduled = sequential
             .as_ref()
@@ -385,6 +393,12 @@ impl Plan {
             variants,
             workloads,
             pairs,
+            replays: self
+                .workloads
+                .iter()
+                .filter(|w| w.name == REPLAY)
+                .map(|w| w.label().to_string())
+                .collect(),
         })
     }
 

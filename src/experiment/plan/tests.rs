@@ -387,3 +387,40 @@ fn a_warm_plan_drives_its_servers_once_and_warm_start_is_refused_elsewhere() {
     let e = expand("reset = \"tepid\"").unwrap_err().to_string();
     assert!(e.contains("line 2") && e.contains("`warm`"), "{e}");
 }
+
+#[test]
+fn a_replay_workload_needs_replicas_in_every_variant_and_no_warm_reset_or_cost() {
+    let plan = |more: &str, replicas: &str| {
+        format!(
+            "baseline = \"a\"\n{more}\n[[variant]]\nname = \"a\"\nreplicas = 1\n[[variant]]\nname = \"b\"\n{replicas}\n[[workload]]\nname = \"replay\"\n"
+        )
+    };
+    let expand = |more: &str, replicas: &str| {
+        parse(f(), &plan(more, replicas)).and_then(|p| p.expand(f(), None))
+    };
+    let e = expand("", "replicas = 2").unwrap();
+    assert_eq!(e.replays, ["replay"]);
+    for (more, replicas, want) in [
+        (
+            "",
+            "",
+            "variant 'b': workload 'replay' measures a replica's catch-up",
+        ),
+        (
+            "reset = \"warm\"",
+            "replicas = 1",
+            "reset = \"warm\": workload 'replay'",
+        ),
+        (
+            "primary = \"fsyncs\"",
+            "replicas = 1",
+            "primary = 'fsyncs': workload 'replay'",
+        ),
+    ] {
+        let err = expand(more, replicas).unwrap_err().to_string();
+        assert!(
+            err.starts_with("p.toml: ") && err.contains(want),
+            "{more}: {err}"
+        );
+    }
+}

@@ -94,12 +94,16 @@ impl Exporter for Text {
             out.push('\n');
         }
         for t in tables {
+            let measure = if e.plan.replays.contains(&t.workload) {
+                "the replica's catch-up, New-Orders applied per minute".to_string()
+            } else {
+                format!("throughput in {}", t.unit)
+            };
             let _ = writeln!(
                 out,
-                "{} — {}: throughput in {} (mean of {} repetition(s), min-max), baseline {}",
+                "{} — {}: {measure} (mean of {} repetition(s), min-max), baseline {}",
                 e.name,
                 t.workload,
-                t.unit,
                 e.complete_blocks().max(1),
                 t.baseline
             );
