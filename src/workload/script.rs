@@ -303,20 +303,69 @@ pub fn merged_report(shards: &[&WorkloadReport]) -> Option<WorkloadReport> {
     })
 }
 
-/// One command's latency sums, shared by the virtual users.
+/// One command's latency sum and count for one virtual user: written by that user alone,
+/// with plain loads and stores (no read-modify-write), read by the report.
 #[derive(Debug, Default)]
 struct Stat {
     sum_us: AtomicU64,
     count: AtomicU64,
 }
 
-/// What the workers share: the scripts, the variables every user starts with, the
-/// per-command latencies.
+impl Stat {
+    /// One more run of `us` microseconds (by its user only).
+    fn add(&self, us: u64) {
+        let add = |a: &AtomicU64, n: u64| a.store(a.load(Ordering::Relaxed) + n, Ordering::Relaxed);
+        add(&self.sum_us, us);
+        add(&self.count, 1);
+    }
+}
+
+/// A virtual user's latencies per script and command, each user's its own so no two users
+/// write one cache line (shared counters cost every command a line moved between cores),
+/// and the measured phase they were counted in.
+#[derive(Debug)]
+struct UserStats {
+    /// The [`Shared::phase`] they belong to.
+    phase: AtomicU64,
+    /// By script, then command.
+    stats: Vec<Vec<Stat>>,
+}
+
+impl UserStats {
+    fn new(set: &ScriptSet, phase: u64) -> UserStats {
+        UserStats {
+            phase: AtomicU64::new(phase),
+            stats: set
+                .scripts
+                .iter()
+                .map(|s| s.commands.iter().map(|_| Stat::default()).collect())
+                .collect(),
+        }
+    }
+
+    /// The stats of script `kind` in `phase`, cleared first when the phase moved on (the
+    /// measured phase began) since this user last counted; by its user only.
+    fn of(&self, kind: usize, phase: u64) -> &[Stat] {
+        if self.phase.load(Ordering::Relaxed) != phase {
+            for st in self.stats.iter().flatten() {
+                st.sum_us.store(0, Ordering::Relaxed);
+                st.count.store(0, Ordering::Relaxed);
+            }
+            self.phase.store(phase, Ordering::Relaxed);
+        }
+        &self.stats[kind]
+    }
+}
+
+/// What the workers share: the scripts, the variables every user starts with, and every
+/// user's latencies with the phase that counts.
 struct Shared {
     set: ScriptSet,
     scale: i64,
     seed: u64,
-    stats: Vec<Vec<Stat>>,
+    /// Advanced when the measured phase starts: the users' earlier latencies stop counting.
+    phase: AtomicU64,
+    users: std::sync::Mutex<Vec<Arc<UserStats>>>,
 }
 
 /// A ready-to-run set of pgbench scripts.
@@ -328,23 +377,57 @@ impl ScriptRun {
     /// The workload: `set` at `scale` (`:scale` unless -D sets it), the random inputs and
     /// `:random_seed` from `seed`.
     pub fn new(set: ScriptSet, scale: i64, seed: u64) -> ScriptRun {
-        let stats = set
-            .scripts
-            .iter()
-            .map(|s| s.commands.iter().map(|_| Stat::default()).collect())
-            .collect();
         ScriptRun {
             shared: Arc::new(Shared {
                 set,
                 scale,
                 seed,
-                stats,
+                phase: AtomicU64::new(0),
+                users: std::sync::Mutex::new(Vec::new()),
             }),
         }
     }
 
     fn countable(&self) -> bool {
         self.shared.set.scripts.iter().all(|s| s.ends().is_some())
+    }
+
+    /// Each command's mean latency and count over the measured phase, every user's summed
+    /// (pgbench -r).
+    fn statements(&self) -> Vec<StatementLatency> {
+        let phase = self.shared.phase.load(Ordering::Relaxed);
+        let users = self.shared.users.lock().unwrap_or_else(|p| p.into_inner());
+        // A user that has not run since the phase began counted nothing in it.
+        let current: Vec<&UserStats> = users
+            .iter()
+            .filter(|u| u.phase.load(Ordering::Relaxed) == phase)
+            .map(|u| &**u)
+            .collect();
+        let total = |kind: usize, pc: usize, f: fn(&Stat) -> &AtomicU64| -> u64 {
+            current
+                .iter()
+                .map(|u| f(&u.stats[kind][pc]).load(Ordering::Relaxed))
+                .sum()
+        };
+        let mut statements = Vec::new();
+        for (kind, s) in self.shared.set.scripts.iter().enumerate() {
+            for (pc, c) in s.commands.iter().enumerate() {
+                let count = total(kind, pc, |st| &st.count);
+                let sum = total(kind, pc, |st| &st.sum_us);
+                statements.push(StatementLatency {
+                    kind: s.name.clone(),
+                    line: c.line,
+                    command: c.text.chars().take(120).collect(),
+                    count,
+                    mean_ms: if count > 0 {
+                        sum as f64 / count as f64 / 1000.0
+                    } else {
+                        0.0
+                    },
+                });
+            }
+        }
+        statements
     }
 }
 
@@ -359,7 +442,13 @@ impl Workload for ScriptRun {
     }
 
     fn worker(&self, id: u32, rng: WorkerRng) -> Box<dyn Worker> {
-        Box::new(worker::ScriptWorker::new(self.shared.clone(), id, rng))
+        let sh = &self.shared;
+        let stats = Arc::new(UserStats::new(&sh.set, sh.phase.load(Ordering::Relaxed)));
+        sh.users
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(stats.clone());
+        Box::new(worker::ScriptWorker::new(sh.clone(), id, rng, stats))
     }
 
     fn notes(&self) -> Vec<String> {
@@ -383,31 +472,11 @@ impl Workload for ScriptRun {
     }
 
     fn measure_started(&self) {
-        for st in self.shared.stats.iter().flatten() {
-            st.sum_us.store(0, Ordering::Relaxed);
-            st.count.store(0, Ordering::Relaxed);
-        }
+        self.shared.phase.fetch_add(1, Ordering::Relaxed);
     }
 
     fn report(&self, _summary: &Summary) -> Option<WorkloadReport> {
-        let mut statements = Vec::new();
-        for (s, stats) in self.shared.set.scripts.iter().zip(&self.shared.stats) {
-            for (c, st) in s.commands.iter().zip(stats) {
-                let count = st.count.load(Ordering::Relaxed);
-                let sum = st.sum_us.load(Ordering::Relaxed);
-                statements.push(StatementLatency {
-                    kind: s.name.clone(),
-                    line: c.line,
-                    command: c.text.chars().take(120).collect(),
-                    count,
-                    mean_ms: if count > 0 {
-                        sum as f64 / count as f64 / 1000.0
-                    } else {
-                        0.0
-                    },
-                });
-            }
-        }
+        let statements = self.statements();
         Some(WorkloadReport {
             headline: Vec::new(),
             scorecard: Vec::new(),

@@ -407,6 +407,7 @@ fn main() {
             Some("tpcc") => tpcc(&home),
             Some("tpcb") => tpcb(&home),
             Some("postgres") => postgres(&home),
+            Some("script") => postgres::script(&home),
             Some("sampling") => sampling(&home),
             Some("observing") => observing(&home),
             Some("topology") => topology(&home),

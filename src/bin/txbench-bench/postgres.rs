@@ -101,11 +101,9 @@ fn script_vs_pgbench(bin: &Path, url: &TargetUrl, secs: u32) -> Result<()> {
     Ok(())
 }
 
-/// The section: one PostgreSQL sandbox, each comparison interleaved A B B A.
-pub(super) fn postgres(home: &StateDir) -> Result<()> {
-    let secs = bench_seconds();
-    let bin = txbench_bin()?;
-    // txbench runs without server metrics here: pgbench and sysbench poll nothing either.
+/// The PostgreSQL sandbox of these comparisons, with pgbench's tables at scale 16 prepared
+/// by txbench: its login URL.
+fn tpcb_sandbox(home: &StateDir, bin: &Path) -> Result<TargetUrl> {
     let started = server::start(
         home,
         &StartOptions {
@@ -117,13 +115,29 @@ pub(super) fn postgres(home: &StateDir) -> Result<()> {
     )?;
     let url = started.record.login_url();
     let u = url.to_string();
-
-    measure(txbench_cmd(&bin, &u, &["cleanup", "tpcb", "-q"]))?;
+    measure(txbench_cmd(bin, &u, &["cleanup", "tpcb", "-q"]))?;
     measure(txbench_cmd(
-        &bin,
+        bin,
         &u,
         &["prepare", "tpcb", "--scale", "16", "--history-key", "none"],
     ))?;
+    Ok(url)
+}
+
+/// `txbench-bench script`: the pgbench script interpreter against pgbench alone.
+pub(super) fn script(home: &StateDir) -> Result<()> {
+    let bin = txbench_bin()?;
+    let url = tpcb_sandbox(home, &bin)?;
+    script_vs_pgbench(&bin, &url, bench_seconds())
+}
+
+/// The section: one PostgreSQL sandbox, each comparison interleaved A B B A.
+pub(super) fn postgres(home: &StateDir) -> Result<()> {
+    let secs = bench_seconds();
+    let bin = txbench_bin()?;
+    // txbench runs without server metrics here: pgbench and sysbench poll nothing either.
+    let url = tpcb_sandbox(home, &bin)?;
+    let u = url.to_string();
     println!(
         "\n== PostgreSQL TPC-B, scale 16 (pgbench's tables, prepared by txbench): pgbench -n -M prepared (its default\n   script) against `txbench run tpcb`, A B B A per client count, {secs} s each; client CPU from wait4"
     );

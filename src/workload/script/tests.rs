@@ -468,3 +468,28 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn statement_latencies_are_each_users_own_and_restart_with_the_measured_phase() {
+    let set = ScriptSet::load(&[], &["select-only".into()], &[], QueryMode::Simple).unwrap();
+    let run = ScriptRun::new(set, 1, 7);
+    let (a, b) = (
+        run.worker(0, worker_rng(7, 0)),
+        run.worker(1, worker_rng(7, 1)),
+    );
+    let users: Vec<Arc<UserStats>> = run.shared.users.lock().unwrap().clone();
+    assert_eq!(users.len(), 2);
+    // The warm-up: both users count.
+    for u in &users {
+        u.of(0, 0)[0].add(1000);
+    }
+    run.measure_started();
+    // The measured phase: the first user counts twice; the second has not run since.
+    let phase = run.shared.phase.load(Ordering::Relaxed);
+    users[0].of(0, phase)[0].add(30);
+    users[0].of(0, phase)[0].add(10);
+    let st = run.statements();
+    assert_eq!(st[0].count, 2, "{st:?}");
+    assert!((st[0].mean_ms - 0.02).abs() < 1e-9, "{st:?}");
+    drop((a, b));
+}

@@ -3,7 +3,7 @@
 
 use super::eval::{self, Env, Val, Var, Vars};
 use super::parse::{Body, Seg, SqlClass, Store};
-use super::{QueryMode, Script, Shared};
+use super::{QueryMode, Script, Shared, UserStats};
 use crate::engine::{Conn, Engine, Stmt, Value};
 use crate::metrics::{Outcome, StmtCounts};
 use crate::workload::Worker;
@@ -16,13 +16,23 @@ use std::time::{Duration, Instant};
 
 pub(super) struct ScriptWorker {
     shared: Arc<Shared>,
+    /// This user's latencies per command.
+    stats: Arc<UserStats>,
+    total_weight: u64,
+    /// The rest, apart so that it can be borrowed mutably beside the scripts.
+    user: User,
+}
+
+/// A virtual user's state: its random inputs and variables, and its connection's statements.
+struct User {
     rng: WorkerRng,
     /// The generator as the transaction began: a retry draws the same inputs (pgbench 15+).
     saved: WorkerRng,
     vars: Vars,
     /// MariaDB/MySQL: END is sent as COMMIT, and parameters are `?`.
     mysql: bool,
-    total_weight: u64,
+    /// `-M`.
+    mode: QueryMode,
     /// `-M prepared`: each SQL command's statement on this connection, by (script, command).
     stmts: HashMap<(usize, usize), Stmt>,
 }
@@ -44,7 +54,12 @@ fn end_as_commit(mysql: bool, sql: String) -> String {
 }
 
 impl ScriptWorker {
-    pub(super) fn new(shared: Arc<Shared>, id: u32, rng: WorkerRng) -> ScriptWorker {
+    pub(super) fn new(
+        shared: Arc<Shared>,
+        id: u32,
+        rng: WorkerRng,
+        stats: Arc<UserStats>,
+    ) -> ScriptWorker {
         let mut vars = Vars::new();
         let int = |i: i64| Var::Val(Val::Int(i));
         vars.insert("scale".into(), int(shared.scale));
@@ -59,16 +74,22 @@ impl ScriptWorker {
         }
         let total_weight = shared.set.scripts.iter().map(|s| u64::from(s.weight)).sum();
         ScriptWorker {
-            saved: rng.clone(),
-            rng,
-            vars,
-            mysql: false,
+            user: User {
+                saved: rng.clone(),
+                rng,
+                vars,
+                mysql: false,
+                mode: shared.set.mode,
+                stmts: HashMap::new(),
+            },
             total_weight,
-            stmts: HashMap::new(),
+            stats,
             shared,
         }
     }
+}
 
+impl User {
     /// The SQL text with its variables substituted; an undefined one outside quotes is an
     /// error (pgbench would send `:name` to the server as it is).
     fn sql_text(&self, s: &Script, line: u32, segs: &[Seg]) -> crate::engine::Result<String> {
@@ -144,7 +165,7 @@ impl ScriptWorker {
         segs: &[Seg],
         store: Option<&Store>,
     ) -> crate::engine::Result<()> {
-        match (store, self.shared.set.mode) {
+        match (store, self.mode) {
             (Some(_), _) | (None, QueryMode::Simple) => {}
             (None, QueryMode::Extended) => {
                 let params = self.params(s, line, segs)?;
@@ -250,9 +271,9 @@ impl ScriptWorker {
 
 impl Worker for ScriptWorker {
     fn on_connect(&mut self, conn: &mut Conn) -> crate::engine::Result<()> {
-        self.mysql = conn.engine() == Engine::Mysql;
+        self.user.mysql = conn.engine() == Engine::Mysql;
         // A new connection: -M prepared prepares its statements again.
-        self.stmts.clear();
+        self.user.stmts.clear();
         Ok(())
     }
 
@@ -261,7 +282,7 @@ impl Worker for ScriptWorker {
         if scripts.len() == 1 {
             return 0;
         }
-        let mut w = self.rng.random_range(0..self.total_weight.max(1));
+        let mut w = self.user.rng.random_range(0..self.total_weight.max(1));
         for (i, s) in scripts.iter().enumerate() {
             let sw = u64::from(s.weight);
             if w < sw {
@@ -279,21 +300,21 @@ impl Worker for ScriptWorker {
         retry: bool,
         counts: &mut StmtCounts,
     ) -> crate::engine::Result<Outcome> {
+        let u = &mut self.user;
         if retry {
-            self.rng = self.saved.clone();
+            u.rng = u.saved.clone();
         } else {
-            self.saved = self.rng.clone();
+            u.saved = u.rng.clone();
         }
-        let shared = self.shared.clone();
-        let (s, stats) = (&shared.set.scripts[kind], &shared.stats[kind]);
+        let s = &self.shared.set.scripts[kind];
+        let stats = self
+            .stats
+            .of(kind, self.shared.phase.load(Ordering::Relaxed));
         let mut pc = 0;
         while pc < s.commands.len() {
             let t = Instant::now();
-            let next = self.step(conn, (s, kind), pc, counts)?;
-            let st = &stats[pc];
-            st.sum_us
-                .fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
-            st.count.fetch_add(1, Ordering::Relaxed);
+            let next = u.step(conn, (s, kind), pc, counts)?;
+            stats[pc].add(t.elapsed().as_micros() as u64);
             pc = next;
         }
         Ok(Outcome::Committed)
