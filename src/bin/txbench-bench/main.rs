@@ -412,7 +412,10 @@ fn main() {
             Some("observing") => observing(&home),
             Some("topology") => topology(&home),
             Some("snapshot") => snapshot_vs_reload(&home),
-            _ => sandbox(&home)
+            Some(other) => Err(anyhow::anyhow!(
+                "{other}: not a part; give one of driver, lua, tpcc, tpcb, postgres, script, sampling, observing, topology, snapshot, or none for all"
+            )),
+            None => sandbox(&home)
                 .and_then(|_| driver(&home))
                 .and_then(|_| lua(&home))
                 .and_then(|_| tpcc(&home))
