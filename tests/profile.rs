@@ -265,11 +265,8 @@ fn an_induced_cause_is_at_the_top_and_in_a_finding_and_its_absence_is_not() {
         .unwrap();
     assert!(rank <= 2, "{}", p["subsystems"]);
     let stacks = folded(&flushing, p["file"].as_str().unwrap());
-    assert!(
-        through(&stacks, "fdatasync") >= 3.0,
-        "{}",
-        through(&stacks, "fdatasync")
-    );
+    let flushed = through(&stacks, "fdatasync");
+    assert!(flushed >= 3.0, "{flushed}");
     let finding = p["findings"]
         .as_array()
         .unwrap()
@@ -287,8 +284,14 @@ fn an_induced_cause_is_at_the_top_and_in_a_finding_and_its_absence_is_not() {
     let r = insert(&lazy);
     let q = &r["profiles"][0];
     assert!(subsystem(q, IO) < 5.0, "{}", q["subsystems"]);
+    // The background still flushes once a second (and pages now and then): what is left
+    // is a small part of what the flush at every commit took.
     let stacks = folded(&lazy, q["file"].as_str().unwrap());
-    assert!(through(&stacks, "fdatasync") < 1.0);
+    let lazy_share = through(&stacks, "fdatasync");
+    assert!(
+        lazy_share < 1.0 || lazy_share * 4.0 < flushed,
+        "{lazy_share} % of the stacks through fdatasync, against {flushed} % flushing"
+    );
     assert!(
         !q["findings"].to_string().contains("fsync path"),
         "{}",
