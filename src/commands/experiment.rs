@@ -60,27 +60,22 @@ fn check_options(file: &Path, plan: &Plan, e: &plan::Expanded) -> Result<()> {
         let w = plan
             .workload(&p.workload)
             .context("a pair names an unknown workload")?;
-        // A replay's data is TPC-C's, and its cells run `txbench replay --server NAME`.
-        let replay = w.name == plan::REPLAY;
-        let data = if replay { "tpcc" } else { w.name.as_str() };
-        let mut argv: Vec<String> = ["txbench", "prepare", data].map(String::from).into();
-        argv.extend(p.prepare.iter().cloned());
-        let mut run: Vec<String> = if replay {
-            ["txbench", "replay", "--server", "x"]
-                .map(String::from)
-                .into()
+        // A replay's cells run `txbench replay --server NAME` on TPC-C data.
+        let run_head = if w.name == plan::REPLAY {
+            vec!["replay", "--server", "x"]
         } else {
-            ["txbench", "run", data].map(String::from).into()
+            vec!["run", w.data_name()]
         };
-        run.extend(p.run.iter().cloned());
-        for (what, args) in [("prepare", argv), ("run", run)] {
-            let given = args.len()
-                - if what == "run" {
-                    p.run.len()
-                } else {
-                    p.prepare.len()
-                };
-            if let Err(err) = crate::cli::parse_args(args.clone()) {
+        for (what, head, options) in [
+            ("prepare", vec!["prepare", w.data_name()], &p.prepare),
+            ("run", run_head, &p.run),
+        ] {
+            let mut args: Vec<String> = std::iter::once("txbench")
+                .chain(head)
+                .map(String::from)
+                .collect();
+            args.extend(options.iter().cloned());
+            if let Err(err) = crate::cli::parse_args(args) {
                 let first = err
                     .to_string()
                     .lines()
@@ -93,7 +88,7 @@ fn check_options(file: &Path, plan: &Plan, e: &plan::Expanded) -> Result<()> {
                     file.display(),
                     p.workload,
                     p.variant,
-                    args[given..].join(" ")
+                    options.join(" ")
                 ))
                 .into());
             }

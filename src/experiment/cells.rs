@@ -174,16 +174,12 @@ impl Runner<'_> {
     /// What `prepare`, `cleanup` and `run` name for the workload labelled `label` (a
     /// replay's data is TPC-C's).
     fn workload_name(&self, label: &str) -> Result<String> {
-        let name = &self
+        Ok(self
             .plan
             .workload(label)
             .with_context(|| format!("the plan has no workload '{label}'"))?
-            .name;
-        Ok(if name == super::plan::REPLAY {
-            "tpcc".into()
-        } else {
-            name.clone()
-        })
+            .data_name()
+            .to_string())
     }
 
     /// Whether the workload labelled `label` is a replay (cells/replay.rs).
@@ -467,12 +463,7 @@ fn execute_cells(r: &Runner<'_>, e: &mut Experiment) -> Result<Outcome> {
         }
         let cell = start_cell(r, e, i)?;
         let args = run_args(r, e, &cell)?;
-        let targets: &[TargetUrl] = if r.is_replay(&cell.workload) {
-            &[]
-        } else {
-            &cell.targets
-        };
-        let status = child(targets, &args, &cell.log)?;
+        let status = child(&cell.targets, &args, &cell.log)?;
         if e.plan.reset != Reset::Warm {
             r.stop(
                 e,

@@ -34,6 +34,9 @@ pub(super) struct CellRun {
     pub(super) restore_s: Option<f64>,
     /// Its (first) sandbox's name, which a replay names.
     pub(super) sandbox: String,
+    /// A replay's cell (cells/replay.rs): `txbench replay` names its sandbox, so `targets`
+    /// is empty.
+    pub(super) replay: bool,
 }
 
 /// Starts cell `i`: its directory made afresh, it marked running, its data reset.
@@ -68,8 +71,13 @@ pub(super) fn start_cell(r: &Runner<'_>, e: &mut Experiment, i: usize) -> Result
         .into_iter()
         .next()
         .unwrap_or_default();
+    let replay = r.is_replay(&workload);
+    if replay {
+        targets.clear();
+    }
     Ok(CellRun {
         sandbox,
+        replay,
         index: i,
         variant,
         workload,
@@ -90,7 +98,7 @@ pub(super) fn run_args(r: &Runner<'_>, e: &Experiment, cell: &CellRun) -> Result
         .pair(&cell.variant, &cell.workload)
         .context("no such variant and workload")?
         .clone();
-    if r.is_replay(&cell.workload) {
+    if cell.replay {
         let labels = store_labels(e, cell, &pair.run);
         let at = (cell.sandbox.as_str(), cell.threads, cell.dir.as_path());
         return Ok(super::replay::args(e, at, &pair, labels));
@@ -146,13 +154,12 @@ pub(super) fn record_result(
     cell: &CellRun,
     code: Option<i32>,
 ) -> Result<()> {
-    let replay = r.is_replay(&cell.workload);
     let c = &mut e.cells[cell.index];
     c.reset_s = Some(cell.reset_s);
     c.restore_s = cell.restore_s;
     c.elapsed_s = Some(cell.started.elapsed().as_secs_f64());
     let recorded = matches!(code, Some(0) | Some(3))
-        && if replay {
+        && if cell.replay {
             super::replay::record(c, &cell.dir)
         } else {
             crate::results::RunResult::load(&cell.dir.join("run"))

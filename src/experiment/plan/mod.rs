@@ -137,6 +137,16 @@ impl Workload {
         };
         self.label.as_deref().or_else(stem).unwrap_or(&self.name)
     }
+
+    /// The workload `prepare` and `cleanup` name: its own, but TPC-C for a replay, whose
+    /// cells run `txbench replay` on TPC-C data.
+    pub fn data_name(&self) -> &str {
+        if self.name == REPLAY {
+            "tpcc"
+        } else {
+            &self.name
+        }
+    }
 }
 
 /// A plan as written.
