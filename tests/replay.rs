@@ -363,3 +363,26 @@ fn an_experiment_compares_replicas_catch_up_across_variants() {
         "{csv}"
     );
 }
+
+#[test]
+fn replay_options_that_cannot_work_are_one_line_refusals() {
+    let h = Home::new();
+    // Before any server is looked for: a label replay sets itself, and a malformed one.
+    for (args, code, want) in [
+        (&["--label", "replay=x"][..], 2, "--label replay="),
+        (
+            &["--label", "nokey"][..],
+            2,
+            "--label nokey: expected KEY=VALUE",
+        ),
+    ] {
+        let out = h
+            .cmd()
+            .args(["replay", "--server", "p"])
+            .args(args)
+            .output()
+            .unwrap();
+        let line = assert_one_line_error(&out, code);
+        assert!(line.contains(want), "{args:?}: {line}");
+    }
+}
