@@ -365,6 +365,62 @@ fn an_experiment_compares_replicas_catch_up_across_variants() {
 }
 
 #[test]
+fn an_experiment_compares_balanced_replay_speeds() {
+    let h = Home::new();
+    let _c = Cleanup(&h);
+    let plan = h.path().join("balanced.toml");
+    std::fs::write(
+        &plan,
+        REPLAY_PLAN.replacen(
+            r#"run = ["--rate", "100"]"#,
+            r#"run = ["--balanced", "--probes", "2", "--rate", "100"]"#,
+            1,
+        ),
+    )
+    .unwrap();
+    let dir = h.path().join("x");
+    let out = h
+        .cmd()
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .args(["--seed", "5"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let e: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
+    let cells = e["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 2, "{e}");
+    for c in cells {
+        assert_eq!(c["status"], "done", "{c}");
+        // The cell's figure is its search's: the fastest probe the replica kept up with.
+        let run = dir.join(c["dir"].as_str().unwrap()).join("run");
+        assert!(!run.join("replay.json").exists(), "{}", run.display());
+        let b: Value =
+            serde_json::from_slice(&std::fs::read(run.join("balanced.json")).unwrap()).unwrap();
+        assert_eq!(b["valid"], true, "{b}");
+        let nopm = f(&b, &["balanced_nopm"]);
+        assert!(nopm > 0.0, "{b}");
+        assert_eq!(c["nopm"].as_f64(), Some(nopm), "{c}");
+        assert!(c["tps"].as_f64().is_some_and(|t| t > 0.0), "{c}");
+    }
+    let out = h
+        .cmd()
+        .args(["experiment", "results"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (results, _) = text(&out);
+    assert!(
+        results.contains("the replica's balanced replay speed"),
+        "{results}"
+    );
+}
+
+#[test]
 fn replay_options_that_cannot_work_are_one_line_refusals() {
     let h = Home::new();
     // Before any server is looked for: a label replay sets itself, and a malformed one.

@@ -7,6 +7,9 @@ use super::PRIMARY_THROUGHPUT;
 /// The workload whose cells measure a replica's catch-up (`txbench replay`) on TPC-C data:
 /// the outcome is the New-Orders per minute the replica applied.
 pub const REPLAY: &str = "replay";
+/// A `replay` workload's `run` option that makes each cell a search for the replica's
+/// balanced replay speed (`txbench replay --balanced`) rather than its catch-up.
+pub const BALANCED: &str = "--balanced";
 use super::sequential::Sequential;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -281,6 +284,23 @@ impl Expanded {
             "warm: every variant's servers driven once for {secs} s, then kept running; each cell drives one of them for {} s after {} s of warm-up, on what the cells before it left (no restore or restart between cells)",
             self.duration, self.warmup
         ))
+    }
+
+    /// What a `replay` workload's cells measure, in words (None: not a replay workload):
+    /// the replica's catch-up, or with `run = ["--balanced", …]` its balanced replay speed.
+    pub fn replay_measure(&self, workload: &str) -> Option<&'static str> {
+        if !self.replays.iter().any(|w| w == workload) {
+            return None;
+        }
+        let balanced = self
+            .pairs
+            .iter()
+            .any(|p| p.workload == workload && p.run.iter().any(|a| a == BALANCED));
+        Some(if balanced {
+            "the replica's balanced replay speed, the highest NOPM of the primary it kept up with"
+        } else {
+            "the replica's catch-up, New-Orders applied per minute"
+        })
     }
 
     /// The options of `variant` × `workload`.

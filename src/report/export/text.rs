@@ -94,10 +94,9 @@ impl Exporter for Text {
             out.push('\n');
         }
         for t in tables {
-            let measure = if e.plan.replays.contains(&t.workload) {
-                "the replica's catch-up, New-Orders applied per minute".to_string()
-            } else {
-                format!("throughput in {}", t.unit)
+            let measure = match e.plan.replay_measure(&t.workload) {
+                Some(m) => m.to_string(),
+                None => format!("throughput in {}", t.unit),
             };
             let _ = writeln!(
                 out,
