@@ -11,6 +11,7 @@ pub mod engine;
 pub mod error;
 pub mod experiment;
 pub mod k8s;
+pub mod malloc;
 pub mod metrics;
 pub mod owned;
 pub mod preflight;

@@ -2,6 +2,8 @@
 //! documented code (0 ok, 1 error, 2 usage, 3 INVALID run, 130 interrupted).
 
 fn main() {
+    // First, before any thread: glibc's per-thread cache off (src/malloc.rs).
+    txbench::malloc::tune();
     let cli = txbench::cli::parse_args(std::env::args().collect()).unwrap_or_else(|e| e.exit());
     if let Some(store) = &cli.store {
         // The runs this command starts (an experiment's cells) record in the same store.

@@ -91,3 +91,49 @@ fn statements_keep_their_columns_without_a_process_wide_list() {
     }
     assert_eq!(stmt.columns().len(), 2);
 }
+
+fn environ(pid: u32) -> Vec<String> {
+    std::fs::read(format!("/proc/{pid}/environ"))
+        .unwrap()
+        .split(|&b| b == 0)
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+        .collect()
+}
+
+/// glibc's per-thread cache kept about 67 KiB per virtual user (src/malloc.rs): txbench runs
+/// with it off, and the servers it starts do not inherit the setting.
+#[test]
+fn txbench_runs_without_glibcs_thread_cache_and_its_servers_do_not_inherit_that() {
+    let home = Home::new();
+    let s = point_select_server(&home, "tuned");
+    let server_env = environ(s.pid as u32);
+    assert!(
+        !server_env
+            .iter()
+            .any(|v| v.starts_with("GLIBC_TUNABLES=") || v.starts_with("TXBENCH_MALLOC_TUNED=")),
+        "{server_env:?}"
+    );
+    let mut child = home
+        .std_cmd()
+        .args([
+            "--url",
+            &s.url,
+            "-q",
+            "run",
+            "oltp_point_select",
+            "--time",
+            "3",
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The process re-executes itself first thing; a second is plenty.
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let env = environ(child.id());
+    assert!(child.wait().unwrap().success());
+    assert!(
+        env.iter()
+            .any(|v| v == "GLIBC_TUNABLES=glibc.malloc.tcache_count=0"),
+        "{env:?}"
+    );
+}

@@ -642,6 +642,56 @@ fn deferred_deliveries_complete_in_the_background_and_keep_the_data_consistent()
     assert!(!notes.contains("Delivery runs interactively"), "{notes}");
     // The deliverer really delivered: customers' delivery counts started at 0.
     assert!(s.count("SELECT SUM(c_delivery_cnt) FROM customer") > 0);
+    a_thousand_terminals_state_what_they_cost(&home, &s);
+}
+
+/// A thousand terminals with the specification's keying and think times (on the deferred
+/// test's server): every one connects and runs, and the run states what they cost the client
+/// (its peak memory, the memory per user above the process before they connected, how long
+/// connecting took). Their bounds are `make bench`'s (txbench-bench terminals), not asserted.
+fn a_thousand_terminals_state_what_they_cost(home: &Home, s: &Server) {
+    let dir = home.path().join("terminals");
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "run", "tpcc", "--threads", "1000"])
+        .args(["--think-time", "spec", "--time", "5", "--json", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let r = result_json(&dir);
+    assert_schema_valid(&r);
+    let sum = &r["summary"];
+    assert!(sum["transactions"].as_u64().unwrap() > 0, "{sum}");
+    let c = &sum["client_users"];
+    assert_eq!(c["users"], 1000, "{c}");
+    let (peak, before) = (
+        c["peak_rss_kib"].as_u64().unwrap(),
+        c["rss_before_kib"].as_u64().unwrap(),
+    );
+    // A thousand connections and threads take memory: the peak is above the process's
+    // before they connected, which is itself a process's (more than 1 MiB).
+    assert!(before > 1024 && peak > before, "{c}");
+    assert!(c["connect_s"].as_f64().unwrap() > 0.0, "{c}");
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &s.url,
+            "run",
+            "tpcc",
+            "--threads",
+            "4",
+            "--time",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let (stdout, _) = text(&out);
+    assert!(
+        stdout.contains("4 virtual user(s) connected in") && stdout.contains("KiB per user above"),
+        "{stdout}"
+    );
 }
 
 /// Clause 2.3.6: a write that quietly touches no row is noticed, in client SQL and in the

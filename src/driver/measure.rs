@@ -359,6 +359,12 @@ impl<'a> Measure<'a> {
             .collect();
         summary.client_cpu_s = tally.measured_cpu;
         summary.client_cpu_pct = cpu_pct(tally.measured_cpu, tally.measured_secs, tally.cpus);
+        summary.client_users = Some(crate::results::ClientUsers {
+            users: self.users.n,
+            peak_rss_kib: super::validity::process_peak_rss_kib(),
+            rss_before_kib: self.users.rss_before_kib,
+            connect_s: self.users.connect_s,
+        });
         self.result.workload_report = workload.report(&summary);
         for reason in workload.invalid_reasons(&summary) {
             self.fired.effect(reason);

@@ -39,6 +39,10 @@ pub(super) struct Users {
     pub(super) stop_flag: Arc<AtomicBool>,
     /// Set by the --rate schedule when the database cannot keep up with it.
     pub(super) overflow: Arc<AtomicBool>,
+    /// The process's peak memory before they connected (KiB), and how long connecting them
+    /// took (s).
+    pub(super) rss_before_kib: u64,
+    pub(super) connect_s: f64,
 }
 
 impl Users {
@@ -73,6 +77,8 @@ impl Users {
         let barrier = Arc::new(Barrier::new(n + 1));
         let (go_tx, go_rx) = crossbeam_channel::bounded::<Go>(n);
         wait_to_connect(part, display);
+        let rss_before_kib = super::validity::process_peak_rss_kib();
+        let started = Instant::now();
         let mut handles = Vec::with_capacity(n);
         for (id, &user) in part.users.iter().enumerate() {
             // Threads already started wait at the barrier; they cannot be released without
@@ -89,6 +95,8 @@ impl Users {
             go: Some(go_tx),
             stop_flag: Arc::new(AtomicBool::new(false)),
             overflow: Arc::new(AtomicBool::new(false)),
+            rss_before_kib,
+            connect_s: started.elapsed().as_secs_f64(),
         };
         let failed = users
             .shared

@@ -18,6 +18,17 @@ pub(super) fn process_cpu_s() -> f64 {
     secs(u.ru_utime) + secs(u.ru_stime)
 }
 
+/// This process's peak resident memory so far, KiB (getrusage's maxrss).
+pub(super) fn process_peak_rss_kib() -> u64 {
+    // SAFETY: as in process_cpu_s.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: RUSAGE_SELF with a valid pointer.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return 0;
+    }
+    u64::try_from(u.ru_maxrss).unwrap_or(0)
+}
+
 /// `cpu_s` of CPU over `wall_s` seconds as % of `cpus` CPUs.
 pub(super) fn cpu_pct(cpu_s: f64, wall_s: f64, cpus: usize) -> f64 {
     if wall_s <= 0.0 {

@@ -201,6 +201,9 @@ fn measured(out: &mut String, r: &RunResult, s: &Summary) {
             s.client_cpu_s / s.transactions as f64 * 1000.0
         );
     }
+    if let Some(c) = &s.client_users {
+        let _ = writeln!(out, "  client:       {}", c.line());
+    }
     kinds(out, s);
     for e in &s.top_errors {
         let _ = writeln!(

@@ -25,6 +25,40 @@ pub struct KindSummary {
     pub service: LatencyStats,
 }
 
+/// What the virtual users cost the client process: its peak memory, the memory each user
+/// added (the peak less the process's peak before they connected, per user), and how long
+/// connecting them took.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClientUsers {
+    /// Virtual users of this process.
+    pub users: usize,
+    /// Peak resident memory of the process by the run's end (getrusage's maxrss), KiB.
+    pub peak_rss_kib: u64,
+    /// The same before the virtual users connected, KiB.
+    pub rss_before_kib: u64,
+    /// Seconds from the first user's thread started to every user connected and ready.
+    pub connect_s: f64,
+}
+
+impl ClientUsers {
+    /// KiB of peak memory per virtual user above the process's peak before they connected.
+    pub fn kib_per_user(&self) -> f64 {
+        self.peak_rss_kib.saturating_sub(self.rss_before_kib) as f64 / self.users.max(1) as f64
+    }
+
+    /// In a line, for the text summary.
+    pub fn line(&self) -> String {
+        format!(
+            "{} virtual user(s) connected in {:.2} s; peak memory {:.0} MiB, {:.0} KiB per user above the {:.0} MiB before they connected",
+            self.users,
+            self.connect_s,
+            self.peak_rss_kib as f64 / 1024.0,
+            self.kib_per_user(),
+            self.rss_before_kib as f64 / 1024.0
+        )
+    }
+}
+
 /// The measured phase in figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
@@ -77,6 +111,10 @@ pub struct Summary {
     /// That, as % of all the client's CPUs over the measured time.
     #[serde(default)]
     pub client_cpu_pct: f64,
+    /// The client's memory and its virtual users' start (None: a merge of shards, or a
+    /// result from before they were recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_users: Option<ClientUsers>,
     /// The most frequent error messages.
     pub top_errors: Vec<ErrorMessage>,
     /// The server's figures over the measured phase (per transaction, peaks, cross-checks),
@@ -179,6 +217,7 @@ impl Summary {
             top_errors,
             client_cpu_s: 0.0,
             client_cpu_pct: 0.0,
+            client_users: None,
             server: None,
             targets: Vec::new(),
         }
@@ -281,5 +320,33 @@ impl Throughput<'_> {
     /// In one interval, in the same unit.
     pub fn of_interval(&self, i: &super::IntervalRow) -> f64 {
         self.rate.map_or(i.tps, |r| r.of_interval(i))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ClientUsers;
+
+    #[test]
+    fn memory_per_user_is_the_peak_above_the_process_before_they_connected() {
+        let c = ClientUsers {
+            users: 1000,
+            peak_rss_kib: 22_528 + 88_000,
+            rss_before_kib: 22_528,
+            connect_s: 0.42,
+        };
+        assert_eq!(c.kib_per_user(), 88.0);
+        assert_eq!(
+            c.line(),
+            "1000 virtual user(s) connected in 0.42 s; peak memory 108 MiB, 88 KiB per user above the 22 MiB before they connected"
+        );
+        // A peak that never rose (or a process that measured nothing) is 0 per user.
+        let none = ClientUsers {
+            users: 0,
+            peak_rss_kib: 0,
+            rss_before_kib: 10,
+            connect_s: 0.0,
+        };
+        assert_eq!(none.kib_per_user(), 0.0);
     }
 }

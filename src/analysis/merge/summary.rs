@@ -59,6 +59,8 @@ pub(super) fn merge_summary(
         kinds,
         client_cpu_s,
         client_cpu_pct: client_cpu_s / (secs * cpus.max(1) as f64) * 100.0,
+        // Each shard's process had its own memory: see each shard's result.
+        client_users: None,
         top_errors,
         server: None,
         targets: Vec::new(),

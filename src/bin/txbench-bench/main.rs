@@ -22,6 +22,7 @@ mod observing;
 mod postgres;
 mod sampling;
 mod snapshot;
+mod terminals;
 mod topology;
 mod tpcb;
 mod tpcc;
@@ -32,6 +33,7 @@ use observing::observing;
 use postgres::postgres;
 use sampling::sampling;
 use snapshot::snapshot_vs_reload;
+use terminals::terminals;
 use topology::topology;
 use tpcb::tpcb;
 use tpcc::tpcc;
@@ -93,8 +95,15 @@ struct Measured {
     wall_s: f64,
 }
 
-/// Runs `cmd` to the end and takes its own CPU time and peak RSS from wait4.
-fn measure(mut cmd: Command) -> Result<Measured> {
+/// Runs `cmd` to the end and takes its own CPU time and peak RSS from wait4; an exit other
+/// than 0 is an error naming the command and what it said.
+fn measure(cmd: Command) -> Result<Measured> {
+    measure_exit(cmd, &[0]).map(|(m, _)| m)
+}
+
+/// The same, where any exit code in `ok` is accepted (a `txbench run` that exits 3 for an
+/// INVALID run still measured its client), returned beside the figures.
+fn measure_exit(mut cmd: Command, ok: &[i32]) -> Result<(Measured, i32)> {
     let t = Instant::now();
     let mut child = cmd
         .stdout(Stdio::piped())
@@ -118,7 +127,12 @@ fn measure(mut cmd: Command) -> Result<Measured> {
         bail!("wait4 failed: {}", std::io::Error::last_os_error());
     }
     let wall_s = t.elapsed().as_secs_f64();
-    if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    if !ok.contains(&code) {
         // The command without a password sysbench was given (--mysql-password=…), and
         // what it said (sysbench says its errors on stdout).
         let shown: Vec<String> = std::iter::once(cmd.get_program())
@@ -144,12 +158,15 @@ fn measure(mut cmd: Command) -> Result<Measured> {
         );
     }
     let secs = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
-    Ok(Measured {
-        stdout,
-        cpu_s: secs(usage.ru_utime) + secs(usage.ru_stime),
-        max_rss_kib: usage.ru_maxrss,
-        wall_s,
-    })
+    Ok((
+        Measured {
+            stdout,
+            cpu_s: secs(usage.ru_utime) + secs(usage.ru_stime),
+            max_rss_kib: usage.ru_maxrss,
+            wall_s,
+        },
+        code,
+    ))
 }
 
 fn txbench_bin() -> Result<PathBuf> {
@@ -412,8 +429,9 @@ fn main() {
             Some("observing") => observing(&home),
             Some("topology") => topology(&home),
             Some("snapshot") => snapshot_vs_reload(&home),
+            Some("terminals") => terminals(&home),
             Some(other) => Err(anyhow::anyhow!(
-                "{other}: not a part; give one of driver, lua, tpcc, tpcb, postgres, script, sampling, observing, topology, snapshot, or none for all"
+                "{other}: not a part; give one of driver, lua, tpcc, tpcb, postgres, script, sampling, observing, topology, snapshot, terminals, or none for all"
             )),
             None => sandbox(&home)
                 .and_then(|_| driver(&home))
@@ -424,7 +442,8 @@ fn main() {
                 .and_then(|_| sampling(&home))
                 .and_then(|_| observing(&home))
                 .and_then(|_| topology(&home))
-                .and_then(|_| snapshot_vs_reload(&home)),
+                .and_then(|_| snapshot_vs_reload(&home))
+                .and_then(|_| terminals(&home)),
         };
         // Whatever failed, no sandbox outlives the benchmark.
         for name in [
@@ -444,6 +463,7 @@ fn main() {
             "bench-topo-a",
             "bench-topo-b",
             "bench-snapshot",
+            "bench-terminals",
         ] {
             let _ = server::cluster::stop(&home, name, true);
         }

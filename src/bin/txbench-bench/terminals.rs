@@ -1,0 +1,117 @@
+//! Many virtual users from one client (issue: thousands of terminals): TPC-C closed loop at
+//! 8, 1,024 and 2,000 users and 2,000 with the specification's keying and think times, on a
+//! sandbox with the thread pool. go-tpc beside it: scripts/compare-terminals-go-tpc.sh.
+
+use super::*;
+
+/// One run's figures, from its process (wait4) and its result.json.
+struct Row {
+    nopm: f64,
+    /// Client CPU (user + system, the whole process) per 1,000 New-Orders, s.
+    cpu_per_1000: f64,
+    peak_rss_kib: f64,
+    kib_per_user: f64,
+    connect_s: f64,
+    /// Wall time beyond the requested time: starting, connecting, stopping, s.
+    beyond_s: f64,
+    verdict: &'static str,
+}
+
+/// `txbench run tpcc` with `users` for `secs` (`spec`: with the specification's times).
+fn run(bin: &Path, url: &str, users: u32, secs: u32, spec: bool) -> Result<Row> {
+    let out = std::env::temp_dir().join(format!("txbench-bench-vu-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let (u, t) = (users.to_string(), secs.to_string());
+    let mut args = vec![
+        "run",
+        "tpcc",
+        "--threads",
+        &u,
+        "--time",
+        &t,
+        "--report-interval",
+        &t,
+    ];
+    if spec {
+        args.extend(["--think-time", "spec"]);
+    }
+    let mut cmd = txbench_cmd(bin, url, &args);
+    cmd.args(["--json", "--out"]).arg(&out);
+    let read = || -> Result<serde_json::Value> {
+        Ok(serde_json::from_slice(&std::fs::read(
+            out.join("result.json"),
+        )?)?)
+    };
+    let result = measure_exit(cmd, &[0, 3]).and_then(|m| read().map(|r| (m, r)));
+    let _ = std::fs::remove_dir_all(&out);
+    let ((m, code), r) = result?;
+    let s = &r["summary"];
+    let nopm = r["workload_report"]["rate"]["per_minute"]
+        .as_f64()
+        .unwrap_or(0.0);
+    let measured_s = s["duration_s"].as_f64().unwrap_or(f64::from(secs));
+    let new_orders = nopm * measured_s / 60.0;
+    let c = &s["client_users"];
+    let peak = c["peak_rss_kib"].as_f64().unwrap_or(0.0);
+    let before = c["rss_before_kib"].as_f64().unwrap_or(0.0);
+    Ok(Row {
+        nopm,
+        cpu_per_1000: if new_orders > 0.0 {
+            m.cpu_s / new_orders * 1000.0
+        } else {
+            f64::NAN
+        },
+        peak_rss_kib: peak,
+        kib_per_user: (peak - before) / f64::from(users),
+        connect_s: c["connect_s"].as_f64().unwrap_or(f64::NAN),
+        beyond_s: m.wall_s - f64::from(secs),
+        verdict: if code == 0 { "VALID" } else { "INVALID" },
+    })
+}
+
+/// Client cost, memory and start/stop time of many virtual users.
+pub(super) fn terminals(home: &StateDir) -> Result<()> {
+    let secs = bench_seconds();
+    let bin = txbench_bin()?;
+    let url = bench_server_with(
+        home,
+        "bench-terminals",
+        &[
+            "innodb_buffer_pool_size=2G",
+            "thread_handling=pool-of-threads",
+            "max_connections=2100",
+        ],
+    )?;
+    let url_s = url.to_string();
+    txbench_prepare(&bin, &url_s, &["tpcc", "--warehouses", "10"])?;
+    println!(
+        "\n== many virtual users: TPC-C, 10 warehouses, {secs} s runs, a sandbox with the thread pool"
+    );
+    println!(
+        "  {:>6} {:>5} {:>8} {:>14} {:>6} {:>9} {:>9} {:>9} {:>9}  verdict",
+        "users", "think", "NOPM", "cpu/1000 NO", "x 8", "peak RSS", "KiB/user", "connect", "beyond"
+    );
+    let mut base = None;
+    for (users, spec) in [(8, false), (1024, false), (2000, false), (2000, true)] {
+        let r = run(&bin, &url_s, users, secs, spec)?;
+        let base_cpu = *base.get_or_insert(r.cpu_per_1000);
+        println!(
+            "  {:>6} {:>5} {:>8.0} {:>12.3} s {:>5.2}x {:>5.0} MiB {:>9.0} {:>7.2} s {:>7.2} s  {}",
+            users,
+            if spec { "spec" } else { "off" },
+            r.nopm,
+            r.cpu_per_1000,
+            r.cpu_per_1000 / base_cpu,
+            r.peak_rss_kib / 1024.0,
+            r.kib_per_user,
+            r.connect_s,
+            r.beyond_s,
+            r.verdict
+        );
+    }
+    println!(
+        "  (targets: client CPU per New-Order within 1.5x of 8 users' at 1,024 and 2,000 closed loop; at most 100 KiB per user; \"beyond\" (start, connect, stop) within 2 s at 2,000)"
+    );
+    server::stop(home, "bench-terminals", true)?;
+    Ok(())
+}
