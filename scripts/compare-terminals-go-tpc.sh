@@ -59,7 +59,8 @@ measure() { # tool users seconds [think]
     nopm=$(echo "$out" | sed -nE 's/^tpmC: ([0-9.]+).*/\1/p' | tail -1)
     status=go-tpc
   fi
-  read -r u sy rss wall < "$TIMING"
+  # time(1) writes "Command exited with non-zero status 3" first for an INVALID run.
+  read -r u sy rss wall < <(tail -1 "$TIMING")
   echo "${nopm:-0},$(echo "$u + $sy" | bc),$rss,$wall,$status"
 }
 row() { # round tool users seconds [think]

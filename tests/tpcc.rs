@@ -643,6 +643,7 @@ fn deferred_deliveries_complete_in_the_background_and_keep_the_data_consistent()
     // The deliverer really delivered: customers' delivery counts started at 0.
     assert!(s.count("SELECT SUM(c_delivery_cnt) FROM customer") > 0);
     a_thousand_terminals_state_what_they_cost(&home, &s);
+    new_orders_in_flight_at_the_opening_are_allowed_for(&home, &s);
 }
 
 /// A thousand terminals with the specification's keying and think times (on the deferred
@@ -692,6 +693,32 @@ fn a_thousand_terminals_state_what_they_cost(home: &Home, s: &Server) {
         stdout.contains("4 virtual user(s) connected in") && stdout.contains("KiB per user above"),
         "{stdout}"
     );
+}
+
+/// After a warm-up, New-Orders in flight when the measured phase opened had updated their
+/// district before the opening sample; txbench counts them when they end. At 1,024 users the
+/// server's count was 5.7 % below txbench's and the run INVALID: the check now allows
+/// txbench that many more (one-sided), and says so.
+fn new_orders_in_flight_at_the_opening_are_allowed_for(home: &Home, s: &Server) {
+    let dir = home.path().join("warm");
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "run", "tpcc", "--threads", "200"])
+        .args(["--warmup", "2", "--time", "4", "--json", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let r = result_json(&dir);
+    assert_schema_valid(&r);
+    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+    let no = checks
+        .iter()
+        .find(|c| c["what"].as_str().unwrap().starts_with("New-Orders"))
+        .unwrap_or_else(|| panic!("{checks:?}\n{:?}", text(&out)));
+    // Closed loop on one warehouse: users are in their transactions nearly all the time.
+    let excess = no["excess_allowed"].as_f64().unwrap_or(0.0);
+    assert!(excess > 0.0 && excess <= 200.0, "{no}");
+    assert_eq!(no["agrees"], true, "{no}");
 }
 
 /// Clause 2.3.6: a write that quietly touches no row is noticed, in client SQL and in the

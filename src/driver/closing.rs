@@ -19,6 +19,7 @@ fn ends_of(workload: &dyn Workload, kinds: usize, connections: u64) -> Ends {
             .collect(),
         connections,
         pg: None,
+        in_flight_at_open: 0,
     }
 }
 
@@ -46,7 +47,8 @@ pub(super) fn server_figures(
     let Some(summary) = result.summary.as_mut() else {
         return;
     };
-    if result.shard.is_some() {
+    if let Some(shard) = result.shard.as_mut() {
+        shard.in_flight_at_open = client.in_flight_at_open;
         shard_figures(result, &reports, targets, workload);
         return;
     }
@@ -74,6 +76,7 @@ pub(super) fn server_figures(
         summary.kinds.len(),
         u64::from(result.config.threads),
     );
+    ends.in_flight_at_open = client.in_flight_at_open;
     // PostgreSQL: what connecting costs, measured (the monitor's empty connection and the
     // virtual users' preparation as the protocol counted it).
     ends.pg = report.pg_connect_cost.map(|login| PgCosts {
@@ -239,4 +242,6 @@ pub(super) struct ClientEnd {
     pub(super) pg_setup: u64,
     /// PostgreSQL: statements prepared outside a transaction over the run.
     pub(super) pg_prepares_alone: u64,
+    /// Virtual users inside a transaction when a warm-up ended.
+    pub(super) in_flight_at_open: u64,
 }

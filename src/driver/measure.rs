@@ -43,6 +43,8 @@ struct Tally {
     /// Where the last interval ended.
     last_tick: Duration,
     in_warmup: bool,
+    /// Virtual users inside a transaction when the warm-up ended (the cross-checks' slack).
+    in_flight_at_open: u64,
 }
 
 /// Where the wait for an interval's end left off.
@@ -94,6 +96,7 @@ impl<'a> Measure<'a> {
             phase_start: Duration::ZERO,
             last_tick: Duration::ZERO,
             in_warmup: !clock.warmup.is_zero(),
+            in_flight_at_open: 0,
         };
         let watch = stall::Watch::new(clock.t0, given.targets);
         Measure {
@@ -323,6 +326,7 @@ impl<'a> Measure<'a> {
         if self.tally.in_warmup && now >= self.clock.warmup {
             self.tally.in_warmup = false;
             self.tally.phase_start = now;
+            self.tally.in_flight_at_open = self.users.shared.busy.inside();
             self.users
                 .start_budget(self.given.part, self.given.workload);
         }
@@ -463,6 +467,7 @@ impl<'a> Measure<'a> {
             lost: (0..nt).map(|i| self.verdicts.lost(i)).collect(),
             pg_setup: shared.pg_setup.load(Ordering::Relaxed),
             pg_prepares_alone: shared.pg_prepares_alone.load(Ordering::Relaxed),
+            in_flight_at_open: self.tally.in_flight_at_open,
         };
         closing::server_figures(
             &mut self.result,

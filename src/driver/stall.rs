@@ -40,6 +40,14 @@ impl Busy {
         self.slots[id].0.store(0, Ordering::Relaxed);
     }
 
+    /// How many virtual users are inside a transaction now.
+    pub(super) fn inside(&self) -> u64 {
+        self.slots
+            .iter()
+            .filter(|s| s.0.load(Ordering::Relaxed) != 0)
+            .count() as u64
+    }
+
     /// Since when every virtual user has been inside its transaction, if every one is.
     pub(super) fn all_since(&self) -> Option<Instant> {
         let mut latest = 0;

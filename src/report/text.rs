@@ -463,12 +463,20 @@ fn server(out: &mut String, s: &crate::metrics::server::ServerSummary, client_cp
     for c in &s.cross_checks {
         let _ = writeln!(
             out,
-            "  cross-check: {}: server {:.0}, txbench {:.0} ({}, {:.0} allowed)",
+            "  cross-check: {}: server {:.0}, txbench {:.0} ({}, {:.0} allowed{})",
             c.what,
             c.server,
             c.txbench,
             if c.agrees { "agree" } else { "DISAGREE" },
-            c.allowed
+            c.allowed,
+            if c.excess_allowed > 0.0 {
+                format!(
+                    ", txbench {:.0} more for transactions in flight when the warm-up ended",
+                    c.excess_allowed
+                )
+            } else {
+                String::new()
+            }
         );
     }
     let _ = write!(

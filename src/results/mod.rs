@@ -217,6 +217,10 @@ pub struct ShardRecord {
     /// How late the sample that opened the measured phase was, seconds.
     #[serde(default)]
     pub opening_lag_s: f64,
+    /// Its virtual users inside a transaction when its warm-up ended (the merge's
+    /// cross-checks allow for them: they count when they end).
+    #[serde(default)]
+    pub in_flight_at_open: u64,
     /// Which server counters match txbench's for this workload.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_count: Option<crate::metrics::server::ServerCount>,

@@ -68,6 +68,7 @@ pub(super) fn shard_part(
             clock_rtt_s: rtt,
             server_measured: None,
             opening_lag_s: 0.0,
+            in_flight_at_open: 0,
             server_count: None,
             commits: Vec::new(),
             autocommit_statements: Vec::new(),

@@ -249,6 +249,7 @@ pub(super) fn server_figures(
             autocommit_statements: shard.autocommit_statements.clone(),
             connections: u64::from(result.config.threads),
             pg: None,
+            in_flight_at_open: parts.iter().map(|p| p.shard.in_flight_at_open).sum(),
         };
         s.cross_checks = cross_checks(m, summary, mode, &ends, shard.opening_lag_s + spread);
         // PostgreSQL's backends flush their counts up to a second late, and the other shards'
