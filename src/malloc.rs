@@ -4,7 +4,7 @@
 //! every small size: about 67 KiB resident per virtual user, a third of the client's memory
 //! at 1,024 users (TPC-C, 182 MiB peak with it, 113 MiB without; client CPU per transaction
 //! unchanged at 8 users and at 1,024). glibc reads its tunables before `main`, from
-//! GLIBC_TUNABLES only, so the process re-executes itself once with the setting added, then
+//! GLIBC_TUNABLES only, so the process re-executes its binary once with the setting added, then
 //! restores the variable, so the servers and tools it starts do not inherit it. A user's
 //! own `glibc.malloc.tcache_count` is kept as given.
 
@@ -37,10 +37,15 @@ pub fn tune() {
     let Some(tunables) = with_tunable(&before) else {
         return;
     };
+    // The binary's own path, not /proc/self/exe: the process is named after the file it
+    // executes (ps, perf and the client's profile would call it "exe").
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
     let mut args = std::env::args_os();
     let arg0 = args.next().unwrap_or_else(|| OsString::from("txbench"));
-    // exec returns only when it failed.
-    let _ = std::process::Command::new("/proc/self/exe")
+    // exec returns only when it failed (a binary replaced on disk since it started).
+    let _ = std::process::Command::new(exe)
         .arg0(arg0)
         .args(args)
         .env(VAR, tunables)

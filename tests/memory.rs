@@ -130,7 +130,10 @@ fn txbench_runs_without_glibcs_thread_cache_and_its_servers_do_not_inherit_that(
     // The process re-executes itself first thing; a second is plenty.
     std::thread::sleep(std::time::Duration::from_secs(1));
     let env = environ(child.id());
+    // Re-executed as its own file, it keeps its name (ps, perf, the client's profile).
+    let comm = std::fs::read_to_string(format!("/proc/{}/comm", child.id())).unwrap();
     assert!(child.wait().unwrap().success());
+    assert_eq!(comm.trim(), "txbench");
     assert!(
         env.iter()
             .any(|v| v == "GLIBC_TUNABLES=glibc.malloc.tcache_count=0"),
