@@ -54,8 +54,10 @@ pub(super) fn record(cell: &mut Cell, dir: &Path) -> bool {
     true
 }
 
+/// The child's JSON at `path`, read as every stored file is (capped, never through a
+/// symbolic link); None when it is absent or not such a record.
 fn read<T: serde::de::DeserializeOwned>(path: &Path) -> Option<T> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes = crate::results::read_json(path).ok()?;
     serde_json::from_slice(&bytes).ok()
 }
 
