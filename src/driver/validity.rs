@@ -6,27 +6,23 @@ use crate::config::RunConfig;
 use crate::metrics::Recorder;
 use crate::results::IntervalRow;
 
-/// CPU seconds this process has used, all threads.
-pub(super) fn process_cpu_s() -> f64 {
+/// This process's resource usage, all threads (None: getrusage failed).
+fn own_usage() -> Option<libc::rusage> {
     // SAFETY: an all-zero rusage is a valid value for getrusage to fill.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: RUSAGE_SELF with a valid pointer.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
-        return 0.0;
-    }
+    (unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } == 0).then_some(u)
+}
+
+/// CPU seconds this process has used, all threads.
+pub(super) fn process_cpu_s() -> f64 {
     let secs = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
-    secs(u.ru_utime) + secs(u.ru_stime)
+    own_usage().map_or(0.0, |u| secs(u.ru_utime) + secs(u.ru_stime))
 }
 
 /// This process's peak resident memory so far, KiB (getrusage's maxrss).
 pub(super) fn process_peak_rss_kib() -> u64 {
-    // SAFETY: as in process_cpu_s.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: RUSAGE_SELF with a valid pointer.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
-        return 0;
-    }
-    u64::try_from(u.ru_maxrss).unwrap_or(0)
+    own_usage().map_or(0, |u| u64::try_from(u.ru_maxrss).unwrap_or(0))
 }
 
 /// `cpu_s` of CPU over `wall_s` seconds as % of `cpus` CPUs.

@@ -53,9 +53,8 @@ fn run(bin: &Path, url: &str, users: u32, secs: u32, spec: bool) -> Result<Row> 
         .unwrap_or(0.0);
     let measured_s = s["duration_s"].as_f64().unwrap_or(f64::from(secs));
     let new_orders = nopm * measured_s / 60.0;
-    let c = &s["client_users"];
-    let peak = c["peak_rss_kib"].as_f64().unwrap_or(0.0);
-    let before = c["rss_before_kib"].as_f64().unwrap_or(0.0);
+    let c: txbench::results::ClientUsers = serde_json::from_value(s["client_users"].clone())
+        .context("the run's summary has no client_users")?;
     Ok(Row {
         nopm,
         cpu_per_1000: if new_orders > 0.0 {
@@ -63,9 +62,9 @@ fn run(bin: &Path, url: &str, users: u32, secs: u32, spec: bool) -> Result<Row> 
         } else {
             f64::NAN
         },
-        peak_rss_kib: peak,
-        kib_per_user: (peak - before) / f64::from(users),
-        connect_s: c["connect_s"].as_f64().unwrap_or(f64::NAN),
+        peak_rss_kib: c.peak_rss_kib as f64,
+        kib_per_user: c.kib_per_user(),
+        connect_s: c.connect_s,
         stop_s: s["overrun_s"].as_f64().unwrap_or(f64::NAN),
         beyond_s: m.wall_s - f64::from(secs),
         verdict: if code == 0 { "VALID" } else { "INVALID" },
