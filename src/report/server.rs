@@ -314,7 +314,7 @@ fn figures_table(h: &mut String, s: &ServerSummary) {
                 esc(&c.what),
                 c.server,
                 c.txbench,
-                c.allowed + c.excess_allowed,
+                c.limit(),
                 if c.agrees {
                     "<span class=\"valid\">agree</span>"
                 } else {

@@ -48,13 +48,18 @@ impl CrossCheck {
     /// The same check, allowing txbench `excess` more than the server besides.
     pub fn with_excess(mut self, excess: f64) -> CrossCheck {
         self.excess_allowed = excess;
-        let over = self.txbench - self.server;
-        self.agrees = if over > 0.0 {
-            over <= self.allowed + excess
-        } else {
-            -over <= self.allowed
-        };
+        self.agrees = (self.server - self.txbench).abs() <= self.limit();
         self
+    }
+
+    /// The difference allowed on the side it falls: `allowed`, and `excess_allowed` besides
+    /// when txbench counted more.
+    pub fn limit(&self) -> f64 {
+        if self.txbench > self.server {
+            self.allowed + self.excess_allowed
+        } else {
+            self.allowed
+        }
     }
 
     /// The INVALID reason when the figures disagree.
@@ -66,12 +71,7 @@ impl CrossCheck {
                 self.what,
                 self.txbench,
                 (self.server - self.txbench) / self.txbench.max(1.0) * 100.0,
-                self.allowed
-                    + if self.txbench > self.server {
-                        self.excess_allowed
-                    } else {
-                        0.0
-                    }
+                self.limit()
             )
         })
     }
