@@ -214,12 +214,11 @@ fn pg_transactions(
 mod tests {
     use super::*;
 
-    /// PostgreSQL counts every autocommit statement as a transaction of its own.
-    #[test]
-    fn postgres_transactions_count_autocommit_statements_and_what_connecting_costs() {
-        use crate::metrics::{Outcome, Recorder};
-        // 10 s: 1,000 attempts of a kind that commits (10 rolled back on purpose), 500 of a
-        // kind that autocommits two statements.
+    use crate::metrics::{Outcome, Recorder};
+
+    /// 10 s: 1,000 attempts of a kind that commits (10 rolled back on purpose), 500 of a
+    /// kind that autocommits two statements.
+    fn two_kinds() -> Summary {
         let mut rec = Recorder::new(2);
         for i in 0..1000 {
             let o = if i < 10 {
@@ -232,8 +231,13 @@ mod tests {
         for _ in 0..500 {
             rec.completed(1, Outcome::Committed, 100, 100);
         }
-        let names = vec!["tx".to_string(), "sl".to_string()];
-        let summary = crate::results::Summary::of(&rec, &names, 10.0);
+        Summary::of(&rec, &["tx".to_string(), "sl".to_string()], 10.0)
+    }
+
+    /// PostgreSQL counts every autocommit statement as a transaction of its own.
+    #[test]
+    fn postgres_transactions_count_autocommit_statements_and_what_connecting_costs() {
+        let summary = two_kinds();
         let ends = Ends {
             commits: vec![true, false],
             autocommit_statements: vec![1, 2],
@@ -327,12 +331,11 @@ mod tests {
     /// server's delta does not. At 1,024 users a 30-s run counted 10,658 against 10,046.
     #[test]
     fn new_orders_in_flight_at_the_opening_are_allowed_for() {
-        use crate::metrics::{Outcome, Recorder};
         let mut rec = Recorder::new(1);
         for _ in 0..10_658 {
             rec.completed(0, Outcome::Committed, 100, 100);
         }
-        let summary = crate::results::Summary::of(&rec, &["new_order".to_string()], 20.0);
+        let summary = Summary::of(&rec, &["new_order".to_string()], 20.0);
         let measured = Delta {
             secs: 20.0,
             workload: [("new_orders".to_string(), 10_046.0)].into(),
@@ -344,15 +347,15 @@ mod tests {
             double_rollback: false,
             pg_transactions: false,
         };
+        let ends = |in_flight: u64| Ends {
+            commits: vec![true],
+            autocommit_statements: vec![1],
+            connections: 1024,
+            pg: None,
+            in_flight_at_open: in_flight,
+        };
         let check = |in_flight: u64| {
-            let ends = Ends {
-                commits: vec![true],
-                autocommit_statements: vec![1],
-                connections: 1024,
-                pg: None,
-                in_flight_at_open: in_flight,
-            };
-            cross_checks(&measured, &summary, mode, &ends, 0.0)
+            cross_checks(&measured, &summary, mode, &ends(in_flight), 0.0)
                 .into_iter()
                 .find(|c| c.what.starts_with("New-Orders"))
                 .unwrap()
@@ -368,14 +371,7 @@ mod tests {
             workload: [("new_orders".to_string(), 10_658.0 + 612.0)].into(),
             ..Delta::default()
         };
-        let ends = Ends {
-            commits: vec![true],
-            autocommit_statements: vec![1],
-            connections: 1024,
-            pg: None,
-            in_flight_at_open: 700,
-        };
-        let c = cross_checks(&other, &summary, mode, &ends, 0.0);
+        let c = cross_checks(&other, &summary, mode, &ends(700), 0.0);
         assert!(!c[0].agrees, "{c:?}");
         assert!(c[0].reason().unwrap().contains("another client"));
     }
