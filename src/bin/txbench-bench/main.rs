@@ -293,15 +293,22 @@ fn txbench_run(
     })
 }
 
-/// Runs `cmd` (a `txbench run`) with `--json --out DIR` added, DIR a fresh temporary
-/// directory: what the process cost, and its result.json, read before DIR is removed.
-fn with_out(mut cmd: Command) -> Result<(Measured, serde_json::Value)> {
-    let out = std::env::temp_dir().join(format!("txbench-bench-out-{}", std::process::id()));
+/// Runs `cmd` (a `txbench run`) with `--json --out DIR` added, DIR a fresh directory in
+/// the benchmark's private root: what the process cost, and its result.json, read before DIR
+/// is removed.
+fn with_out(cmd: Command) -> Result<(Measured, serde_json::Value)> {
+    with_out_exit(cmd, &[0]).map(|(m, _, v)| (m, v))
+}
+
+/// The same, where any exit code in `ok` is accepted (3: an INVALID run, whose result.json
+/// and client figures are still there), returned beside them.
+fn with_out_exit(mut cmd: Command, ok: &[i32]) -> Result<(Measured, i32, serde_json::Value)> {
+    let out = bench_root().join("out");
     let _ = std::fs::remove_dir_all(&out);
     cmd.args(["--json", "--out"]).arg(&out);
-    let result = measure(cmd).and_then(|m| {
+    let result = measure_exit(cmd, ok).and_then(|(m, code)| {
         let v = serde_json::from_slice(&std::fs::read(out.join("result.json"))?)?;
-        Ok((m, v))
+        Ok((m, code, v))
     });
     let _ = std::fs::remove_dir_all(&out);
     result

@@ -21,8 +21,6 @@ struct Row {
 
 /// `txbench run tpcc` with `users` for `secs` (`spec`: with the specification's times).
 fn run(bin: &Path, url: &str, users: u32, secs: u32, spec: bool) -> Result<Row> {
-    let out = std::env::temp_dir().join(format!("txbench-bench-vu-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
     let (u, t) = (users.to_string(), secs.to_string());
     let mut args = vec![
         "run",
@@ -37,16 +35,7 @@ fn run(bin: &Path, url: &str, users: u32, secs: u32, spec: bool) -> Result<Row> 
     if spec {
         args.extend(["--think-time", "spec"]);
     }
-    let mut cmd = txbench_cmd(bin, url, &args);
-    cmd.args(["--json", "--out"]).arg(&out);
-    let read = || -> Result<serde_json::Value> {
-        Ok(serde_json::from_slice(&std::fs::read(
-            out.join("result.json"),
-        )?)?)
-    };
-    let result = measure_exit(cmd, &[0, 3]).and_then(|m| read().map(|r| (m, r)));
-    let _ = std::fs::remove_dir_all(&out);
-    let ((m, code), r) = result?;
+    let (m, code, r) = with_out_exit(txbench_cmd(bin, url, &args), &[0, 3])?;
     let s = &r["summary"];
     let nopm = r["workload_report"]["rate"]["per_minute"]
         .as_f64()
