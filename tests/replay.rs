@@ -297,6 +297,39 @@ prepare = ["--warehouses", "1"]
 run = ["--rate", "100"]
 "#;
 
+/// Runs the replay plan `plan_text` (with `env` set) into a directory of its own: it must
+/// succeed with two cells, each done; the directory and the cells.
+fn run_replay_plan(
+    h: &Home,
+    plan_text: &str,
+    seed: &str,
+    env: &[(&str, &str)],
+) -> (std::path::PathBuf, Vec<Value>) {
+    let plan = h.path().join("plan.toml");
+    std::fs::write(&plan, plan_text).unwrap();
+    let dir = h.path().join("x");
+    let out = h
+        .cmd()
+        .envs(env.iter().copied())
+        .args(["experiment", "run"])
+        .arg(&plan)
+        .arg("--out")
+        .arg(&dir)
+        .args(["--seed", seed])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let e: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
+    let cells = e["cells"].as_array().unwrap().clone();
+    assert_eq!(cells.len(), 2, "{e}");
+    for c in &cells {
+        assert_eq!(c["status"], "done", "{c}");
+    }
+    (dir, cells)
+}
+
 #[test]
 fn an_experiment_compares_replicas_catch_up_across_variants() {
     let h = Home::new();
@@ -316,28 +349,14 @@ fn an_experiment_compares_replicas_catch_up_across_variants() {
         "{line}"
     );
 
-    let plan = h.path().join("replay.toml");
-    std::fs::write(&plan, REPLAY_PLAN).unwrap();
-    let dir = h.path().join("x");
     // A TXBENCH_URL of the user's does not reach the replays, which name their sandboxes.
-    let out = h
-        .cmd()
-        .env("TXBENCH_URL", "mysql://nobody@127.0.0.1:1/none")
-        .args(["experiment", "run"])
-        .arg(&plan)
-        .arg("--out")
-        .arg(&dir)
-        .args(["--seed", "3"])
-        .output()
-        .unwrap();
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
-    let e: Value =
-        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
-    let cells = e["cells"].as_array().unwrap();
-    assert_eq!(cells.len(), 2, "{e}");
-    for c in cells {
-        assert_eq!(c["status"], "done", "{c}");
+    let (dir, cells) = run_replay_plan(
+        &h,
+        REPLAY_PLAN,
+        "3",
+        &[("TXBENCH_URL", "mysql://nobody@127.0.0.1:1/none")],
+    );
+    for c in &cells {
         // The cell's figure is its replay's: the New-Orders the replica applied per minute.
         let run = dir.join(c["dir"].as_str().unwrap()).join("run");
         let replay: Value =
@@ -368,34 +387,13 @@ fn an_experiment_compares_replicas_catch_up_across_variants() {
 fn an_experiment_compares_balanced_replay_speeds() {
     let h = Home::new();
     let _c = Cleanup(&h);
-    let plan = h.path().join("balanced.toml");
-    std::fs::write(
-        &plan,
-        REPLAY_PLAN.replacen(
-            r#"run = ["--rate", "100"]"#,
-            r#"run = ["--balanced", "--probes", "2", "--rate", "100"]"#,
-            1,
-        ),
-    )
-    .unwrap();
-    let dir = h.path().join("x");
-    let out = h
-        .cmd()
-        .args(["experiment", "run"])
-        .arg(&plan)
-        .arg("--out")
-        .arg(&dir)
-        .args(["--seed", "5"])
-        .output()
-        .unwrap();
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
-    let e: Value =
-        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
-    let cells = e["cells"].as_array().unwrap();
-    assert_eq!(cells.len(), 2, "{e}");
-    for c in cells {
-        assert_eq!(c["status"], "done", "{c}");
+    let plan = REPLAY_PLAN.replacen(
+        r#"run = ["--rate", "100"]"#,
+        r#"run = ["--balanced", "--probes", "2", "--rate", "100"]"#,
+        1,
+    );
+    let (dir, cells) = run_replay_plan(&h, &plan, "5", &[]);
+    for c in &cells {
         // The cell's figure is its search's: the fastest probe the replica kept up with.
         let run = dir.join(c["dir"].as_str().unwrap()).join("run");
         assert!(!run.join("replay.json").exists(), "{}", run.display());
