@@ -6,6 +6,7 @@
 //! statement through engine::Conn, so counts, error classes and cross-checks apply).
 
 mod command;
+mod ffi;
 pub mod kinds;
 pub mod options;
 mod session;

@@ -41,6 +41,16 @@ local ffi = setmetatable({ C = C }, { __index = realffi })
 package.loaded.ffi = ffi
 _G.ffi = ffi
 
+-- The primitives an event calls most, C functions of txbench's called through the ffi
+-- (lua/ffi.rs): the session they work on, the functions, their buffers and statuses.
+local S = realffi.cast("void *", cfg.ffi.session)
+local F = {}
+for name, f in pairs(cfg.ffi.fns) do F[name] = realffi.cast(f[1], f[2]) end
+local SQL_ERROR, OWN_ERROR, NO_ROW = cfg.ffi.SQL_ERROR, cfg.ffi.OWN_ERROR, cfg.ffi.NO_ROW
+local out = realffi.new("double[3]")
+local len = realffi.new("size_t[1]")
+local tostr = realffi.string
+
 sysbench = {
    tid = cfg.tid,
    version = "1.0.20",
@@ -87,26 +97,31 @@ function cmdline.print_test_options() P.print_options() end
 
 -- sysbench.rand ----------------------------------------------------------------------
 local rand = sysbench.rand
-rand.uniform = P.rand_uniform
-rand.default = P.rand_default
-rand.gaussian = P.rand_gaussian
-rand.special = P.rand_special
-rand.pareto = P.rand_pareto
-rand.zipfian = P.rand_zipfian
-rand.unique = P.rand_unique
-rand.uniform_uint64 = P.rand_uniform_uint64
-rand.uniform_double = P.rand_uniform_double
-rand.string = P.rand_string
+local f_rand = F.rand
+function rand.uniform(a, b) return f_rand(S, 0, a, b) end
+function rand.default(a, b) return f_rand(S, 1, a, b) end
+function rand.special(a, b) return f_rand(S, 2, a, b) end
+function rand.gaussian(a, b) return f_rand(S, 3, a, b) end
+function rand.pareto(a, b) return f_rand(S, 4, a, b) end
+function rand.zipfian(a, b) return f_rand(S, 5, a, b) end
+function rand.unique() return F.rand_unique(S) end
+function rand.uniform_uint64() return F.rand_uint64(S) end
+function rand.uniform_double() return F.rand_double(S) end
+function rand.string(fmt)
+   local p = F.rand_string(S, fmt, #fmt, len)
+   return tostr(p, len[0])
+end
 function rand.varstring(min_len, max_len)
    assert(min_len <= max_len)
    assert(max_len > 0)
-   return P.rand_varstring(min_len, max_len)
+   local p = F.rand_varstring(S, min_len, max_len, len)
+   return tostr(p, len[0])
 end
 
 -- sysbench 1.0's compatibility names (sysbench.compat.lua's) ---------------------------
 thread_id = sysbench.tid
 test = cfg.script_path
-function sb_rnd() return tonumber(P.rand_uniform_uint64() % 4294967296) end
+function sb_rnd() return tonumber(rand.uniform_uint64() % 4294967296) end
 sb_rand = rand.default
 sb_rand_str = rand.string
 sb_rand_uniform = rand.uniform
@@ -161,28 +176,47 @@ local result_mt = { __tostring = function() return "<sql_result>" end }
 local result_methods = {}
 result_mt.__index = result_methods
 
--- A statement's result, as sysbench's: nil for a statement without a result set (an
--- UPDATE); otherwise the connection's one result object (sysbench's con->rs), which the
--- next statement on the connection refills. Its rows stay in txbench (number) until fetched.
-local function result(con, nrows, nfields, number)
-   if nrows == false then return nil end
+-- A statement's result, as sysbench's, from its status and `out` (rows, columns, its
+-- number or 0 when it has no rows): nil for a statement without a result set (an UPDATE);
+-- otherwise the connection's one result object (sysbench's con->rs), which the next
+-- statement on the connection refills. Its rows stay in txbench (number) until fetched. A
+-- failed statement raises its error.
+local function result(con, st, query)
+   if st <= 0 then
+      if st == 0 then return nil end
+      if st == SQL_ERROR then raise(con, P.last_error(), query) end
+      error(P.message(), 2)
+   end
    local rs = con.rs
    if rs == nil then
       rs = setmetatable({}, result_mt)
       con.rs = rs
    end
-   rs.nrows, rs.nfields, rs.number, rs.pos = nrows, nfields, number, 0
+   local number = out[2]
+   rs.nrows, rs.nfields, rs.pos = out[0], out[1], 0
+   if number == 0 then rs.number = nil else rs.number = number end
    return rs
 end
 
+-- A row as sysbench gives it: every cell a string, NULL a nil.
 function result_methods.fetch_row(self)
    if self.number == nil then return nil end
    self.pos = self.pos + 1
-   return P.row(self.number, self.pos)
+   local n = F.row(S, self.number, self.pos)
+   if n < 0 then
+      if n == NO_ROW then return nil end
+      error(P.message(), 2)
+   end
+   local row = {}
+   for j = 1, n do
+      local p = F.cell(S, j - 1, len)
+      if p ~= nil then row[j] = tostr(p, len[0]) end
+   end
+   return row
 end
 
 function result_methods.free(self)
-   if self.number ~= nil then P.free(self.number) end
+   if self.number ~= nil then F.free(S, self.number) end
    self.number = nil
 end
 
@@ -211,7 +245,7 @@ function param_methods.set_rand_str(self, fmt)
    if self.type ~= T.VARCHAR then
       error("Unsupported argument type: " .. tostring(self.type), 2)
    end
-   local s = P.rand_string(fmt)
+   local s = rand.string(fmt)
    if #s > self.max_len then s = s:sub(1, self.max_len) end
    self.value = s
 end
@@ -245,14 +279,23 @@ end
 function stmt_methods.bind_result() unsupported("stmt:bind_result()") end
 function stmt_methods.next_result() unsupported("stmt:next_result()") end
 
-local values = {}
+local f_param, f_execute = F.param, F.execute
 function stmt_methods.execute(self)
    local n = self.nparams or 0
-   for i = 1, n do values[i] = self.params[i].value end
-   local nrows, nfields, number = P.execute(self.id, values, n)
-   for i = 1, n do values[i] = nil end
-   if nrows == nil then raise(self.connection, nfields, "<prepared statement>") end
-   return result(self.connection, nrows, nfields, number)
+   local params = self.params
+   for i = 1, n do
+      local v = params[i].value
+      local st
+      if v == nil then
+         st = f_param(S, i - 1, 0, 0, nil, 0)
+      elseif type(v) == "number" then
+         st = f_param(S, i - 1, 1, v, nil, 0)
+      else
+         st = f_param(S, i - 1, 2, 0, v, #v)
+      end
+      if st < 0 then error(P.message(), 2) end
+   end
+   return result(self.connection, f_execute(S, self.id or -1, n, out), "<prepared statement>")
 end
 
 function stmt_methods.close(self)
@@ -265,10 +308,9 @@ local con_mt = { __tostring = function() return "<sql_connection>" end }
 local con_methods = {}
 con_mt.__index = con_methods
 
+local f_query = F.query
 function con_methods.query(self, query)
-   local nrows, nfields, number = P.query(query)
-   if nrows == nil then raise(self, nfields, query) end
-   return result(self, nrows, nfields, number)
+   return result(self, f_query(S, query, #query, out), query)
 end
 
 function con_methods.query_row(self, query)

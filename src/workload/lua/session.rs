@@ -6,11 +6,14 @@ use super::options::OptValue;
 use crate::metrics::StmtCounts;
 use crate::workload::rand::{Distribution, IdDist, WorkerRng};
 use mlua::Lua;
+use std::ptr::NonNull;
 
 /// A statement the script prepared: its text, and the statement on the connection of
 /// generation `.0` (prepared again on the next connection after a reconnect).
 pub(super) struct Prepared {
     pub sql: String,
+    /// What it is, by its first word (how it is counted).
+    pub sort: Sort,
     pub stmt: Option<(u64, crate::engine::Stmt)>,
 }
 
@@ -67,6 +70,13 @@ pub(super) struct Session {
     pub current: Option<u64>,
     /// Result sets so far (the last one's number).
     pub results: u64,
+    /// The parameters of the statement about to be executed, set one by one (lua/ffi.rs).
+    pub params: Vec<crate::engine::Value>,
+    /// The row last fetched, and a cell of it written out as text, for the script to copy.
+    pub row: Vec<crate::engine::Value>,
+    pub text: Vec<u8>,
+    /// Why the last ffi primitive failed (not an SQL error: those are `failed`).
+    pub message: String,
 }
 
 impl Session {
@@ -124,12 +134,109 @@ impl Session {
             rows: None,
             current: None,
             results: 0,
+            params: Vec::new(),
+            row: Vec::new(),
+            text: Vec::new(),
+            message: String::new(),
         }
     }
 }
 
+/// A state's session, its app data: on the heap at an address that never moves, so that
+/// the primitives LuaJIT's ffi calls (lua/ffi.rs) reach it by a pointer, and the mlua
+/// callbacks by [`session`]. Every access, by either, goes through that one pointer.
+pub(super) struct Shared(NonNull<Session>);
+
+// SAFETY: the session is Send, and a Shared owns it as a Box would.
+unsafe impl Send for Shared {}
+
+impl Shared {
+    pub fn new(s: Session) -> Shared {
+        Shared(NonNull::from(Box::leak(Box::new(s))))
+    }
+
+    /// The session's address, for the ffi primitives.
+    pub fn ptr(&self) -> *mut Session {
+        self.0.as_ptr()
+    }
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // SAFETY: made by Box::leak in new, dropped once, here.
+        drop(unsafe { Box::from_raw(self.0.as_ptr()) });
+    }
+}
+
+/// The session borrowed for a callback: mlua's exclusive borrow of the app data held while
+/// it lives, so no two callbacks hold the session at once. The ffi primitives cannot run
+/// meanwhile: they are called only by Lua code, and no callback runs Lua while it holds one.
+pub(super) struct SessionRef<'a>(mlua::AppDataRefMut<'a, Shared>);
+
+impl std::ops::Deref for SessionRef<'_> {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        // SAFETY: see SessionRef.
+        unsafe { &*self.0.ptr() }
+    }
+}
+
+impl std::ops::DerefMut for SessionRef<'_> {
+    fn deref_mut(&mut self) -> &mut Session {
+        // SAFETY: see SessionRef.
+        unsafe { &mut *self.0.ptr() }
+    }
+}
+
 /// The session of `lua`'s state.
-pub(super) fn session(lua: &Lua) -> mlua::Result<mlua::AppDataRefMut<'_, Session>> {
-    lua.app_data_mut::<Session>()
+pub(super) fn session(lua: &Lua) -> mlua::Result<SessionRef<'_>> {
+    lua.app_data_mut::<Shared>()
+        .map(SessionRef)
         .ok_or_else(|| mlua::Error::runtime("txbench: no session"))
+}
+
+/// What a statement is, by its first word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Sort {
+    Read,
+    Write,
+    Commit,
+    Rollback,
+    Other,
+}
+
+pub(super) fn sort(sql: &str) -> Sort {
+    let rest = sql.trim_start_matches(|c: char| c.is_whitespace() || c == '(');
+    let word = &rest[..rest
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(rest.len())];
+    let is = |w: &str| word.eq_ignore_ascii_case(w);
+    if is("select") {
+        Sort::Read
+    } else if is("insert") || is("update") || is("delete") || is("replace") {
+        Sort::Write
+    } else if is("commit") {
+        Sort::Commit
+    } else if is("rollback") {
+        Sort::Rollback
+    } else {
+        Sort::Other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_sort_by_their_first_word() {
+        assert_eq!(sort("  SELECT c FROM t"), Sort::Read);
+        assert_eq!(sort("(select 1)"), Sort::Read);
+        assert_eq!(sort("UPDATE t SET k=k+1"), Sort::Write);
+        assert_eq!(sort("replace into t values (1)"), Sort::Write);
+        assert_eq!(sort("COMMIT"), Sort::Commit);
+        assert_eq!(sort("rollback"), Sort::Rollback);
+        assert_eq!(sort("BEGIN"), Sort::Other);
+        assert_eq!(sort("SET autocommit=0"), Sort::Other);
+    }
 }

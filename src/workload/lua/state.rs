@@ -1,15 +1,14 @@
 //! One Lua state (sysbench: one per thread): LuaJIT with its libraries and `ffi`, the
 //! script's directory and /usr/share/sysbench on package.path, the primitives the prelude
-//! builds sysbench's API on (random values here, SQL in sql.rs), `sysbench.opt`, and the
+//! builds sysbench's API on (an event's statements and random values through LuaJIT's ffi
+//! in ffi.rs, the rest as mlua functions here and in sql.rs), `sysbench.opt`, and the
 //! script run. The connection a state's SQL uses is lent to it for each call (`with_conn`).
 
 use super::Script;
 use super::options::OptValue;
-pub(super) use super::session::{Lent, Session, session};
+pub(super) use super::session::{Lent, Session, Shared, session};
 use crate::engine::Conn;
-use crate::workload::rand::{fill_template, uniform};
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value};
-use rand::Rng;
 use std::ptr::NonNull;
 use std::time::Duration;
 
@@ -34,84 +33,6 @@ pub(super) fn with_conn<R>(
     session(lua)?.conn = Some(Lent(NonNull::from(conn)));
     let _loan = Loan(lua);
     f()
-}
-
-/// A sysbench range: Lua numbers as u32, `b` at least `a`.
-fn range(a: f64, b: f64) -> (u32, u32) {
-    let a = a.clamp(0.0, f64::from(u32::MAX)) as u32;
-    let b = b.clamp(0.0, f64::from(u32::MAX)) as u32;
-    (a, b.max(a))
-}
-
-/// A bijection of u32 (an odd multiplier and xor-shifts), so sysbench.rand.unique's
-/// indexes, dealt to threads in turn, never give two threads the same value.
-fn scramble(mut x: u32) -> u32 {
-    x = x.wrapping_mul(0x9E37_79B1);
-    x ^= x >> 15;
-    x = x.wrapping_mul(0x85EB_CA77);
-    x ^ (x >> 13)
-}
-
-/// The random primitives (sysbench.rand.*), into `p`.
-fn rand_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
-    type Pick = fn(&mut Session, u32, u32) -> u32;
-    let dists: [(&str, Pick); 6] = [
-        ("rand_uniform", |s, a, b| uniform(&mut s.rng, a, b)),
-        ("rand_default", |s, a, b| s.default.sample(&mut s.rng, a, b)),
-        ("rand_special", |s, a, b| s.special.sample(&mut s.rng, a, b)),
-        ("rand_gaussian", |s, a, b| {
-            s.gaussian.sample(&mut s.rng, a, b)
-        }),
-        ("rand_pareto", |s, a, b| s.pareto.sample(&mut s.rng, a, b)),
-        ("rand_zipfian", |s, a, b| s.zipfian.sample(&mut s.rng, a, b)),
-    ];
-    for (name, pick) in dists {
-        let f = lua.create_function(move |lua, (a, b): (f64, f64)| {
-            let (a, b) = range(a, b);
-            Ok(f64::from(pick(&mut *session(lua)?, a, b)))
-        })?;
-        p.set(name, f)?;
-    }
-    p.set(
-        "rand_unique",
-        lua.create_function(|lua, ()| {
-            let mut s = session(lua)?;
-            let index = s.unique_next * u64::from(s.threads) + u64::from(s.tid);
-            s.unique_next += 1;
-            Ok(f64::from(scramble(index as u32)))
-        })?,
-    )?;
-    p.set(
-        "rand_uniform_uint64",
-        // A Lua number: exact below 2^53.
-        lua.create_function(|lua, ()| Ok((session(lua)?.rng.random::<u64>() >> 11) as f64))?,
-    )?;
-    p.set(
-        "rand_uniform_double",
-        lua.create_function(|lua, ()| Ok(session(lua)?.rng.random::<f64>()))?,
-    )?;
-    p.set(
-        "rand_string",
-        lua.create_function(|lua, fmt: mlua::String| {
-            let mut buf = Vec::new();
-            fill_template(&mut session(lua)?.rng, &fmt.as_bytes(), &mut buf);
-            lua.create_string(&buf)
-        })?,
-    )?;
-    p.set(
-        "rand_varstring",
-        lua.create_function(|lua, (min, max): (f64, f64)| {
-            let (min, max) = range(min, max);
-            let mut s = session(lua)?;
-            let n = uniform(&mut s.rng, min, max);
-            let buf: Vec<u8> = (0..n)
-                .map(|_| uniform(&mut s.rng, u32::from(b'0'), u32::from(b'z')) as u8)
-                .collect();
-            drop(s);
-            lua.create_string(&buf)
-        })?,
-    )?;
-    Ok(())
 }
 
 /// The other primitives: counters, sleeping, the restart mark, the options' listing.
@@ -184,12 +105,14 @@ pub(super) fn new_state(script: &Script, made: &Made<'_>, session: Session) -> m
         "path",
         format!("{dir}/?.lua;./?.lua;{}/?.lua;{path}", super::SYSBENCH_DIR),
     )?;
-    lua.set_app_data(session);
+    let shared = Shared::new(session);
+    let fast = super::ffi::table(&lua, shared.ptr())?;
+    lua.set_app_data(shared);
     let p = lua.create_table()?;
-    rand_primitives(&lua, &p)?;
     misc_primitives(&lua, &p)?;
     super::sql::primitives(&lua, &p)?;
     let cfg = lua.create_table()?;
+    cfg.set("ffi", fast)?;
     cfg.set("tid", made.tid)?;
     cfg.set("command", made.command)?;
     cfg.set("script_path", script.path.display().to_string())?;

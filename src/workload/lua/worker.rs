@@ -19,6 +19,8 @@ pub(super) struct LuaWorker {
     /// Until the state is made.
     rng: Option<WorkerRng>,
     lua: Option<Lua>,
+    /// The prelude's run_event, looked up once.
+    run_event: Option<mlua::Function>,
     seen: Arc<Seen>,
     /// event() returned true: this thread's run is over.
     ended: bool,
@@ -42,6 +44,7 @@ impl LuaWorker {
             id,
             rng: Some(rng),
             lua: None,
+            run_event: None,
             seen,
             ended: false,
             kind: None,
@@ -109,6 +112,7 @@ impl Worker for LuaWorker {
             }
             None => {
                 let lua = self.make(conn).map_err(|e| script_error(&e))?;
+                self.run_event = Some(hidden(&lua, "run_event").map_err(|e| script_error(&e))?);
                 self.lua = Some(lua);
             }
         }
@@ -125,7 +129,7 @@ impl Worker for LuaWorker {
         if self.lua.is_none() {
             self.on_connect(conn)?;
         }
-        let Some(lua) = &self.lua else {
+        let (Some(lua), Some(run)) = (&self.lua, &self.run_event) else {
             return Err(engine::Error::Script("txbench: no Lua state".into()));
         };
         {
@@ -137,7 +141,6 @@ impl Worker for LuaWorker {
             s.restart = false;
             s.counted_error = false;
         }
-        let run = hidden(lua, "run_event").map_err(|e| script_error(&e))?;
         let result: mlua::Result<(bool, Option<String>, bool, usize)> =
             with_conn(lua, conn, || run.call(self.id));
         let mut s = session(lua).map_err(|e| script_error(&e))?;
