@@ -1,6 +1,19 @@
 #![cfg(not(feature = "buffer-pool"))]
 
-use std::ops::Deref;
+// txbench patch 6 (TXBENCH-PATCH.md): without the "buffer-pool" feature, a packet's buffer
+// freed is kept by its thread for the thread's next packet (a few, of small capacity),
+// instead of each packet read or written allocating and freeing a `Vec`. The feature's own
+// pool is one queue for the process, reached through an `Arc` per buffer.
+
+use std::{cell::RefCell, ops::Deref};
+
+/// Buffers a thread keeps, and the largest capacity it keeps.
+const KEPT: usize = 4;
+const KEPT_CAPACITY: usize = 16 * 1024;
+
+thread_local! {
+    static SPARE: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+}
 
 #[derive(Debug)]
 #[repr(transparent)]
@@ -20,6 +33,48 @@ impl Deref for Buffer {
     }
 }
 
-pub const fn get_buffer() -> Buffer {
-    Buffer(Vec::new())
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        let mut buf = std::mem::take(&mut self.0);
+        if buf.capacity() == 0 || buf.capacity() > KEPT_CAPACITY {
+            return;
+        }
+        buf.clear();
+        // A thread whose locals are gone, or a buffer dropped while the list is borrowed
+        // (never: nothing here runs other code while it is), frees it.
+        let _ = SPARE.try_with(|spare| {
+            if let Ok(mut spare) = spare.try_borrow_mut() {
+                if spare.len() < KEPT {
+                    spare.push(buf);
+                }
+            }
+        });
+    }
+}
+
+pub fn get_buffer() -> Buffer {
+    let kept = SPARE
+        .try_with(|spare| spare.try_borrow_mut().ok().and_then(|mut s| s.pop()))
+        .ok()
+        .flatten();
+    Buffer(kept.unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_freed_buffer_is_the_threads_next() {
+        let mut b = get_buffer();
+        b.as_mut().extend_from_slice(&[1, 2, 3]);
+        let p = b.0.as_ptr();
+        drop(b);
+        let again = get_buffer();
+        assert_eq!(again.0.as_ptr(), p, "the same allocation");
+        assert!(again.is_empty(), "emptied");
+        let big = Buffer(Vec::with_capacity(KEPT_CAPACITY + 1));
+        drop(big);
+        assert!(get_buffer().0.capacity() <= KEPT_CAPACITY, "a large one is freed");
+    }
 }
