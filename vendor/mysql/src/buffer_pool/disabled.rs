@@ -59,22 +59,3 @@ pub fn get_buffer() -> Buffer {
         .flatten();
     Buffer(kept.unwrap_or_default())
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_freed_buffer_is_the_threads_next() {
-        let mut b = get_buffer();
-        b.as_mut().extend_from_slice(&[1, 2, 3]);
-        let p = b.0.as_ptr();
-        drop(b);
-        let again = get_buffer();
-        assert_eq!(again.0.as_ptr(), p, "the same allocation");
-        assert!(again.is_empty(), "emptied");
-        let big = Buffer(Vec::with_capacity(KEPT_CAPACITY + 1));
-        drop(big);
-        assert!(get_buffer().0.capacity() <= KEPT_CAPACITY, "a large one is freed");
-    }
-}
