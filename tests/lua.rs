@@ -64,6 +64,8 @@ local function results()
    rs:free()
    assert(rs:fetch_row() == nil, "nothing after free()")
    assert(con:query_row("SELECT MAX(a) FROM lua_results") == "3", "query_row")
+   local long, none, seven = con:query_row("SELECT REPEAT('a', 300), NULL, 7")
+   assert(long == string.rep("a", 300) and none == nil and seven == "7", "a long cell, NULL, a number")
    -- A double parameter and a double cell; an SQL error as sysbench's fatal message; txbench's
    -- own refusals (bytes that are not UTF-8, a closed statement) raised as errors.
    local q = con:prepare("SELECT ? * 1e0")
