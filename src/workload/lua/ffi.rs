@@ -142,7 +142,11 @@ unsafe extern "C" fn param(
             // SAFETY: the prelude passes a Lua string and its length.
             _ => match String::from_utf8(unsafe { bytes(text, len) }.to_vec()) {
                 Ok(t) => Cell::Text(t),
-                Err(_) => return own(s, "txbench: a statement parameter that is not UTF-8"),
+                Err(_) => {
+                    // The list is abandoned: the next execute starts a new one.
+                    s.params.clear();
+                    return own(s, "txbench: a statement parameter that is not UTF-8");
+                }
             },
         };
         s.params.push(v);
@@ -153,6 +157,10 @@ unsafe extern "C" fn param(
 /// stmt:execute(): statement `id` with the `n` parameters set.
 unsafe extern "C" fn execute(s: *mut c_void, id: c_int, n: c_int, out: *mut f64) -> c_int {
     guarded(s, OWN_ERROR, |s| {
+        if n == 0 {
+            // None set: whatever an abandoned list left is not this statement's.
+            s.params.clear();
+        }
         if usize::try_from(n).ok() != Some(s.params.len()) {
             s.params.clear();
             return own(s, "txbench: a statement's parameters were not all set");
