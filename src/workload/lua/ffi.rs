@@ -51,9 +51,6 @@ fn own(s: &mut Session, message: impl Into<String>) -> c_int {
     OWN_ERROR
 }
 
-const NO_CONNECTION: &str =
-    "txbench: SQL outside thread_init(), event() or a command: no connection is lent here";
-
 /// The bytes at `p`, `len` of them (none for a null pointer).
 ///
 /// # Safety
@@ -109,7 +106,7 @@ unsafe extern "C" fn query(
         sql::count(s, what);
         // SAFETY: the connection is used for this call only.
         let Some(conn) = (unsafe { sql::lent_conn(s) }) else {
-            return own(s, NO_CONNECTION);
+            return own(s, sql::NO_CONNECTION);
         };
         s.current = None;
         let r = conn.query_stored(text, &mut s.rows);
@@ -176,7 +173,7 @@ unsafe extern "C" fn execute(s: *mut c_void, id: c_int, n: c_int, out: *mut f64)
         sql::count(s, what);
         // SAFETY: the connection is used for this call only.
         let Some(conn) = (unsafe { sql::lent_conn(s) }) else {
-            return own(s, NO_CONNECTION);
+            return own(s, sql::NO_CONNECTION);
         };
         let params = std::mem::take(&mut s.params);
         s.current = None;
@@ -209,19 +206,16 @@ unsafe extern "C" fn row(s: *mut c_void, number: f64, i: f64) -> c_int {
 unsafe extern "C" fn cell(s: *mut c_void, j: c_int, len: *mut usize) -> *const c_char {
     guarded(s, std::ptr::null(), |s| {
         let Session { row, text, .. } = s;
+        let mut written = |v: &dyn std::fmt::Display| {
+            text.clear();
+            let _ = write!(text, "{v}");
+            (text.as_ptr(), text.len())
+        };
         let (p, n) = match usize::try_from(j).ok().and_then(|j| row.get(j)) {
             None | Some(Cell::Null) => return std::ptr::null(),
             Some(Cell::Text(t)) => (t.as_ptr(), t.len()),
-            Some(Cell::Int(v)) => {
-                text.clear();
-                let _ = write!(text, "{v}");
-                (text.as_ptr(), text.len())
-            }
-            Some(Cell::Float(v)) => {
-                text.clear();
-                let _ = write!(text, "{v}");
-                (text.as_ptr(), text.len())
-            }
+            Some(Cell::Int(v)) => written(v),
+            Some(Cell::Float(v)) => written(v),
         };
         // SAFETY: `len` is the prelude's size_t[1].
         unsafe { *len = n };
@@ -404,7 +398,6 @@ pub(super) fn table(lua: &Lua, session: *mut Session) -> mlua::Result<Table> {
     t.set("fns", f)?;
     t.set("session", LightUserData(session.cast()))?;
     t.set("SQL_ERROR", SQL_ERROR)?;
-    t.set("OWN_ERROR", OWN_ERROR)?;
     t.set("NO_ROW", NO_ROW)?;
     Ok(t)
 }

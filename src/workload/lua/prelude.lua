@@ -46,7 +46,9 @@ _G.ffi = ffi
 local S = realffi.cast("void *", cfg.ffi.session)
 local F = {}
 for name, f in pairs(cfg.ffi.fns) do F[name] = realffi.cast(f[1], f[2]) end
-local SQL_ERROR, OWN_ERROR, NO_ROW = cfg.ffi.SQL_ERROR, cfg.ffi.OWN_ERROR, cfg.ffi.NO_ROW
+-- Statuses below 0: SQL_ERROR (P.last_error() describes it), NO_ROW, or txbench's own
+-- error (P.message() says it).
+local SQL_ERROR, NO_ROW = cfg.ffi.SQL_ERROR, cfg.ffi.NO_ROW
 local out = realffi.new("double[3]")
 local len = realffi.new("size_t[1]")
 local tostr = realffi.string

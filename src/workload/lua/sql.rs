@@ -33,17 +33,17 @@ pub(super) unsafe fn lent_conn<'c>(s: &Session) -> Option<&'c mut Conn> {
     s.conn.as_ref().map(|l| unsafe { &mut *l.0.as_ptr() })
 }
 
+/// What SQL sent when no connection is lent is told.
+pub(super) const NO_CONNECTION: &str =
+    "txbench: SQL outside thread_init(), event() or a command: no connection is lent here";
+
 /// Runs `f` on the connection lent to this call.
 fn on_conn<R>(lua: &Lua, f: impl FnOnce(&mut Conn) -> R) -> mlua::Result<R> {
     // SAFETY: `f` runs no Lua, so nothing borrows the connection while it does.
     let s = session(lua)?;
     let conn = unsafe { lent_conn(&s) };
     drop(s);
-    let conn = conn.ok_or_else(|| {
-        mlua::Error::runtime(
-            "txbench: SQL outside thread_init(), event() or a command: no connection is lent here",
-        )
-    })?;
+    let conn = conn.ok_or_else(|| mlua::Error::runtime(NO_CONNECTION))?;
     Ok(f(conn))
 }
 
