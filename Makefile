@@ -33,7 +33,7 @@ lint: deps
 ## test: the whole suite, against real throw-away servers (and headless Chromium for reports)
 test: lint
 	@scripts/install-deps.sh chromium sysbench
-	$(CARGO) test --locked --no-fail-fast
+	CARGO="$(CARGO)" scripts/test-suite.sh
 
 ## man: one man page per command and subcommand, generated from the CLI into target/man
 man:

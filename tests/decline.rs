@@ -1,6 +1,6 @@
-//! The DECLINING verdict on real runs. A file of its own: test files run one after another,
-//! so no other test's load blurs the decline this one induces (beside the sweep tests it
-//! read as noise on a 2-CPU machine).
+//! The DECLINING verdict on real runs. A file of its own, which scripts/test-suite.sh runs
+//! alone, so no other test's load blurs the decline this one induces (beside the sweep tests
+//! it read as noise on a 2-CPU machine).
 
 mod common;
 use common::*;

@@ -179,7 +179,17 @@ fn client_key_runs_every_variant(db: Db) {
     let out = txbench(
         &home,
         &s,
-        &["run", "tpcb", "--threads", "2", "--events", "50", "--json"],
+        &[
+            "run",
+            "tpcb",
+            "--threads",
+            "2",
+            "--events",
+            "50",
+            "--time",
+            "600",
+            "--json",
+        ],
     );
     assert!(out.status.success(), "{:?}", text(&out));
     assert_eq!(
@@ -223,7 +233,17 @@ fn the_check_finds_what_disagrees(db: Db) {
     let out = txbench(
         &home,
         &s,
-        &["run", "tpcb", "--threads", "4", "--events", "500", "--json"],
+        &[
+            "run",
+            "tpcb",
+            "--threads",
+            "4",
+            "--events",
+            "500",
+            "--time",
+            "600",
+            "--json",
+        ],
     );
     assert!(out.status.success(), "{:?}", text(&out));
     assert_check_passes(&home, &s, "500 transactions on 2 branches");
@@ -278,7 +298,17 @@ fn the_check_finds_what_disagrees(db: Db) {
     let out = txbench(
         &home,
         &s,
-        &["run", "tpcb", "--threads", "2", "--events", "20", "--check"],
+        &[
+            "run",
+            "tpcb",
+            "--threads",
+            "2",
+            "--events",
+            "20",
+            "--time",
+            "600",
+            "--check",
+        ],
     );
     assert!(
         assert_one_line_error(&out, 3)

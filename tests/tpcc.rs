@@ -815,7 +815,8 @@ fn write_that_touches_no_row(db: Db) {
             "--mix",
             "1,0,0,0,0",
         ])
-        .args(["--events", "1500", "--out"])
+        // --events ends the run, not the default 10 s (a loaded machine is slower).
+        .args(["--events", "1500", "--time", "600", "--out"])
         .arg(&dir)
         .output()
         .unwrap();
