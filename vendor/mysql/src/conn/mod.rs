@@ -185,7 +185,7 @@ impl ResultSetInfo {
         match self {
             ResultSetInfo::Empty(ok_packet) => ResultSetMeta::Empty(ok_packet),
             ResultSetInfo::NonEmptyWithMeta(columns) => {
-                stmt.update_columns_metadata(columns);
+                stmt.update_columns_metadata(conn.named(columns));
                 ResultSetMeta::NonEmptyWithMeta(stmt.columns())
             }
             ResultSetInfo::NonEmptySkipMeta => {
@@ -1262,6 +1262,16 @@ impl Conn {
         Ok(Transaction::new(self.into()))
     }
 
+    /// txbench patch: a statement's columns as it keeps them, without their names unless
+    /// the options keep them (`OptsBuilder::column_names`).
+    fn named(&self, columns: Vec<Column>) -> Vec<Column> {
+        if self.0.opts.get_column_names() {
+            columns
+        } else {
+            columns.into_iter().map(Column::without_names).collect()
+        }
+    }
+
     fn _true_prepare(&mut self, query: &[u8]) -> Result<InnerStmt> {
         self.write_command(Command::COM_STMT_PREPARE, query)?;
         let pld = self.read_packet()?;
@@ -1284,7 +1294,7 @@ impl Conn {
                 let pld = self.read_packet()?;
                 columns.push(ParseBuf(&pld).parse(())?);
             }
-            stmt = stmt.with_columns(Some(columns));
+            stmt = stmt.with_columns(Some(self.named(columns)));
             self.drop_packet()?;
         }
         Ok(stmt)
