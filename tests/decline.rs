@@ -1,6 +1,6 @@
 //! The DECLINING verdict on real runs. A file of its own, which scripts/test-suite.sh runs
-//! alone, so no other test's load blurs the decline this one induces (beside the sweep tests
-//! it read as noise on a 2-CPU machine).
+//! alone even with TEST_JOBS=2, so no other test's load blurs the decline this one induces
+//! (beside the sweep tests it read as noise on a 2-CPU machine).
 
 mod common;
 use common::*;
