@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # The whole test suite, as `make test` runs it. Most test files wait on servers and timed runs
-# (tests/tpcc.rs keeps a 2-CPU machine's CPUs 37 % busy), so TEST_JOBS=2 runs two files at
-# once, longest first, each file's output printed whole when it ends: 22 min instead of 29.
-# It is not the default yet: beside a neighbour, tests that time real runs still fail now and
-# then (in clean-clone trials: tests/replay.rs's balanced search saw its 2 users stall for
-# half of a 3-s probe). The files that measure a change against run-to-run noise run first
-# and alone in any case: tests/decline.rs asserts a clean run flat, tests/store.rs finds a
-# planted step, tests/topology.rs waits on a Galera node's timeouts.
+# (tests/tpcc.rs keeps a 2-CPU machine's CPUs 37 % busy), so two files run at once, longest
+# first, each file's output printed whole when it ends (TEST_JOBS=1: one at a time, 30 min
+# instead of 22 on this machine). The files that time a change against run-to-run noise run
+# first and alone: beside a neighbour each has failed in a clean-clone trial. tests/decline.rs
+# asserts a clean run flat; tests/store.rs finds a planted step; tests/topology.rs waits on a
+# Galera node's timeouts; tests/replay.rs's balanced search saw its 2 users stall for half of
+# a 3-s probe.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 CARGO=${CARGO:-cargo}
-JOBS=${TEST_JOBS:-1}
-ALONE=(decline topology store)
+JOBS=${TEST_JOBS:-2}
+ALONE=(decline topology store replay)
 # Longest first (as measured two at a time on a 2-CPU VM, so that the last to end are short;
 # "lib" is the unit tests); files not listed go after them.
-ORDER=(tpcc table_sets lua replay experiment server_metrics tpcb pg_cross_check oltp postgres
+ORDER=(tpcc table_sets lua experiment server_metrics tpcb pg_cross_check oltp postgres
     shard profile lib report sweep server replication hostile_files script blocked live
     sandbox_access memory pg_tls settings cleanup)
 

@@ -1,6 +1,8 @@
 //! The `txbench` binary: parse the command line, run, print `Error: …` and exit with the
 //! documented code (0 ok, 1 error, 2 usage, 3 INVALID run, 130 interrupted).
 
+#![cfg_attr(not(test), deny(clippy::too_many_lines))]
+
 fn main() {
     // First, before any thread: glibc's per-thread cache off (src/malloc.rs).
     txbench::malloc::tune();

@@ -1,5 +1,5 @@
 //! The DECLINING verdict on real runs. A file of its own, which scripts/test-suite.sh runs
-//! alone even with TEST_JOBS=2, so no other test's load blurs the decline this one induces
+//! alone before the files it runs two at a time, so no other test's load blurs the decline this one induces
 //! (beside the sweep tests it read as noise on a 2-CPU machine).
 
 mod common;
