@@ -20,21 +20,33 @@ fn hold_rows(s: &Server, after: Duration, hold: Duration) -> std::thread::JoinHa
 }
 
 /// A 6-s run of oltp_update_index at 4 threads with 1-s intervals into `dir`.
-fn run(home: &Home, s: &Server, dir: &std::path::Path) -> std::process::Output {
-    home.cmd()
-        .args([
-            "--url",
-            &s.url,
-            "run",
-            "oltp_update_index",
-            "--table-size",
-            "100",
-        ])
-        .args(["--threads", "4", "--time", "6", "--report-interval", "1"])
-        .arg("--out")
-        .arg(dir)
-        .output()
-        .unwrap()
+fn run_cmd(home: &Home, s: &Server, dir: &std::path::Path) -> std::process::Command {
+    let mut c = home.std_cmd();
+    c.args([
+        "--url",
+        &s.url,
+        "run",
+        "oltp_update_index",
+        "--table-size",
+        "100",
+    ])
+    .args(["--threads", "4", "--time", "6", "--report-interval", "1"])
+    .arg("--out")
+    .arg(dir)
+    .env("NO_COLOR", "1");
+    c
+}
+
+/// Waits (at most 60 s) until the run writing `dir` has written its first interval.
+fn wait_for_first_interval(dir: &std::path::Path) {
+    let t = std::time::Instant::now();
+    while t.elapsed() < Duration::from_secs(60) {
+        let csv = std::fs::read_to_string(dir.join("intervals.csv")).unwrap_or_default();
+        if csv.lines().count() >= 2 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 fn blocked_runs_are_invalid(db: Db, waits_on: &str) {
@@ -59,7 +71,7 @@ fn blocked_runs_are_invalid(db: Db, waits_on: &str) {
     let holder = hold_rows(&s, Duration::ZERO, Duration::from_secs(13));
     std::thread::sleep(Duration::from_millis(500));
     let dir = home.path().join("throughout");
-    let out = run(&home, &s, &dir);
+    let out = run_cmd(&home, &s, &dir).output().unwrap();
     holder.join().unwrap();
     assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
     let result = result_json(&dir);
@@ -79,11 +91,19 @@ fn blocked_runs_are_invalid(db: Db, waits_on: &str) {
     let shown = text(&out).0;
     assert!(shown.contains("past the requested 6 s"), "{shown}");
 
-    // Transactions complete for 2 s, then every user is blocked to the end: the only
-    // transactions counted started before the stall.
-    let holder = hold_rows(&s, Duration::from_secs(2), Duration::from_secs(6));
+    // Transactions complete for the first interval and one more second, then every user is
+    // blocked to the end: the only transactions counted started before the stall. (Timed
+    // from the run's first interval: beside other tests a debug build's run took over 2 s
+    // to start, and the rows were locked before its first transaction.)
     let dir = home.path().join("from-2s");
-    let out = run(&home, &s, &dir);
+    let child = run_cmd(&home, &s, &dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_first_interval(&dir);
+    let holder = hold_rows(&s, Duration::from_secs(1), Duration::from_secs(6));
+    let out = child.wait_with_output().unwrap();
     holder.join().unwrap();
     assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
     let result = result_json(&dir);
