@@ -37,18 +37,6 @@ fn run_cmd(home: &Home, s: &Server, dir: &std::path::Path) -> std::process::Comm
     c
 }
 
-/// Waits (at most 60 s) until the run writing `dir` has written its first interval.
-fn wait_for_first_interval(dir: &std::path::Path) {
-    let t = std::time::Instant::now();
-    while t.elapsed() < Duration::from_secs(60) {
-        let csv = std::fs::read_to_string(dir.join("intervals.csv")).unwrap_or_default();
-        if csv.lines().count() >= 2 {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 fn blocked_runs_are_invalid(db: Db, waits_on: &str) {
     let home = Home::new();
     let s = home.start_db(db, "blocked", &[]);
@@ -101,7 +89,7 @@ fn blocked_runs_are_invalid(db: Db, waits_on: &str) {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    wait_for_first_interval(&dir);
+    wait_for_intervals(&dir, 1);
     let holder = hold_rows(&s, Duration::from_secs(1), Duration::from_secs(6));
     let out = child.wait_with_output().unwrap();
     holder.join().unwrap();

@@ -516,11 +516,7 @@ fn ctrl_c_writes_results_and_exits_130() {
         .spawn()
         .unwrap();
     // Two intervals written (however slowly a loaded machine starts the run), then Ctrl-C.
-    let t = std::time::Instant::now();
-    while std::fs::read_to_string(dir.join("intervals.csv")).map_or(0, |c| c.lines().count()) < 3 {
-        assert!(t.elapsed() < Duration::from_secs(50), "no two intervals");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_intervals(&dir, 2);
     std::thread::sleep(Duration::from_millis(300));
     // SAFETY: signalling the child we spawned.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };

@@ -275,6 +275,20 @@ pub fn summary_of(out: &std::process::Output) -> serde_json::Value {
         .unwrap_or_else(|| panic!("no summary line: {:?}", text(out)))
 }
 
+/// Waits until the run writing `dir` has written `n` intervals to its intervals.csv, however
+/// slowly a loaded machine starts it; fails the test after 50 s.
+pub fn wait_for_intervals(dir: &Path, n: usize) {
+    let t = std::time::Instant::now();
+    while std::fs::read_to_string(dir.join("intervals.csv")).map_or(0, |c| c.lines().count()) <= n {
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(50),
+            "no {n} interval(s) in {} within 50 s",
+            dir.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// Reads a run directory's result.json.
 pub fn result_json(dir: &Path) -> serde_json::Value {
     let bytes = std::fs::read(dir.join("result.json")).expect("result.json");
