@@ -6,7 +6,8 @@
 # first and alone: beside a neighbour each has failed in a clean-clone trial. tests/decline.rs
 # asserts a clean run flat; tests/store.rs finds a planted step; tests/topology.rs waits on a
 # Galera node's timeouts; tests/replay.rs's balanced search saw its 2 users stall for half of
-# a 3-s probe.
+# a 3-s probe (and, alone, for 2 s beside the file's other experiment restoring snapshots:
+# its tests that start servers now run one at a time).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 CARGO=${CARGO:-cargo}

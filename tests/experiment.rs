@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Cleanup, Home, assert_one_line_error, text};
+use common::{Cleanup, Home, assert_one_line_error, experiment_ok, text};
 use mysql::prelude::Queryable;
 use std::path::Path;
 
@@ -45,17 +45,7 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
     let _c = Cleanup(&h);
     let plan = write(h.path(), "small.toml", SMALL);
     let dir = h.path().join("x");
-    let out = h
-        .cmd()
-        .args(["experiment", "run"])
-        .arg(&plan)
-        .arg("--out")
-        .arg(&dir)
-        .args(["--seed", "11"])
-        .output()
-        .unwrap();
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (stdout, stderr, e) = experiment_ok(&h, &plan, &dir, &["--seed", "11"], &[]);
     assert!(stdout.contains("lazy vs durable"), "{stdout}");
     // The server's figures per transaction beside the verdict.
     assert!(
@@ -63,7 +53,6 @@ fn a_small_experiment_runs_end_to_end_with_snapshots_and_its_tables() {
         "{stdout}"
     );
     assert!(stderr.contains("cell 8/8"), "{stderr}");
-    let e = load(&dir);
     assert_eq!(e["status"], "completed");
     assert_eq!(e["seed"], 11);
     let cells = e["cells"].as_array().unwrap();
@@ -904,20 +893,9 @@ fn a_co_location_runs_each_instance_alone_and_both_together_and_gives_the_ratio(
     };
     let plan = write(h.path(), "coloc.toml", &CO_LOCATION.replace("CPUS", cpus));
     let dir = h.path().join("x");
-    let out = h
-        .cmd()
-        .args(["experiment", "run"])
-        .arg(&plan)
-        .arg("--out")
-        .arg(&dir)
-        .args(["--seed", "3"])
-        .output()
-        .unwrap();
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (stdout, stderr, e) = experiment_ok(&h, &plan, &dir, &["--seed", "3"], &[]);
     assert!(stdout.contains("together / sum"), "{stdout}");
     assert!(stderr.contains("solo together"), "{stderr}");
-    let e = load(&dir);
     let prepared = &e["prepared"][0];
     assert_eq!(prepared["instances"].as_array().unwrap().len(), 2, "{e}");
     assert!(prepared["snapshot_bytes"].as_u64().unwrap() > 0);
@@ -1052,17 +1030,7 @@ prepare = ["--scale", "1"]
 "#,
     );
     let dir = h.path().join("w");
-    let out = h
-        .cmd()
-        .args(["experiment", "run"])
-        .arg(&plan)
-        .arg("--out")
-        .arg(&dir)
-        .args(["--seed", "5"])
-        .output()
-        .unwrap();
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (stdout, stderr, e) = experiment_ok(&h, &plan, &dir, &["--seed", "5"], &[]);
     assert!(
         stdout.contains("warm: every variant's servers driven once for 2 s"),
         "{stdout}"
@@ -1071,7 +1039,6 @@ prepare = ["--scale", "1"]
         stderr.contains("warm start: driving variant lazy"),
         "{stderr}"
     );
-    let e = load(&dir);
     assert_eq!(e["status"], "completed");
     // The warm starts count against max_time as the prepares do.
     assert!(
@@ -1145,16 +1112,7 @@ run = ["--period", "2", "--report-interval", "1"]
 "#,
     );
     let dir = h.path().join("long");
-    let out = h
-        .cmd()
-        .args(["experiment", "run"])
-        .arg(&plan)
-        .arg("--out")
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (stdout, _, e) = experiment_ok(&h, &plan, &dir, &[], &[]);
     assert!(
         stdout.contains("by period — server, tpcb, 2 threads, repetition 1 (2 s each):"),
         "{stdout}"
@@ -1163,7 +1121,7 @@ run = ["--period", "2", "--report-interval", "1"]
         stdout.contains("from the first period to the last"),
         "{stdout}"
     );
-    let cell = &load(&dir)["cells"][0];
+    let cell = &e["cells"][0];
     let run = common::result_json(&dir.join(cell["dir"].as_str().unwrap()).join("run"));
     assert!(
         run["periods"]["periods"].as_array().unwrap().len() >= 3,

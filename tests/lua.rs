@@ -508,18 +508,7 @@ fn an_experiment_runs_a_lua_script_over_two_variants() {
     )
     .unwrap();
     let dir = home.path().join("x");
-    let out = home
-        .cmd()
-        .args(["experiment", "run"])
-        .arg(&plan)
-        .arg("--out")
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
-    let e: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
+    let (_, _, e) = experiment_ok(&home, &plan, &dir, &[], &[]);
     assert_eq!(e["status"], "completed");
     let cells = e["cells"].as_array().unwrap();
     assert_eq!(cells.len(), 2);

@@ -1,11 +1,12 @@
 //! `txbench replay` against a real primary and replica: the catch-up measured, the replica's
 //! New-Orders agreeing with the primary's, a replica slowed on purpose measured slower (by
 //! catch-up and by the balanced-rate search), a filtered replica and a broken applier
-//! INVALID within a bound, and the refusals.
+//! INVALID within a bound, and the refusals. The tests that start servers run one at a time
+//! (`common::serial`).
 
 mod common;
 
-use common::{Cleanup, Home, assert_one_line_error, result_json, text};
+use common::{Cleanup, Home, assert_one_line_error, experiment_ok, result_json, serial, text};
 use mysql::prelude::Queryable;
 use serde_json::Value;
 
@@ -99,6 +100,8 @@ fn replay_measures_catch_up_and_a_throttled_replica_replays_slower() {
         .unwrap();
     let line = assert_one_line_error(&out, 1);
     assert!(line.contains("--server nosuch"), "{line}");
+    // Alone in this file: its replays and the experiment's are timed.
+    let _serial = serial();
     let p = h.start("p", &["--replicas", "1"]);
     let out = h
         .cmd()
@@ -271,14 +274,16 @@ fn replay_measures_catch_up_and_a_throttled_replica_replays_slower() {
     );
 }
 
-/// A plan whose workload is `replay`: each cell a replica's catch-up, compared across
-/// variants as throughput is.
+/// A plan whose workloads are `replay`s: a replica's catch-up and its balanced speed, each
+/// compared across variants as throughput is. Probes of 8 s: a probe is INVALID when its
+/// users all stall for a fifth of it (1 s at least), and 3-s probes failed so in clean-clone
+/// CI runs.
 const REPLAY_PLAN: &str = r#"
-description = "catch-up with one applier thread against four"
+description = "catch-up and balanced speed with one applier thread against four"
 baseline = "serial"
 threads = "2"
 warmup = 0
-duration = 3
+duration = 8
 repetitions = 1
 
 [[variant]]
@@ -293,45 +298,47 @@ set = { innodb_buffer_pool_size = "128M", slave_parallel_threads = 4 }
 
 [[workload]]
 name = "replay"
+label = "catch-up"
 prepare = ["--warehouses", "1"]
 run = ["--rate", "100"]
+
+[[workload]]
+name = "replay"
+label = "balanced"
+prepare = ["--warehouses", "1"]
+run = ["--balanced", "--probes", "2", "--rate", "100"]
 "#;
 
-/// Runs the replay plan `plan_text` (with `env` set) into a directory of its own: it must
-/// succeed with two cells, each done; the directory and the cells.
-fn run_replay_plan(
-    h: &Home,
-    plan_text: &str,
-    seed: &str,
-    env: &[(&str, &str)],
-) -> (std::path::PathBuf, Vec<Value>) {
-    let plan = h.path().join("plan.toml");
-    std::fs::write(&plan, plan_text).unwrap();
-    let dir = h.path().join("x");
-    let out = h
-        .cmd()
-        .envs(env.iter().copied())
-        .args(["experiment", "run"])
-        .arg(&plan)
-        .arg("--out")
-        .arg(&dir)
-        .args(["--seed", seed])
-        .output()
-        .unwrap();
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
-    let e: Value =
-        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
-    let cells = e["cells"].as_array().unwrap().clone();
-    assert_eq!(cells.len(), 2, "{e}");
-    for c in &cells {
-        assert_eq!(c["status"], "done", "{c}");
-    }
-    (dir, cells)
+/// Checks a catch-up cell: its figure is its replay's, the New-Orders the replica applied
+/// per minute, and the primary's run is stored with the experiment's labels.
+fn check_catch_up_cell(c: &Value, run: &std::path::Path) {
+    assert!(!run.join("balanced.json").exists(), "{}", run.display());
+    let replay: Value =
+        serde_json::from_slice(&std::fs::read(run.join("replay.json")).unwrap()).unwrap();
+    assert_eq!(replay["valid"], true, "{replay}");
+    let nopm = f(&replay, &["catch_up", "nopm"]);
+    assert!(nopm > 0.0, "{replay}");
+    assert_eq!(c["nopm"].as_f64(), Some(nopm), "{c}");
+    let primary = result_json(&run.join("run"));
+    assert_eq!(primary["config"]["labels"]["variant"], c["variant"], "{c}");
+    assert_eq!(primary["config"]["labels"]["replay"], "catch-up");
+}
+
+/// Checks a balanced cell: its figure is its search's, the fastest probe the replica kept
+/// up with.
+fn check_balanced_cell(c: &Value, run: &std::path::Path) {
+    assert!(!run.join("replay.json").exists(), "{}", run.display());
+    let b: Value =
+        serde_json::from_slice(&std::fs::read(run.join("balanced.json")).unwrap()).unwrap();
+    assert_eq!(b["valid"], true, "{b}");
+    let nopm = f(&b, &["balanced_nopm"]);
+    assert!(nopm > 0.0, "{b}");
+    assert_eq!(c["nopm"].as_f64(), Some(nopm), "{c}");
+    assert!(c["tps"].as_f64().is_some_and(|t| t > 0.0), "{c}");
 }
 
 #[test]
-fn an_experiment_compares_replicas_catch_up_across_variants() {
+fn an_experiment_compares_catch_up_and_balanced_replay_speeds_across_variants() {
     let h = Home::new();
     let _c = Cleanup(&h);
     // A variant without a replica has nothing to replay: refused before anything starts.
@@ -349,26 +356,29 @@ fn an_experiment_compares_replicas_catch_up_across_variants() {
         "{line}"
     );
 
+    // Alone in this file: a probe beside another test's snapshot restores stalled for 2 s.
+    let _serial = serial();
+    let plan = h.path().join("plan.toml");
+    std::fs::write(&plan, REPLAY_PLAN).unwrap();
+    let dir = h.path().join("x");
     // A TXBENCH_URL of the user's does not reach the replays, which name their sandboxes.
-    let (dir, cells) = run_replay_plan(
+    let (_, _, e) = experiment_ok(
         &h,
-        REPLAY_PLAN,
-        "3",
+        &plan,
+        &dir,
+        &["--seed", "3"],
         &[("TXBENCH_URL", "mysql://nobody@127.0.0.1:1/none")],
     );
-    for c in &cells {
-        // The cell's figure is its replay's: the New-Orders the replica applied per minute.
+    let cells = e["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 4, "{e}");
+    for c in cells {
+        assert_eq!(c["status"], "done", "{c}");
         let run = dir.join(c["dir"].as_str().unwrap()).join("run");
-        let replay: Value =
-            serde_json::from_slice(&std::fs::read(run.join("replay.json")).unwrap()).unwrap();
-        assert_eq!(replay["valid"], true, "{replay}");
-        let nopm = f(&replay, &["catch_up", "nopm"]);
-        assert!(nopm > 0.0, "{replay}");
-        assert_eq!(c["nopm"].as_f64(), Some(nopm), "{c}");
-        // The primary's run is stored with the experiment's labels.
-        let primary = result_json(&run.join("run"));
-        assert_eq!(primary["config"]["labels"]["variant"], c["variant"], "{c}");
-        assert_eq!(primary["config"]["labels"]["replay"], "catch-up");
+        match c["workload"].as_str() {
+            Some("catch-up") => check_catch_up_cell(c, &run),
+            Some("balanced") => check_balanced_cell(c, &run),
+            other => panic!("workload {other:?}: {c}"),
+        }
     }
     let out = h
         .cmd()
@@ -377,38 +387,12 @@ fn an_experiment_compares_replicas_catch_up_across_variants() {
         .output()
         .unwrap();
     let (csv, _) = text(&out);
-    assert!(
-        csv.lines().any(|l| l.starts_with("replay,2,parallel,")),
-        "{csv}"
-    );
-}
-
-#[test]
-fn an_experiment_compares_balanced_replay_speeds() {
-    let h = Home::new();
-    let _c = Cleanup(&h);
-    // Probes of 8 s: a probe is INVALID when its users all stall for a fifth of it (1 s at
-    // least), and 3-s probes failed so in clean-clone CI runs, the primary's 2 users
-    // blocked for 1.1 and 1.5 s while the test beside this one restored its snapshots.
-    let plan = REPLAY_PLAN
-        .replacen("duration = 3", "duration = 8", 1)
-        .replacen(
-            r#"run = ["--rate", "100"]"#,
-            r#"run = ["--balanced", "--probes", "2", "--rate", "100"]"#,
-            1,
+    for w in ["catch-up", "balanced"] {
+        assert!(
+            csv.lines()
+                .any(|l| l.starts_with(&format!("{w},2,parallel,"))),
+            "{csv}"
         );
-    let (dir, cells) = run_replay_plan(&h, &plan, "5", &[]);
-    for c in &cells {
-        // The cell's figure is its search's: the fastest probe the replica kept up with.
-        let run = dir.join(c["dir"].as_str().unwrap()).join("run");
-        assert!(!run.join("replay.json").exists(), "{}", run.display());
-        let b: Value =
-            serde_json::from_slice(&std::fs::read(run.join("balanced.json")).unwrap()).unwrap();
-        assert_eq!(b["valid"], true, "{b}");
-        let nopm = f(&b, &["balanced_nopm"]);
-        assert!(nopm > 0.0, "{b}");
-        assert_eq!(c["nopm"].as_f64(), Some(nopm), "{c}");
-        assert!(c["tps"].as_f64().is_some_and(|t| t > 0.0), "{c}");
     }
     let out = h
         .cmd()

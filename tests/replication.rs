@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Cleanup, Home, text};
+use common::{Cleanup, Home, experiment_ok, text};
 
 const PLAN: &str = r#"
 description = "a server alone against a semi-synchronous primary"
@@ -36,19 +36,7 @@ fn a_semisync_primary_shows_its_acknowledgement_wait_per_transaction_and_a_serve
     let plan = h.path().join("replication.toml");
     std::fs::write(&plan, PLAN).unwrap();
     let dir = h.path().join("x");
-    let out = h
-        .cmd()
-        .args(["experiment", "run"])
-        .arg(&plan)
-        .arg("--out")
-        .arg(&dir)
-        .args(["--seed", "3"])
-        .output()
-        .unwrap();
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
-    let e: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap()).unwrap();
+    let (_, _, e) = experiment_ok(&h, &plan, &dir, &["--seed", "3"], &[]);
     for c in e["cells"].as_array().unwrap() {
         assert_eq!(c["status"], "done", "{c}");
         let wait = c["per_transaction"]["ack_wait_ms"].as_f64();

@@ -447,6 +447,33 @@ pub fn chromium_dom_after(url: &str, ms: u32) -> (String, Vec<String>) {
     (dom, console)
 }
 
+/// `experiment run PLAN --out DIR ARGS…` with `env` set, which must succeed: its stdout,
+/// stderr and experiment.json.
+#[allow(dead_code)]
+pub fn experiment_ok(
+    home: &Home,
+    plan: &Path,
+    dir: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (String, String, serde_json::Value) {
+    let out = home
+        .cmd()
+        .envs(env.iter().copied())
+        .args(["experiment", "run"])
+        .arg(plan)
+        .arg("--out")
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("run txbench");
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let e = serde_json::from_slice(&std::fs::read(dir.join("experiment.json")).unwrap())
+        .expect("experiment.json");
+    (stdout, stderr, e)
+}
+
 /// Runs that read CPU figures, count statements or plant a slowdown must not share the machine
 /// with another test's run in the same test binary: each such test holds this.
 #[allow(dead_code)]
