@@ -9,7 +9,7 @@ mod store;
 mod workload;
 
 pub use driver::*;
-pub use lua::{hoist_lua_options, parse_args};
+pub use lua::{hoist_lua_options, parse_args, usage_error_line};
 pub use store::*;
 pub use workload::*;
 

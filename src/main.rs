@@ -6,7 +6,15 @@
 fn main() {
     // First, before any thread: glibc's per-thread cache off (src/malloc.rs).
     txbench::malloc::tune();
-    let cli = txbench::cli::parse_args(std::env::args().collect()).unwrap_or_else(|e| e.exit());
+    let cli = txbench::cli::parse_args(std::env::args().collect()).unwrap_or_else(|e| {
+        match txbench::cli::usage_error_line(&e) {
+            Some(line) => {
+                eprintln!("{line}");
+                std::process::exit(2)
+            }
+            None => e.exit(),
+        }
+    });
     if let Some(store) = &cli.store {
         // The runs this command starts (an experiment's cells) record in the same store.
         let abs = std::env::current_dir()
