@@ -593,10 +593,8 @@ fn bad_run_input_is_refused_clearly() {
         ),
     ] {
         let out = home.cmd().args(&args).output().unwrap();
-        let (_, err) = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(flag), "{args:?} should name {flag}: {err}");
-        assert!(!err.contains("panicked"));
+        let line = assert_one_line_error(&out, 2);
+        assert!(line.contains(flag), "{args:?} should name {flag}: {line}");
     }
     // Option values checked after parsing name their flag, exit 1, before any server starts.
     let out = home
@@ -606,6 +604,53 @@ fn bad_run_input_is_refused_clearly() {
         .unwrap();
     assert!(assert_one_line_error(&out, 1).contains("--range-size"));
     assert!(!home.path().join("servers").exists());
+}
+
+#[test]
+fn a_low_limit_of_open_files_is_raised_or_named_with_threads() {
+    use std::os::unix::process::CommandExt;
+    let home = Home::new();
+    let s = point_select_server(&home, "fds");
+    let hard = std::fs::read_to_string("/proc/self/limits")
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .and_then(|l| {
+            l.split_whitespace()
+                .nth(4)
+                .and_then(|v| v.parse::<u64>().ok())
+        })
+        .unwrap_or(u64::MAX);
+    // 300 users under a soft limit of 64: each connection needs a descriptor.
+    let run = |soft: u64, hard: u64| {
+        let mut c = home.std_cmd();
+        c.args(["--url", &s.url, "run", "oltp_point_select", "-q"])
+            .args(["--table-size", "1000", "--threads", "300", "--time", "1"]);
+        // SAFETY: setrlimit only, between fork and exec.
+        unsafe {
+            c.pre_exec(move || {
+                let l = libc::rlimit {
+                    rlim_cur: soft,
+                    rlim_max: hard,
+                };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &l) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        c.output().unwrap()
+    };
+    // The soft limit is raised to the hard one: every user connects.
+    let out = run(64, hard);
+    assert!(out.status.success(), "{:?}", text(&out));
+    // A hard limit too low: refused before anything connects, naming --threads.
+    let out = run(64, 64);
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains("--threads 300") && line.contains("ulimit -Hn"),
+        "{line}"
+    );
 }
 
 #[test]

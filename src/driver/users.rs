@@ -16,6 +16,43 @@ use std::sync::{Arc, Barrier, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
+/// Descriptors a run needs besides one connection per virtual user: the sampler's
+/// connections, result files, the live page, the server's logs.
+const OTHER_FILES: u64 = 256;
+
+/// Raises this process's soft limit of open files to its hard limit when `users`
+/// connections need more than the soft one, as Go's runtime does at every start (a login
+/// shell's soft limit of 1,024 refused the 1,000th virtual user's connection). Err, before
+/// anything connects: the hard limit is too low, named with --threads.
+fn ensure_open_files(users: usize) -> Result<()> {
+    let needed = users as u64 + OTHER_FILES;
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: a valid pointer to a rlimit the call fills.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 || lim.rlim_cur >= needed {
+        return Ok(());
+    }
+    if lim.rlim_max < needed {
+        bail!(
+            "--threads {users}: {users} virtual users need about {needed} open files, and this process may open at most {} (its hard limit, ulimit -Hn): raise it or run fewer users",
+            lim.rlim_max
+        );
+    }
+    // A hard limit of "unlimited" is more than the kernel takes (fs.nr_open, 2^20 by default).
+    lim.rlim_cur = lim.rlim_max.min(1 << 20).max(needed);
+    // SAFETY: a valid rlimit, its soft limit at most its hard one.
+    if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lim) } != 0 {
+        bail!(
+            "--threads {users}: raising the limit of open files to {}: {}",
+            lim.rlim_cur,
+            std::io::Error::last_os_error()
+        );
+    }
+    Ok(())
+}
+
 /// How long before --start-at the virtual users connect.
 const CONNECT_AHEAD: Duration = Duration::from_secs(60);
 
@@ -74,6 +111,7 @@ impl Users {
             running: std::sync::atomic::AtomicUsize::new(n),
             done_error: Mutex::new(None),
         });
+        ensure_open_files(n)?;
         let barrier = Arc::new(Barrier::new(n + 1));
         let (go_tx, go_rx) = crossbeam_channel::bounded::<Go>(n);
         wait_to_connect(part, display);
