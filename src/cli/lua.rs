@@ -118,9 +118,9 @@ pub fn parse_args(argv: Vec<String>) -> Result<Cli, clap::Error> {
     <Cli as Parser>::try_parse_from(hoist_lua_options(argv))
 }
 
-/// A usage error as one line (`error: …`, without clap's usage block and its pointer to
-/// `--help`), for stderr with exit code 2; None for what is not an error (`--help`,
-/// `--version`), which clap prints itself.
+/// A usage error as one line, `Error: …` as every other error (without clap's usage block
+/// and its pointer to `--help`), for stderr with exit code 2; None for what is not an error
+/// (`--help`, `--version`), which clap prints itself.
 pub fn usage_error_line(e: &clap::Error) -> Option<String> {
     use clap::error::ErrorKind;
     if matches!(
@@ -138,7 +138,11 @@ pub fn usage_error_line(e: &clap::Error) -> Option<String> {
         .take_while(|l| !l.starts_with("Usage:"))
         .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
         .collect();
-    Some(parts.join(" "))
+    let line = parts.join(" ");
+    Some(format!(
+        "Error: {}",
+        line.strip_prefix("error: ").unwrap_or(&line)
+    ))
 }
 
 #[cfg(test)]
@@ -178,12 +182,12 @@ mod tests {
         let line = usage_error_line(&e).unwrap();
         assert_eq!(
             line,
-            "error: the following required arguments were not provided: --balanced"
+            "Error: the following required arguments were not provided: --balanced"
         );
         let e = parse_args(v("txbench run --nosuch 1 oltp_insert")).unwrap_err();
         let line = usage_error_line(&e).unwrap();
         assert!(
-            line.starts_with("error: unexpected argument '--nosuch' found"),
+            line.starts_with("Error: unexpected argument '--nosuch' found"),
             "{line}"
         );
         assert!(!line.contains('\n') && !line.contains("Usage"), "{line}");
