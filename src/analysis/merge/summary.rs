@@ -251,7 +251,16 @@ pub(super) fn server_figures(
             pg: None,
             in_flight_at_open: parts.iter().map(|p| p.shard.in_flight_at_open).sum(),
         };
-        s.cross_checks = cross_checks(m, summary, mode, &ends, shard.opening_lag_s + spread);
+        // The sampling shard's opening and closing samples read their counters over their
+        // own duration while the other shards' users run (a loaded machine's samples take
+        // up to 200 ms: merged runs in CI counted 0.1 s of work more than the server).
+        let sample_s =
+            p.r.summary
+                .as_ref()
+                .and_then(|s| s.server.as_ref())
+                .map_or(0.0, |b| (b.sample_ms_max / 1000.0).clamp(0.0, 1.0));
+        let lag = shard.opening_lag_s + spread + 2.0 * sample_s;
+        s.cross_checks = cross_checks(m, summary, mode, &ends, lag);
         // PostgreSQL's backends flush their counts up to a second late, and the other shards'
         // are still connected at the sampling shard's last sample: their share of the
         // phase's end is not in it yet.
