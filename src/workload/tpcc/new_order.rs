@@ -3,7 +3,7 @@
 //! padded to [`IN_LIST`] keys by repeating the last, so that a connection prepares one
 //! statement for them, not one per order size (see [`padded`]).
 
-use super::txn::{Line, NewOrder, Stmts, Transaction, dec_cents, parse_cents};
+use super::txn::{Built, Key, Line, NewOrder, Stmts, Transaction, dec_cents, parse_cents};
 use crate::engine::{Conn, Result};
 use crate::metrics::{Outcome, StmtCounts};
 
@@ -253,8 +253,9 @@ impl Db<'_> {
     /// Reads the items `ids` in one statement: (I_ID, I_PRICE, I_NAME, I_DATA).
     fn read_items(&mut self, ids: &[u32]) -> Result<Vec<(u32, String, String, String)>> {
         let ids = padded(ids);
-        let key = format!("no.i{}", ids.len());
-        let items = self.st.all(self.conn, &key, &items_sql(ids.len()), ids)?;
+        let n = ids.len();
+        let key = Key("no.i", n as u32);
+        let items = self.st.all(self.conn, key, Built(|| items_sql(n)), ids)?;
         self.s.reads += 1;
         Ok(items)
     }
@@ -264,11 +265,13 @@ impl Db<'_> {
         let mut stock: Stock = HashMap::new();
         if !pairs.is_empty() {
             let pairs = padded(pairs);
-            let key = format!("no.s{}.{d}", pairs.len());
+            let n = pairs.len();
+            // One statement per district (its S_DIST_xx column) and list length.
+            let key = Key("no.s", d * 100 + n as u32);
             let flat: Vec<u32> = pairs.iter().flat_map(|&(sw, id)| [sw, id]).collect();
             let rows: Vec<(u32, u32, i64, String, String)> =
                 self.st
-                    .all(self.conn, &key, &stock_sql(pairs.len(), d), flat)?;
+                    .all(self.conn, key, Built(|| stock_sql(n, d)), flat)?;
             self.s.reads += 1;
             stock = rows
                 .into_iter()
@@ -307,11 +310,11 @@ impl Db<'_> {
         for &(sw, id) in &pairs {
             params.extend([sw.into(), id.into()]);
         }
-        let key = format!("no.su{}", pairs.len());
+        let n = pairs.len();
         self.st.change(
             self.conn,
-            &key,
-            &update_stock_sql(pairs.len()),
+            Key("no.su", n as u32),
+            Built(|| update_stock_sql(n)),
             params,
             rows,
             || format!("New-Order: UPDATE stock ({rows} rows, {})", order.keys()),
@@ -327,11 +330,10 @@ impl Db<'_> {
         n: usize,
         values: Vec<crate::engine::Value>,
     ) -> Result<()> {
-        let key = format!("no.ol{n}");
         self.st.change(
             self.conn,
-            &key,
-            &order_lines_sql(n),
+            Key("no.ol", n as u32),
+            Built(|| order_lines_sql(n)),
             values,
             n as u64,
             || format!("New-Order: INSERT order_line ({})", order.keys()),
