@@ -160,8 +160,10 @@ fn a_sweep_in_progress_shows_its_levels_done_and_ends_with_its_verdict() {
         .args([
             "--threads",
             "1,2",
+            // 8 s a level: a headless Chromium's poll took seconds in a loaded CI, and 5-s
+            // levels let the second one pass between two polls.
             "--time",
-            "5",
+            "8",
             "--report-interval",
             "1",
             "-q",
