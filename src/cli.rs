@@ -9,7 +9,7 @@ mod store;
 mod workload;
 
 pub use driver::*;
-pub use lua::{hoist_lua_options, parse_args, usage_error_line};
+pub use lua::{hoist_lua_options, parse_args};
 pub use store::*;
 pub use workload::*;
 
@@ -412,6 +412,33 @@ pub enum ServerCommand {
         #[arg(long, short = 'n', default_value_t = 50)]
         lines: usize,
     },
+}
+
+/// A usage error as one line, `Error: …` as every other error (without clap's usage block
+/// and its pointer to `--help`), for stderr with exit code 2; None for what is not an error
+/// (`--help`, `--version`), which clap prints itself.
+pub fn usage_error_line(e: &clap::Error) -> Option<String> {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        return None;
+    }
+    let text = e.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:"))
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
+        .collect();
+    let line = parts.join(" ");
+    Some(format!(
+        "Error: {}",
+        line.strip_prefix("error: ").unwrap_or(&line)
+    ))
 }
 
 #[cfg(test)]

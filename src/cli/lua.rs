@@ -118,33 +118,6 @@ pub fn parse_args(argv: Vec<String>) -> Result<Cli, clap::Error> {
     <Cli as Parser>::try_parse_from(hoist_lua_options(argv))
 }
 
-/// A usage error as one line, `Error: …` as every other error (without clap's usage block
-/// and its pointer to `--help`), for stderr with exit code 2; None for what is not an error
-/// (`--help`, `--version`), which clap prints itself.
-pub fn usage_error_line(e: &clap::Error) -> Option<String> {
-    use clap::error::ErrorKind;
-    if matches!(
-        e.kind(),
-        ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
-        return None;
-    }
-    let text = e.render().to_string();
-    let parts: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .take_while(|l| !l.starts_with("Usage:"))
-        .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
-        .collect();
-    let line = parts.join(" ");
-    Some(format!(
-        "Error: {}",
-        line.strip_prefix("error: ").unwrap_or(&line)
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,31 +147,6 @@ mod tests {
         // Other workloads are left alone.
         let same = v("txbench run oltp_read_write --threads 2");
         assert_eq!(hoist_lua_options(same.clone()), same);
-    }
-
-    #[test]
-    fn usage_errors_are_one_line_and_help_is_not_an_error() {
-        let e = parse_args(v("txbench replay --server p --probes 2")).unwrap_err();
-        let line = usage_error_line(&e).unwrap();
-        assert_eq!(
-            line,
-            "Error: the following required arguments were not provided: --balanced"
-        );
-        let e = parse_args(v("txbench run --nosuch 1 oltp_insert")).unwrap_err();
-        let line = usage_error_line(&e).unwrap();
-        assert!(
-            line.starts_with("Error: unexpected argument '--nosuch' found"),
-            "{line}"
-        );
-        assert!(!line.contains('\n') && !line.contains("Usage"), "{line}");
-        let e = parse_args(v("txbench prepare tpcb --history-key uuid")).unwrap_err();
-        let line = usage_error_line(&e).unwrap();
-        assert!(
-            line.ends_with("[possible values: autoinc, none, client]"),
-            "{line}"
-        );
-        let e = parse_args(v("txbench --help")).unwrap_err();
-        assert_eq!(usage_error_line(&e), None);
     }
 
     #[test]
