@@ -611,16 +611,13 @@ fn a_low_limit_of_open_files_is_raised_or_named_with_threads() {
     use std::os::unix::process::CommandExt;
     let home = Home::new();
     let s = point_select_server(&home, "fds");
-    let hard = std::fs::read_to_string("/proc/self/limits")
-        .unwrap()
-        .lines()
-        .find(|l| l.starts_with("Max open files"))
-        .and_then(|l| {
-            l.split_whitespace()
-                .nth(4)
-                .and_then(|v| v.parse::<u64>().ok())
-        })
-        .unwrap_or(u64::MAX);
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: a valid pointer to a rlimit the call fills.
+    assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) }, 0);
+    let hard = lim.rlim_max;
     // 300 users under a soft limit of 64: each connection needs a descriptor.
     let run = |soft: u64, hard: u64| {
         let mut c = home.std_cmd();

@@ -93,6 +93,7 @@ impl Users {
         display: &dyn Display,
     ) -> Result<Users> {
         let n = part.users.len();
+        ensure_open_files(n)?;
         let nt = targets.urls.len().max(1);
         let kinds = workload.kinds().len();
         let shared = Arc::new(Shared {
@@ -111,7 +112,6 @@ impl Users {
             running: std::sync::atomic::AtomicUsize::new(n),
             done_error: Mutex::new(None),
         });
-        ensure_open_files(n)?;
         let barrier = Arc::new(Barrier::new(n + 1));
         let (go_tx, go_rx) = crossbeam_channel::bounded::<Go>(n);
         wait_to_connect(part, display);

@@ -210,11 +210,8 @@ impl<'a> Bits<'a> {
     /// replaced were a third of a debug build's client time in a TPC-C load (the tests').
     fn append(&mut self, alphabet: &[u8], n: u32, out: &mut Vec<u8>) {
         out.reserve(n as usize);
-        let mut left = n;
-        while left > 0 {
-            let c = self.pick(alphabet);
-            out.push(c);
-            left -= 1;
+        for _ in 0..n {
+            out.push(self.pick(alphabet));
         }
     }
 }
