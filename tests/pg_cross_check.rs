@@ -130,8 +130,14 @@ fn clean_runs_agree_and_a_tenth_more_is_caught(
             "{workload} at {t}: {}",
             r["validity"]
         );
-        // The allowance is what the run explains, not seconds of throughput.
-        assert!(allowed < 0.04 * txb + 40.0, "{txb} {server} {allowed}");
+        // The allowance is what the run explains, not seconds of throughput: the opening
+        // sample's lateness (about a tenth of a second of throughput here) and what each
+        // connection's login and preparation cost (measured: about 2 transactions each,
+        // which at 32 clients in a slow clean-clone CI was 64 of 1,271).
+        assert!(
+            allowed < 0.04 * txb + 40.0 + 3.0 * f64::from(t),
+            "{workload} at {t}: txbench {txb}, server {server}, allowed {allowed}"
+        );
         if t == 4 {
             four_tps = txb / r["summary"]["duration_s"].as_f64().unwrap();
         }
