@@ -1,7 +1,9 @@
 //! A run in which nothing can finish is never VALID: every virtual user blocked behind
 //! another session's row lock for the measured phase, or from part-way through it, makes
 //! the run INVALID with the reason (how long, and what the server says its sessions wait
-//! on), and the time it ran past its requested end is reported.
+//! on). Users still inside a transaction a second after the run's end are cut (their
+//! sessions ended on the server), so the end does not wait for a lock: a run with two of
+//! four users held past its end ends within seconds of it, VALID, the two counted as cut.
 
 mod common;
 use common::*;
@@ -55,11 +57,21 @@ fn blocked_runs_are_invalid(db: Db, waits_on: &str) {
     assert!(out.status.success(), "{:?}", text(&out));
 
     // Blocked throughout, and 6 s past the run's end (the server's lock wait timeout is
-    // longer): more than the 5 s a run may overrun.
+    // longer): the users are cut a second after the end, not waited for.
     let holder = hold_rows(&s, Duration::ZERO, Duration::from_secs(13));
     std::thread::sleep(Duration::from_millis(500));
     let dir = home.path().join("throughout");
     let out = run_cmd(&home, &s, &dir).output().unwrap();
+    // The holder still holds its rows: the users' sessions no longer wait for them.
+    assert_none_left(
+        &s,
+        match db {
+            Db::MariaDb => {
+                "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'"
+            }
+            Db::Postgres => "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
+        },
+    );
     holder.join().unwrap();
     assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
     let result = result_json(&dir);
@@ -73,11 +85,19 @@ fn blocked_runs_are_invalid(db: Db, waits_on: &str) {
         "{reasons}"
     );
     assert!(reasons.contains(waits_on), "{reasons}");
-    assert!(reasons.contains("past its requested 6 s"), "{reasons}");
+    assert!(!reasons.contains("past its requested"), "{reasons}");
     let overrun = result["summary"]["overrun_s"].as_f64().unwrap();
-    assert!(overrun > 5.0, "overrun {overrun}");
+    assert!(overrun < 5.0, "overrun {overrun}");
+    assert_eq!(result["summary"]["cut"], 4, "{}", result["notes"]);
+    assert!(
+        result["notes"]
+            .to_string()
+            .contains("4 virtual user(s) were still inside a transaction 1 s after the run's end"),
+        "{}",
+        result["notes"]
+    );
     let shown = text(&out).0;
-    assert!(shown.contains("past the requested 6 s"), "{shown}");
+    assert!(shown.contains("cut at the end: 4"), "{shown}");
 
     // Transactions complete for the first interval and one more second, then every user is
     // blocked to the end: the only transactions counted started before the stall. (Timed
@@ -98,6 +118,80 @@ fn blocked_runs_are_invalid(db: Db, waits_on: &str) {
     assert!(result["summary"]["transactions"].as_u64().unwrap() > 10);
     let reasons = result["validity"]["reasons"].to_string();
     assert!(reasons.contains("none finished for"), "{reasons}");
+
+    held_users_are_cut_at_the_end(&home, &s, db);
+}
+
+/// Users 0 and 1 of 4 sleep 30 s in a statement from 3 s after the command starts, inside a
+/// 6-s run (a pgbench script, no other client): the others go on, so nothing stalls; the two
+/// are cut a second after the end instead of holding it 25 s. VALID, the cross-checks
+/// agreeing with the cut attempts' statements.
+fn held_users_are_cut_at_the_end(home: &Home, s: &Server, db: Db) {
+    let sleep = match db {
+        Db::MariaDb => {
+            "SELECT SLEEP(IF(:client_id < 2 AND UNIX_TIMESTAMP(NOW(6)) >= :from, 30, 0));\n"
+        }
+        Db::Postgres => {
+            "SELECT pg_sleep(CASE WHEN :client_id < 2 AND extract(epoch FROM clock_timestamp()) >= :from THEN 30 ELSE 0 END);\n"
+        }
+    };
+    let script = home.path().join("held.sql");
+    std::fs::write(&script, sleep).unwrap();
+    let from = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 3;
+    let dir = home.path().join("held");
+    let started = std::time::Instant::now();
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "run", "script"])
+        .arg(&script)
+        .args(["-D", &format!("from={from}")])
+        .args(["--threads", "4", "--time", "6", "-q", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let result = result_json(&dir);
+    assert_eq!(out.status.code(), Some(0), "{}", result["validity"]);
+    assert_schema_valid(&result);
+    let summary = &result["summary"];
+    assert_eq!(summary["cut"], 2, "{}", result["notes"]);
+    let overrun = summary["overrun_s"].as_f64().unwrap();
+    assert!(overrun < 3.0, "overrun {overrun}");
+    // Before the cut the command took 30 s and more: the sleeps end 27 s after the run's.
+    assert!(took < Duration::from_secs(25), "{took:?}");
+    let checks = summary["server"]["cross_checks"].as_array().unwrap();
+    assert!(!checks.is_empty() && checks.iter().all(|c| c["agrees"] == true));
+    // Ended on the server too, not only left by the client: no session still sleeps
+    // (without the server's end they would for 20 s more).
+    let running = match db {
+        Db::MariaDb => {
+            "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(IF(%'"
+        }
+        Db::Postgres => {
+            "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(CASE%' AND state = 'active'"
+        }
+    };
+    assert_none_left(s, running);
+}
+
+/// Within 3 s, `count` (a query counting sessions) finds none: the cut sessions ended on the
+/// server too, not only on the client's side.
+fn assert_none_left(s: &Server, count: &str) {
+    let mut c = s.engine_conn();
+    let left = |c: &mut txbench::engine::Conn| c.query_first::<i64>(count).unwrap().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(3);
+    while left(&mut c) > 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(
+        left(&mut c),
+        0,
+        "the cut sessions still run on the server: {count}"
+    );
 }
 
 #[test]

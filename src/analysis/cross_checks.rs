@@ -26,7 +26,10 @@ pub fn cross_checks(
         .sum();
     // Failed attempts that ended on the server (not with their connection).
     let failed = (summary.errors + summary.retries).saturating_sub(disconnects) as f64;
-    let attempts_not_ended = (summary.errors + summary.retries + summary.reconnects) as f64;
+    // Attempts that may or may not have ended on the server: failed, retried, lost with
+    // their connection, or cut at the end of the run (in the middle of their COMMIT, say).
+    let attempts_not_ended =
+        (summary.errors + summary.retries + summary.reconnects + summary.cut) as f64;
     if mode.transactions
         && let Some(server) = measured.server_transactions()
     {
@@ -97,7 +100,7 @@ pub fn cross_checks(
                 "New-Orders (SUM(D_NEXT_O_ID))",
                 *server,
                 k.committed as f64,
-                tps * opening_lag_s + (summary.reconnects + disconnects) as f64,
+                tps * opening_lag_s + (summary.reconnects + disconnects + summary.cut) as f64,
             )
             .with_excess(ends.in_flight_at_open as f64),
         );
@@ -141,6 +144,9 @@ pub struct PgCosts {
     /// The monitor's own transactions between its last two samples: they may reach the
     /// count only after the closing one.
     pub monitor_unflushed: f64,
+    /// Connections the end of the run opened to cut virtual users still inside a
+    /// transaction: each a login and one statement (`pg_terminate_backend`).
+    pub cut_connections: u64,
 }
 
 /// What the PostgreSQL transaction cross-check compares.
@@ -200,11 +206,16 @@ fn pg_transactions(
         prepares_alone: 0,
         warmup: true,
         monitor_unflushed: 0.0,
+        cut_connections: 0,
     });
     let opening = opening_lag_s + if costs.warmup { 1.0 } else { 0.0 };
+    // A cut attempt may have ended on the server (its COMMIT, or the rollback of its
+    // session's end); each connection that cut them logged in and ran one statement.
     let slack = rate * opening
         + ((summary.errors + summary.retries) * autocommit_most + summary.reconnects) as f64
-        + costs.per_connection * (ends.connections + summary.reconnects) as f64
+        + (summary.cut + costs.cut_connections) as f64
+        + costs.per_connection
+            * (ends.connections + summary.reconnects + costs.cut_connections) as f64
         + costs.prepares_alone as f64
         + costs.monitor_unflushed;
     Some(CrossCheck::new(PG_TRANSACTIONS, server, txbench, slack))
@@ -260,13 +271,15 @@ mod tests {
             .into(),
             ..Delta::default()
         };
-        // txbench: 1,000 + 500 x 2 = 2,000 transactions, 200/s.
-        let check = |commits: f64| {
-            cross_checks(&delta(commits), &summary, mode, &ends, 0.0)
+        // The PostgreSQL check of a run of `summary` and `ends` against `commits`.
+        let pg_check = |commits: f64, summary: &Summary, ends: &Ends| {
+            cross_checks(&delta(commits), summary, mode, ends, 0.0)
                 .into_iter()
                 .find(|c| c.what.starts_with("transactions (pg_stat_database"))
                 .unwrap()
         };
+        // txbench: 1,000 + 500 x 2 = 2,000 transactions, 200/s.
+        let check = |commits: f64| pg_check(commits, &summary, &ends);
         let exact = check(1990.0);
         assert_eq!(exact.txbench, 2000.0);
         assert!(exact.agrees);
@@ -293,15 +306,11 @@ mod tests {
                 prepares_alone: 3,
                 warmup: false,
                 monitor_unflushed: 0.0,
+                cut_connections: 0,
             }),
             ..ends.clone()
         };
-        let check_measured = |commits: f64| {
-            cross_checks(&delta(commits), &summary, mode, &measured, 0.0)
-                .into_iter()
-                .find(|c| c.what.starts_with("transactions (pg_stat_database"))
-                .unwrap()
-        };
+        let check_measured = |commits: f64| pg_check(commits, &summary, &measured);
         assert!(check_measured(1990.0 + 47.0).agrees);
         assert!(!check_measured(1990.0 + 48.0).agrees);
         // After a warm-up a second's worth comes back.
@@ -314,6 +323,22 @@ mod tests {
         };
         let c = cross_checks(&delta(1990.0 + 247.0), &summary, mode, &warm, 0.0);
         assert!(c.iter().all(|c| c.agrees));
+        // 3 attempts cut at the end by one connection (a login costing 2 and one statement):
+        // each cut attempt may have ended on the server, so 3 + 2 + 1 more than measured.
+        let cut_summary = Summary {
+            cut: 3,
+            ..summary.clone()
+        };
+        let cut = Ends {
+            pg: Some(PgCosts {
+                cut_connections: 1,
+                ..measured.pg.unwrap()
+            }),
+            ..ends.clone()
+        };
+        let check_cut = |commits: f64| pg_check(commits, &cut_summary, &cut);
+        assert!(check_cut(1990.0 + 53.0).agrees);
+        assert!(!check_cut(1990.0 + 54.0).agrees);
         // Another client's 1,000 transactions.
         let other = check(2990.0);
         assert!(!other.agrees);

@@ -84,6 +84,7 @@ pub(super) fn server_figures(
         prepares_alone: client.pg_prepares_alone,
         warmup: result.config.warmup_s > 0.0,
         monitor_unflushed: report.pg_monitor_unflushed,
+        cut_connections: client.cut_connections,
     });
     let checking = Checking {
         reports: &reports,
@@ -244,4 +245,6 @@ pub(super) struct ClientEnd {
     pub(super) pg_prepares_alone: u64,
     /// Virtual users inside a transaction when a warm-up ended.
     pub(super) in_flight_at_open: u64,
+    /// Connections the end of the run opened to cut users still inside a transaction.
+    pub(super) cut_connections: u64,
 }

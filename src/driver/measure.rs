@@ -2,6 +2,7 @@
 //! if the run ends there, sample the servers, take the interval's counts, check the rules,
 //! hear the samplers, update the summary, judge, and at the end close the result.
 
+use super::cut;
 use super::fired::Fired;
 use super::opening::Clock;
 use super::signal::INTERRUPTED;
@@ -45,6 +46,8 @@ struct Tally {
     in_warmup: bool,
     /// Virtual users inside a transaction when the warm-up ended (the cross-checks' slack).
     in_flight_at_open: u64,
+    /// Connections the end of the run opened to cut users (PostgreSQL counts them).
+    cut_connections: u64,
 }
 
 /// Where the wait for an interval's end left off.
@@ -97,6 +100,7 @@ impl<'a> Measure<'a> {
             last_tick: Duration::ZERO,
             in_warmup: !clock.warmup.is_zero(),
             in_flight_at_open: 0,
+            cut_connections: 0,
         };
         let watch = stall::Watch::new(clock.t0, given.targets);
         Measure {
@@ -187,26 +191,48 @@ impl<'a> Measure<'a> {
             || self.users.events_done(self.given.part)
     }
 
-    /// At the end, stops the virtual users and waits for the transactions they have in
-    /// flight before the last snapshot: the database saw them, so they are counted.
+    /// At the end, stops the virtual users before the last snapshot: their transactions in
+    /// flight have a grace to end (the database saw them, so they are counted), then those
+    /// still inside one are cut (cut.rs), and the server is given a few seconds to end
+    /// their sessions (a server that does not is not answering: INVALID).
     fn stop_users(&mut self, boundary: &Boundary) {
         let t0 = self.clock.t0;
         self.watch
             .look(&self.users.shared.busy, t0.elapsed(), boundary.measuring);
         let by_time = !boundary.stopped_early && t0.elapsed() >= self.clock.total;
         if !boundary.stopped_early {
-            targets::sample_and_wait(&self.samplers, Duration::from_secs(2));
+            targets::sample_and_wait(&self.samplers, cut::GRACE / 2);
         }
         self.users.halt();
-        let left = self.users.join_in_flight();
+        // An --events budget's transactions all end (exactly that many).
+        let cut_on =
+            (!self.users.events_done(self.given.part)).then_some(&self.given.targets.urls[..]);
+        let (cutting, left) = self.users.join_in_flight(cut_on);
+        if by_time {
+            self.watch.overrun_s = t0.elapsed().saturating_sub(self.clock.total).as_secs_f64();
+        }
+        if let Some(c) = cutting {
+            self.tally.cut_connections = c.connections;
+            self.result.notes.push(format!(
+                "{} virtual user(s) were still inside a transaction {} s after the run's end: they were cut (their sockets shut, their sessions ended on the server with KILL CONNECTION or pg_terminate_backend), and those transactions are counted as cut, neither completed nor failed",
+                c.users,
+                cut::GRACE.as_secs()
+            ));
+            // A server known not to answer is not waited for (its verdict is given).
+            if !self.unresponsive
+                && let Some(e) = c.finish()
+            {
+                self.fired.cause(format!(
+                    "the server did not end the {} session(s) cut at the run's end: {e}",
+                    c.users
+                ));
+            }
+        }
         if left > 0 {
             self.fired.cause(format!(
                 "{left} virtual user(s) did not finish their transaction within {} s of the run's end: the server stopped answering them",
                 END_JOIN_LIMIT.as_secs()
             ));
-        }
-        if by_time {
-            self.watch.overrun_s = t0.elapsed().saturating_sub(self.clock.total).as_secs_f64();
         }
     }
 
@@ -468,6 +494,7 @@ impl<'a> Measure<'a> {
             pg_setup: shared.pg_setup.load(Ordering::Relaxed),
             pg_prepares_alone: shared.pg_prepares_alone.load(Ordering::Relaxed),
             in_flight_at_open: self.tally.in_flight_at_open,
+            cut_connections: self.tally.cut_connections,
         };
         closing::server_figures(
             &mut self.result,

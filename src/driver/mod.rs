@@ -6,6 +6,7 @@
 //! in closing.rs.
 
 mod closing;
+mod cut;
 mod fired;
 mod measure;
 mod opening;

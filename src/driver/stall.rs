@@ -40,6 +40,11 @@ impl Busy {
         self.slots[id].0.store(0, Ordering::Relaxed);
     }
 
+    /// Whether virtual user `id` is inside a transaction now.
+    pub(super) fn is_inside(&self, id: usize) -> bool {
+        self.slots[id].0.load(Ordering::Relaxed) != 0
+    }
+
     /// How many virtual users are inside a transaction now.
     pub(super) fn inside(&self) -> u64 {
         self.slots
@@ -226,9 +231,10 @@ impl Watch {
     }
 }
 
-/// The run's end kept to its time: a measured phase blocked for a fifth of its time, or one
-/// that ran past its requested end by more than [`super::validity::overrun`] allows, is INVALID;
-/// the overrun is recorded in the summary and a shorter stall noted.
+/// The run's end kept to its time: a measured phase blocked for a fifth of its time, one
+/// that ran past its requested end by more than [`super::validity::overrun`] allows, or one
+/// whose end cut more transactions than [`super::validity::cut_too_many`] allows, is
+/// INVALID; the overrun is recorded in the summary and a shorter stall noted.
 pub(super) fn judge(result: &mut crate::results::RunResult, watch: &Watch, users: usize) {
     let (stalls, overrun_s) = (&watch.stalls, watch.overrun_s);
     // A run ended by --events (or a stop) before its time is judged by what it measured.
@@ -240,9 +246,17 @@ pub(super) fn judge(result: &mut crate::results::RunResult, watch: &Watch, users
     {
         result.notes.push(note);
     }
-    for reason in [stalled, super::validity::overrun(overrun_s, requested_s)]
-        .into_iter()
-        .flatten()
+    let cut = result
+        .summary
+        .as_ref()
+        .and_then(|s| super::validity::cut_too_many(s.cut, s.transactions));
+    for reason in [
+        stalled,
+        super::validity::overrun(overrun_s, requested_s),
+        cut,
+    ]
+    .into_iter()
+    .flatten()
     {
         result.validity.valid = false;
         result.validity.reasons.push(reason);

@@ -31,6 +31,7 @@ fn shared() -> Arc<Shared> {
         busy: super::stall::Busy::new(0),
         running: Default::default(),
         done_error: Mutex::new(None),
+        sessions: Vec::new(),
     })
 }
 
@@ -92,4 +93,20 @@ fn an_overrun_past_a_tenth_or_five_seconds_is_invalid() {
     // A tenth of a long run.
     assert!(overrun(300.0, 3600.0).is_none());
     assert!(overrun(361.0, 3600.0).is_some());
+}
+
+#[test]
+fn cutting_more_than_a_twentieth_of_the_completed_transactions_is_invalid() {
+    use super::validity::cut_too_many;
+    assert!(cut_too_many(0, 0).is_none());
+    assert!(cut_too_many(5, 100).is_none(), "at the bound");
+    let r = cut_too_many(1669, 7892).unwrap();
+    assert!(
+        r.starts_with("1669 transaction(s) were cut at the run's end, 21 % of the 7892 completed (more than 5 %)"),
+        "{r}"
+    );
+    assert!(
+        cut_too_many(4, 0).is_some(),
+        "all blocked: nothing completed"
+    );
 }

@@ -2,11 +2,13 @@
 //! together on the go signal, their recorders emptied each interval, halted and joined at
 //! the end.
 
+use super::cut::{self, Cutting};
 use super::signal::sleep_until;
 use super::stall;
 use super::worker::{self, Shared};
 use super::{Display, Part, Targets};
 use crate::config::RunConfig;
+use crate::engine::TargetUrl;
 use crate::metrics::Recorder;
 use crate::workload::Workload;
 use anyhow::{Result, bail};
@@ -16,8 +18,9 @@ use std::sync::{Arc, Barrier, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
-/// Descriptors a run needs besides one connection per virtual user: the sampler's
-/// connections, result files, the live page, the server's logs.
+/// Descriptors a run needs besides two per virtual user (its connection, and the end of
+/// the run's hold on it): the sampler's connections, result files, the live page, the
+/// server's logs.
 const OTHER_FILES: u64 = 256;
 
 /// Raises this process's soft limit of open files to its hard limit when `users`
@@ -25,7 +28,7 @@ const OTHER_FILES: u64 = 256;
 /// shell's soft limit of 1,024 refused the 1,000th virtual user's connection). Err, before
 /// anything connects: the hard limit is too low, named with --threads.
 fn ensure_open_files(users: usize) -> Result<()> {
-    let needed = users as u64 + OTHER_FILES;
+    let needed = 2 * users as u64 + OTHER_FILES;
     let mut lim = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
@@ -69,7 +72,8 @@ pub(super) struct Users {
     pub(super) n: usize,
     /// What they share with the run loop: their recorders, the stop flag, the --events budget.
     pub(super) shared: Arc<Shared>,
-    handles: Vec<JoinHandle<()>>,
+    /// Each user's thread, by its index.
+    handles: Vec<(usize, JoinHandle<()>)>,
     /// Dropped to tell users still waiting for the go signal that there will be none.
     go: Option<Sender<Go>>,
     /// Stops the --rate schedule.
@@ -111,6 +115,7 @@ impl Users {
             busy: stall::Busy::new(n),
             running: std::sync::atomic::AtomicUsize::new(n),
             done_error: Mutex::new(None),
+            sessions: (0..n).map(|_| cut::Session::default()).collect(),
         });
         let barrier = Arc::new(Barrier::new(n + 1));
         let (go_tx, go_rx) = crossbeam_channel::bounded::<Go>(n);
@@ -121,9 +126,10 @@ impl Users {
         for (id, &user) in part.users.iter().enumerate() {
             // Threads already started wait at the barrier; they cannot be released without
             // all parties, so a thread that cannot start is reported and the process ends.
-            handles.push(worker::spawn(
-                id, user, cfg, targets, workload, &shared, &barrier, &go_rx,
-            )?);
+            handles.push((
+                id,
+                worker::spawn(id, user, cfg, targets, workload, &shared, &barrier, &go_rx)?,
+            ));
         }
         barrier.wait();
         let users = Users {
@@ -165,7 +171,7 @@ impl Users {
     /// The run will not start: tells the users and waits for them to end.
     pub(super) fn abandon(mut self) {
         self.go = None;
-        for h in std::mem::take(&mut self.handles) {
+        for (_, h) in std::mem::take(&mut self.handles) {
             let _ = h.join();
         }
     }
@@ -217,10 +223,25 @@ impl Users {
         self.stop_flag.store(true, Ordering::SeqCst);
     }
 
-    /// Waits up to END_JOIN_LIMIT for the transactions in flight; returns how many users
-    /// did not finish theirs.
-    pub(super) fn join_in_flight(&mut self) -> usize {
-        join_within(std::mem::take(&mut self.handles), END_JOIN_LIMIT)
+    /// Waits for the transactions in flight: with `cut` (the targets' URLs), a
+    /// [`cut::GRACE`] for them to end, then the users still inside one are cut; then up to
+    /// END_JOIN_LIMIT for the rest. Returns the cut (None: nobody was cut) and how many
+    /// users did not finish.
+    pub(super) fn join_in_flight(&mut self, cut: Option<&[TargetUrl]>) -> (Option<Cutting>, usize) {
+        let mut left = std::mem::take(&mut self.handles);
+        let mut done = None;
+        if let Some(urls) = cut {
+            left = join_within(left, cut::GRACE);
+            let inside: Vec<usize> = left
+                .iter()
+                .map(|(id, _)| *id)
+                .filter(|id| self.shared.busy.is_inside(*id))
+                .collect();
+            if !inside.is_empty() {
+                done = Some(cut::cut(&self.shared.sessions, &inside, urls));
+            }
+        }
+        (done, join_within(left, END_JOIN_LIMIT).len())
     }
 
     /// Empties every user's recorder: the interval's counts, in all and per target (one
@@ -267,18 +288,21 @@ fn wait_to_connect(part: &Part, display: &dyn Display) {
     }
 }
 
-/// Joins the threads that finish within `limit`; returns how many did not.
-fn join_within(handles: Vec<JoinHandle<()>>, limit: Duration) -> usize {
+/// Joins the threads that finish within `limit`; returns those that did not.
+fn join_within(
+    handles: Vec<(usize, JoinHandle<()>)>,
+    limit: Duration,
+) -> Vec<(usize, JoinHandle<()>)> {
     let deadline = Instant::now() + limit;
     let mut left = handles;
     loop {
-        let (done, rest): (Vec<_>, Vec<_>) = left.into_iter().partition(|h| h.is_finished());
-        for h in done {
+        let (done, rest): (Vec<_>, Vec<_>) = left.into_iter().partition(|h| h.1.is_finished());
+        for (_, h) in done {
             let _ = h.join();
         }
         left = rest;
         if left.is_empty() || Instant::now() >= deadline {
-            return left.len();
+            return left;
         }
         std::thread::sleep(Duration::from_millis(5));
     }

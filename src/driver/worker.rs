@@ -54,11 +54,15 @@ pub(super) struct Shared {
     pub(super) running: std::sync::atomic::AtomicUsize,
     /// The first error of a virtual user's last words ([`Worker::done`]), kept as a note.
     pub(super) done_error: Mutex<Option<String>>,
+    /// Each virtual user's session, for the end of the run to cut.
+    pub(super) sessions: Vec<super::cut::Session>,
 }
 
 impl Shared {
-    /// Notes what a connection just prepared cost (PostgreSQL).
-    fn connected(&self, conn: &crate::engine::Conn) {
+    /// Virtual user `id` connected to `target`: its session is noted, and what the
+    /// connection just prepared cost (PostgreSQL).
+    fn connected(&self, id: usize, target: usize, conn: &crate::engine::Conn) {
+        self.sessions[id].connected(target, conn);
         if let Some((t, _)) = conn.pg_transactions() {
             self.pg_setup.fetch_max(t, Ordering::Relaxed);
         }
@@ -125,7 +129,8 @@ fn worker_loop(
         let end = Instant::now();
         let kind = worker.kind_ran().unwrap_or(kind);
         shared.busy.leave(id);
-        let lost = attempts.record(recorder, kind, names, (intended, start, end));
+        let cut = shared.sessions[id].was_cut();
+        let lost = attempts.record(recorder, kind, names, (intended, start, end), cut);
         if worker.finished() {
             // The last user to end its run ends everyone's, as sysbench's run ends when its
             // threads have.
@@ -201,8 +206,8 @@ fn attempt(
 
 impl Attempts {
     /// Counts the transaction in its virtual user's recorder: statements, retries by class,
-    /// and its latencies (`at`: intended start, actual start, end) or its failure. Returns
-    /// whether it lost its connection.
+    /// and its latencies (`at`: intended start, actual start, end), or its failure, or (its
+    /// session `cut` at the end of the run) the cut. Returns whether it lost its connection.
     #[inline]
     fn record(
         &self,
@@ -210,6 +215,7 @@ impl Attempts {
         kind: usize,
         names: &[String],
         at: (Instant, Instant, Instant),
+        cut: bool,
     ) -> bool {
         let (intended, start, end) = at;
         let mut r = recorder.lock().unwrap_or_else(|p| p.into_inner());
@@ -237,6 +243,11 @@ impl Attempts {
                     r.kinds[kind].retried_completed += 1;
                 }
                 false
+            }
+            // Whatever the error, it is the cut's: the session ended under it.
+            Err(_) if cut => {
+                r.cut += 1;
+                true
             }
             Err((class, msg)) => {
                 r.failed(kind, &names[kind], *class, msg);
@@ -291,7 +302,7 @@ fn reconnect(
                 && c.in_one_transaction(|c| worker.on_connect(c)).is_ok()
             {
                 shared.closing(conn);
-                shared.connected(&c);
+                shared.connected(id, t, &c);
                 *conn = c;
                 *current = t;
                 shared.recorders[id * shared.targets + t]
@@ -312,7 +323,8 @@ fn reconnect(
 
 /// The run ended for virtual user `id`: its last words on its connection (sysbench's
 /// thread_done), their statements counted in its recorder (before the last interval's
-/// counts are taken: the server's counters see them), an error kept as the run's note.
+/// counts are taken: the server's counters see them), an error kept as the run's note. A
+/// user whose session the end of the run cut has no connection to say them on.
 fn finish(
     id: usize,
     user: u32,
@@ -321,6 +333,9 @@ fn finish(
     worker: &mut dyn Worker,
     conn: &mut crate::engine::Conn,
 ) {
+    if shared.sessions[id].was_cut() {
+        return;
+    }
     let mut stmts = StmtCounts::default();
     let ended = worker.done(conn, &mut stmts);
     {
@@ -374,7 +389,7 @@ pub(super) fn spawn(
             let mut current = user as usize % urls.len();
             let conn = connect_session(&urls[current], &cfg).and_then(|mut c| {
                 c.in_one_transaction(|c| worker.on_connect(c))?;
-                shared.connected(&c);
+                shared.connected(id, current, &c);
                 Ok(c)
             });
             let mut conn = match conn {
@@ -409,6 +424,7 @@ pub(super) fn spawn(
                     finish(id, user, current, &shared, worker.as_mut(), conn);
                 }));
                 shared.closing(conn);
+                shared.sessions[id].released();
                 if let Err(panic) = ran {
                     let msg = panic
                         .downcast_ref::<String>()

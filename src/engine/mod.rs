@@ -21,6 +21,7 @@ pub mod mysql;
 pub mod namespace;
 pub mod postgres;
 pub mod sandbox;
+pub mod sessions;
 mod stored;
 mod value;
 pub mod waits;

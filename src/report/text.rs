@@ -221,7 +221,7 @@ fn measured(out: &mut String, r: &RunResult, s: &Summary) {
 fn totals(out: &mut String, r: &RunResult, s: &Summary) {
     let _ = writeln!(
         out,
-        "  transactions: {} ({:.2} per sec.)\n  queries:      {} ({:.2} per sec.)  read/write/other: {}/{}/{}\n  errors:       {} ({:.2} per sec.){}  retries: {}{}  reconnects: {}\n  time:         {:.2} s measured after {:.0} s warm-up{}",
+        "  transactions: {} ({:.2} per sec.)\n  queries:      {} ({:.2} per sec.)  read/write/other: {}/{}/{}\n  errors:       {} ({:.2} per sec.){}  retries: {}{}  reconnects: {}{}\n  time:         {:.2} s measured after {:.0} s warm-up{}",
         s.transactions,
         s.tps,
         s.queries,
@@ -235,6 +235,11 @@ fn totals(out: &mut String, r: &RunResult, s: &Summary) {
         s.retries,
         by_class(&s.retries_by_class),
         s.reconnects,
+        if s.cut > 0 {
+            format!("  cut at the end: {}", s.cut)
+        } else {
+            String::new()
+        },
         s.duration_s,
         r.config.warmup_s,
         if s.overrun_s >= 1.0 {

@@ -99,6 +99,10 @@ pub struct Summary {
     pub retries_by_class: BTreeMap<String, u64>,
     /// Reconnects.
     pub reconnects: u64,
+    /// Transactions in flight a second after the run's end whose sessions the end cut:
+    /// neither completed nor failed (their statements sent are counted).
+    #[serde(default)]
+    pub cut: u64,
     /// All kinds, response time.
     pub response: LatencyStats,
     /// All kinds, service time.
@@ -196,6 +200,7 @@ impl Summary {
             retried_transactions: rec.kinds.iter().map(|k| k.retried_completed).sum(),
             retries_by_class: rec.retries_by_class(),
             reconnects: rec.reconnects,
+            cut: rec.cut,
             response: LatencyStats::of(&rec.all_response()),
             service: LatencyStats::of(&rec.all_service()),
             kinds: rec

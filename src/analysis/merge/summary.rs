@@ -54,6 +54,7 @@ pub(super) fn merge_summary(
         // measured phase even when the merge is truncated to the common span).
         retries_by_class: retries_by_class(&shard_summaries),
         reconnects: count(&|r| r.reconn_ps),
+        cut: shard_summaries.iter().map(|s| s.cut).sum(),
         response: LatencyStats::of(&over(false)),
         service: LatencyStats::of(&over(true)),
         kinds,

@@ -72,6 +72,16 @@ fn connect_error(url: &TargetUrl, e: &wire::Error) -> anyhow::Error {
 }
 
 impl Session {
+    /// The socket's descriptor.
+    pub fn raw_fd(&self) -> std::os::fd::RawFd {
+        self.client.raw_fd()
+    }
+
+    /// The server process serving this session (pg_backend_pid()), 0 if it did not say.
+    pub fn backend_pid(&self) -> i32 {
+        self.client.backend_pid()
+    }
+
     /// Transactions the server ended for this session (see
     /// [`wire::Client::transactions_ended`]).
     pub fn transactions_ended(&self) -> u64 {

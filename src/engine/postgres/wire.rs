@@ -73,6 +73,8 @@ pub struct Client {
     extended: bool,
     /// What protects the traffic (decides whether a password may cross).
     security: Security,
+    /// The server process serving this session (its BackendKeyData), 0 until it said.
+    backend_pid: i32,
 }
 
 impl Client {
@@ -85,6 +87,17 @@ impl Client {
     /// Statements prepared outside a transaction: each is a transaction of its own.
     pub fn prepares_alone(&self) -> u64 {
         self.prepares_alone
+    }
+
+    /// The server process serving this session (pg_backend_pid()), 0 if the server did not
+    /// say.
+    pub fn backend_pid(&self) -> i32 {
+        self.backend_pid
+    }
+
+    /// The socket's descriptor.
+    pub fn raw_fd(&self) -> std::os::fd::RawFd {
+        self.stream.raw_fd()
     }
 
     /// Whether the connection can no longer be used.

@@ -141,6 +141,7 @@ impl Client {
             status: b'I',
             extended: false,
             security,
+            backend_pid: 0,
         };
         c.startup(url, app)?;
         c.stream.set_timeouts(None)?;
@@ -172,9 +173,8 @@ impl Client {
                         ));
                     }
                 }
-                Message::ParameterStatus(_)
-                | Message::BackendKeyData(_)
-                | Message::NoticeResponse(_) => {}
+                Message::BackendKeyData(b) => self.backend_pid = b.process_id(),
+                Message::ParameterStatus(_) | Message::NoticeResponse(_) => {}
                 Message::AuthenticationCleartextPassword => {
                     self.password_may_cross(url, "a clear-text password", scram.is_some())?;
                     frontend::password_message(password()?.as_bytes(), &mut self.wbuf)?;

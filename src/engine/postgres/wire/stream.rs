@@ -21,6 +21,16 @@ pub(super) enum Security {
 }
 
 impl Stream {
+    /// The socket's descriptor (under TLS, the TCP socket's).
+    pub(super) fn raw_fd(&self) -> std::os::fd::RawFd {
+        use std::os::fd::AsRawFd;
+        match self {
+            Stream::Tls(s) => s.sock.raw_fd(),
+            Stream::Tcp(s) => s.as_raw_fd(),
+            Stream::Unix(s) => s.as_raw_fd(),
+        }
+    }
+
     pub(super) fn set_timeouts(&self, t: Option<Duration>) -> io::Result<()> {
         match self {
             Stream::Tls(s) => s.sock.set_timeouts(t),

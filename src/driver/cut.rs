@@ -1,0 +1,131 @@
+//! The end of a run kept short: the virtual users still inside a transaction a second after
+//! the run's end are cut. A closed loop's response time is its users over its throughput
+//! (7.5 s at 2,000 users on a 2-core server), so waiting for every transaction in flight
+//! would make the end as long; go-tpc's cancelled context cuts its connections the same
+//! way. Each user publishes its session (target, the server's id of it, a hold on its
+//! socket); the cut shuts the users' sockets, so they stop at once, and ends their sessions
+//! on the server from a connection of its own (engine::sessions), so their statements stop
+//! and their locks go before the closing sample. A cut user's attempt is counted as cut,
+//! neither completed nor failed (its statements sent are counted, and the cross-checks
+//! allow each cut attempt to have ended on the server either way).
+
+use crate::engine::TargetUrl;
+use crate::engine::sessions::Handle;
+use crossbeam_channel::Receiver;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// How long the end of a run waits for the transactions in flight before it cuts the users
+/// still inside one.
+pub(super) const GRACE: Duration = Duration::from_secs(1);
+
+/// How long the server may take to end the cut sessions (a connection, then one statement)
+/// before the closing sample is taken without waiting longer.
+const CUT_LIMIT: Duration = Duration::from_secs(5);
+
+/// A virtual user's session: on which target, the server's id of it (0: not known), a
+/// hold on its socket, and whether the end of the run cut it.
+#[derive(Default)]
+pub(super) struct Session {
+    target: AtomicUsize,
+    id: AtomicU64,
+    socket: Mutex<Option<Handle>>,
+    cut: AtomicBool,
+}
+
+impl Session {
+    /// The user connected to `target` (again, after a reconnect).
+    pub(super) fn connected(&self, target: usize, conn: &crate::engine::Conn) {
+        self.target.store(target, Ordering::Relaxed);
+        self.id
+            .store(conn.session_id().unwrap_or(0), Ordering::Relaxed);
+        *self.socket.lock().unwrap_or_else(|p| p.into_inner()) = Handle::of(conn);
+    }
+
+    /// The user is done with its connection: the hold on its socket goes, so that the
+    /// socket closes with the connection.
+    pub(super) fn released(&self) {
+        *self.socket.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
+    /// Whether the end of the run cut this user's session.
+    pub(super) fn was_cut(&self) -> bool {
+        self.cut.load(Ordering::SeqCst)
+    }
+}
+
+/// A cut under way: the users cut, and the servers' answers to come.
+pub(super) struct Cutting {
+    pub(super) users: u64,
+    /// Connections opened to end the sessions (one per target; on PostgreSQL each is a
+    /// login and a transaction).
+    pub(super) connections: u64,
+    answers: Receiver<Result<(), String>>,
+}
+
+/// Cuts `users` (indexes into `sessions`): each is marked cut (so that the error it then
+/// sees is counted as the cut), its socket shut, and its session ended on its target's
+/// server, each target from a thread of its own.
+pub(super) fn cut(sessions: &[Session], users: &[usize], urls: &[TargetUrl]) -> Cutting {
+    let mut by_target: Vec<Vec<u64>> = vec![Vec::new(); urls.len()];
+    for &u in users {
+        let s = &sessions[u];
+        s.cut.store(true, Ordering::SeqCst);
+        if let Some(h) = &*s.socket.lock().unwrap_or_else(|p| p.into_inner()) {
+            h.shut();
+        }
+        let (id, target) = (
+            s.id.load(Ordering::Relaxed),
+            s.target.load(Ordering::Relaxed),
+        );
+        if id != 0 && target < urls.len() {
+            by_target[target].push(id);
+        }
+    }
+    let (tx, answers) = crossbeam_channel::unbounded();
+    let mut connections = 0;
+    for (url, ids) in urls.iter().zip(by_target) {
+        if ids.is_empty() {
+            continue;
+        }
+        connections += 1;
+        let (url, to) = (url.clone(), tx.clone());
+        // Left running past the limit if the server never answers: the process ends anyway.
+        let spawned = std::thread::Builder::new()
+            .name("cut".into())
+            .spawn(move || {
+                let ended = crate::engine::sessions::end(&url, &ids);
+                let _ = to.send(ended.map_err(|e| format!("{e:#}")));
+            });
+        if let Err(e) = spawned {
+            let _ = tx.send(Err(format!("starting the cut: {e}")));
+        }
+    }
+    Cutting {
+        users: users.len() as u64,
+        connections,
+        answers,
+    }
+}
+
+impl Cutting {
+    /// Waits up to [`CUT_LIMIT`] for the servers to end the sessions; returns why one did
+    /// not, if one did not.
+    pub(super) fn finish(&self) -> Option<String> {
+        let deadline = Instant::now() + CUT_LIMIT;
+        for _ in 0..self.connections {
+            match self.answers.recv_deadline(deadline) {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => return Some(e),
+                Err(_) => {
+                    return Some(format!(
+                        "the server did not answer within {} s",
+                        CUT_LIMIT.as_secs()
+                    ));
+                }
+            }
+        }
+        None
+    }
+}
