@@ -146,13 +146,20 @@ fn every_oltp_workload_runs(db: Db) {
         let sum = summary_of(&out);
         let m = &sum["summary"];
         // Exactly 40 start. Contention between the two threads can deadlock: a retried
-        // attempt's statements ran too, and one beyond its retries ends as an error.
+        // attempt's statements ran too, and one beyond its retries ends as an error. A
+        // delete-insert's INSERT can also meet the row the other thread re-inserted after
+        // its own DELETE found none (a duplicate key, as under sysbench): nothing else.
         let (txn, errors) = (
             m["transactions"].as_u64().unwrap(),
             m["errors"].as_u64().unwrap(),
         );
         assert_eq!(txn + errors, 40, "{workload}: {m}");
-        assert_eq!(m["unexpected_errors"], 0, "{workload}: {m}");
+        let duplicates = m["errors_by_class"]["duplicate_key"].as_u64().unwrap_or(0);
+        assert_eq!(
+            m["unexpected_errors"].as_u64().unwrap(),
+            duplicates,
+            "{workload}: {m}"
+        );
         let got = (
             m["stmts"]["reads"].as_u64().unwrap(),
             m["stmts"]["writes"].as_u64().unwrap(),

@@ -35,12 +35,14 @@ pub(super) struct Session {
 }
 
 impl Session {
-    /// The user connected to `target` (again, after a reconnect).
-    pub(super) fn connected(&self, target: usize, conn: &crate::engine::Conn) {
+    /// The user connected to `target` (again, after a reconnect); `hold`: a hold on its
+    /// socket is taken (the limit of open files leaves room for it).
+    pub(super) fn connected(&self, target: usize, conn: &crate::engine::Conn, hold: bool) {
         self.target.store(target, Ordering::Relaxed);
         self.id
             .store(conn.session_id().unwrap_or(0), Ordering::Relaxed);
-        *self.socket.lock().unwrap_or_else(|p| p.into_inner()) = Handle::of(conn);
+        *self.socket.lock().unwrap_or_else(|p| p.into_inner()) =
+            hold.then(|| Handle::of(conn)).flatten();
     }
 
     /// The user is done with its connection: the hold on its socket goes, so that the

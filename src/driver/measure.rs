@@ -7,7 +7,7 @@ use super::fired::Fired;
 use super::opening::Clock;
 use super::signal::INTERRUPTED;
 use super::users::{END_JOIN_LIMIT, Users};
-use super::validity::{self, cpu_pct, lost_server, process_cpu_s, saturation};
+use super::validity::{self, CUT_SHARE, cpu_pct, lost_server, process_cpu_s, saturation};
 use super::{Display, Part, Targets, closing, pacer, stall, targets};
 use crate::config::RunConfig;
 use crate::metrics::Recorder;
@@ -193,8 +193,8 @@ impl<'a> Measure<'a> {
 
     /// At the end, stops the virtual users before the last snapshot: their transactions in
     /// flight have a grace to end (the database saw them, so they are counted), then those
-    /// still inside one are cut (cut.rs), and the server is given a few seconds to end
-    /// their sessions (a server that does not is not answering: INVALID).
+    /// still inside one are cut (cut.rs), and the server is given up to 5 s to end their
+    /// sessions.
     fn stop_users(&mut self, boundary: &Boundary) {
         let t0 = self.clock.t0;
         self.watch
@@ -204,33 +204,58 @@ impl<'a> Measure<'a> {
             targets::sample_and_wait(&self.samplers, cut::GRACE / 2);
         }
         self.users.halt();
-        // An --events budget's transactions all end (exactly that many).
-        let cut_on =
-            (!self.users.events_done(self.given.part)).then_some(&self.given.targets.urls[..]);
-        let (cutting, left) = self.users.join_in_flight(cut_on);
-        if by_time {
-            self.watch.overrun_s = t0.elapsed().saturating_sub(self.clock.total).as_secs_f64();
+        // An --events budget's transactions all end (exactly that many). Each cut attempt
+        // may or may not reach the server's counts: at most CUT_SHARE of those completed
+        // are cut (past that the cross-checks could not see another client), unless the
+        // stall rule already makes the run INVALID.
+        let completed = self.tally.cumulative.completed_total() + self.users.completed_pending();
+        let measured_s = self
+            .clock
+            .total
+            .saturating_sub(self.clock.warmup)
+            .as_secs_f64();
+        let most = if self.watch.stalled(self.users.n, measured_s) {
+            usize::MAX
+        } else {
+            (CUT_SHARE * completed as f64) as usize
+        };
+        let cut_on = (!self.users.events_done(self.given.part))
+            .then_some((&self.given.targets.urls[..], most));
+        let ended = self.users.join_in_flight(cut_on);
+        if ended.waited_for > 0 {
+            self.result.notes.push(format!(
+                "{} virtual user(s) were still inside a transaction {} s after the run's end, more than {:.0} % of the {completed} completed: they were waited for, not cut (each cut attempt may or may not reach the server's counts, and past that share the cross-checks could not see another client)",
+                ended.waited_for,
+                cut::GRACE.as_secs(),
+                CUT_SHARE * 100.0
+            ));
         }
-        if let Some(c) = cutting {
+        if let Some(c) = ended.cutting {
             self.tally.cut_connections = c.connections;
             self.result.notes.push(format!(
                 "{} virtual user(s) were still inside a transaction {} s after the run's end: they were cut (their sockets shut, their sessions ended on the server with KILL CONNECTION or pg_terminate_backend), and those transactions are counted as cut, neither completed nor failed",
                 c.users,
                 cut::GRACE.as_secs()
             ));
-            // A server known not to answer is not waited for (its verdict is given).
-            if !self.unresponsive
-                && let Some(e) = c.finish()
-            {
-                self.fired.cause(format!(
-                    "the server did not end the {} session(s) cut at the run's end: {e}",
+            // The users have stopped; a server that cannot be asked to end their sessions
+            // (no connection left under max_connections, frozen) ends them when it finds
+            // their sockets closed, and its frozen state has its own verdict.
+            if let Some(e) = c.finish() {
+                self.result.notes.push(format!(
+                    "the server was not asked to end the {} cut session(s) in time ({e}): it ends each when it finds its socket closed",
                     c.users
                 ));
             }
         }
-        if left > 0 {
+        // The wait for the transactions in flight, and for the server to end those cut, is
+        // in the measured phase: the overrun rule judges it.
+        if by_time {
+            self.watch.overrun_s = t0.elapsed().saturating_sub(self.clock.total).as_secs_f64();
+        }
+        if ended.left > 0 {
             self.fired.cause(format!(
-                "{left} virtual user(s) did not finish their transaction within {} s of the run's end: the server stopped answering them",
+                "{} virtual user(s) did not finish their transaction within {} s of the run's end: the server stopped answering them",
+                ended.left,
                 END_JOIN_LIMIT.as_secs()
             ));
         }

@@ -229,6 +229,12 @@ impl Watch {
             ask_server(url.clone(), self.stalls.answer());
         }
     }
+
+    /// Whether the stall rule already makes the run INVALID (`users` virtual users, the
+    /// measured phase `requested_s` long).
+    pub(super) fn stalled(&self, users: usize, requested_s: f64) -> bool {
+        self.stalls.reason(users, requested_s).is_some()
+    }
 }
 
 /// The run's end kept to its time: a measured phase blocked for a fifth of its time, one
@@ -246,10 +252,7 @@ pub(super) fn judge(result: &mut crate::results::RunResult, watch: &Watch, users
     {
         result.notes.push(note);
     }
-    let cut = result
-        .summary
-        .as_ref()
-        .and_then(|s| super::validity::cut_too_many(s.cut, s.transactions));
+    let cut = result.summary.as_ref().and_then(cut_share);
     for reason in [
         stalled,
         super::validity::overrun(overrun_s, requested_s),
@@ -264,6 +267,17 @@ pub(super) fn judge(result: &mut crate::results::RunResult, watch: &Watch, users
     if let Some(s) = result.summary.as_mut() {
         s.overrun_s = overrun_s;
     }
+}
+
+/// The cut rule over the whole run, else over each target (whose cross-checks allow for its
+/// own cut attempts).
+fn cut_share(s: &crate::results::Summary) -> Option<String> {
+    use super::validity::cut_too_many;
+    cut_too_many(s.cut, s.transactions).or_else(|| {
+        s.targets
+            .iter()
+            .find_map(|t| cut_too_many(t.cut, t.transactions).map(|r| format!("{}: {r}", t.url)))
+    })
 }
 
 #[cfg(test)]
@@ -328,5 +342,22 @@ mod tests {
         let mut s = Stalls::default();
         s.look(Some(0.0), 0.9, 0.0);
         assert!(s.reason(1, 2.0).is_none());
+    }
+
+    #[test]
+    fn a_target_that_cut_more_than_its_share_is_named_even_when_the_run_did_not() {
+        use crate::results::{Summary, TargetSummary};
+        let mut s = Summary::of(&crate::metrics::Recorder::new(1), &["t".into()], 10.0);
+        (s.transactions, s.cut) = (1_000, 10);
+        let node = |url: &str, transactions: u64, cut: u64| TargetSummary {
+            transactions,
+            cut,
+            ..TargetSummary::of(url.into(), 2, &s)
+        };
+        s.targets = vec![node("a", 900, 0), node("b", 100, 10)];
+        let r = cut_share(&s).unwrap();
+        assert!(r.starts_with("b: 10 transaction(s) were cut"), "{r}");
+        s.targets[1].cut = 5;
+        assert!(cut_share(&s).is_none(), "5 of 100: at the bound");
     }
 }

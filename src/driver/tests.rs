@@ -32,6 +32,7 @@ fn shared() -> Arc<Shared> {
         running: Default::default(),
         done_error: Mutex::new(None),
         sessions: Vec::new(),
+        hold_sockets: false,
     })
 }
 

@@ -18,24 +18,31 @@ use std::sync::{Arc, Barrier, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
-/// Descriptors a run needs besides two per virtual user (its connection, and the end of
-/// the run's hold on it): the sampler's connections, result files, the live page, the
-/// server's logs.
+/// Descriptors a run needs besides one per virtual user (its connection; a second, the end
+/// of the run's hold on it, is wanted): the sampler's connections, result files, the live
+/// page, the server's logs.
 const OTHER_FILES: u64 = 256;
 
 /// Raises this process's soft limit of open files to its hard limit when `users`
 /// connections need more than the soft one, as Go's runtime does at every start (a login
-/// shell's soft limit of 1,024 refused the 1,000th virtual user's connection). Err, before
-/// anything connects: the hard limit is too low, named with --threads.
-fn ensure_open_files(users: usize) -> Result<()> {
-    let needed = 2 * users as u64 + OTHER_FILES;
+/// shell's soft limit of 1,024 refused the 1,000th virtual user's connection). Returns
+/// whether the limit leaves room for the end of the run's holds on the users' sockets
+/// (optional: without them a user is cut on the server only; taken only when every user
+/// has room for one, so that no hold takes a later user's connection). Err, before anything
+/// connects: the hard limit is too low, named with --threads.
+fn ensure_open_files(users: usize) -> Result<bool> {
+    let needed = users as u64 + OTHER_FILES;
+    let wanted = needed + users as u64;
     let mut lim = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: a valid pointer to a rlimit the call fills.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 || lim.rlim_cur >= needed {
-        return Ok(());
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return Ok(false);
+    }
+    if lim.rlim_cur >= wanted {
+        return Ok(true);
     }
     if lim.rlim_max < needed {
         bail!(
@@ -53,7 +60,19 @@ fn ensure_open_files(users: usize) -> Result<()> {
             std::io::Error::last_os_error()
         );
     }
-    Ok(())
+    Ok(lim.rlim_cur >= wanted)
+}
+
+/// How the end of a run met the transactions in flight.
+#[derive(Default)]
+pub(super) struct InFlight {
+    /// The users cut (None: nobody was).
+    pub(super) cutting: Option<Cutting>,
+    /// Users still inside a transaction after the grace and waited for, not cut: too many
+    /// against the transactions completed.
+    pub(super) waited_for: usize,
+    /// Users that did not finish within END_JOIN_LIMIT.
+    pub(super) left: usize,
 }
 
 /// How long before --start-at the virtual users connect.
@@ -97,7 +116,7 @@ impl Users {
         display: &dyn Display,
     ) -> Result<Users> {
         let n = part.users.len();
-        ensure_open_files(n)?;
+        let hold_sockets = ensure_open_files(n)?;
         let nt = targets.urls.len().max(1);
         let kinds = workload.kinds().len();
         let shared = Arc::new(Shared {
@@ -116,6 +135,7 @@ impl Users {
             running: std::sync::atomic::AtomicUsize::new(n),
             done_error: Mutex::new(None),
             sessions: (0..n).map(|_| cut::Session::default()).collect(),
+            hold_sockets,
         });
         let barrier = Arc::new(Barrier::new(n + 1));
         let (go_tx, go_rx) = crossbeam_channel::bounded::<Go>(n);
@@ -223,25 +243,41 @@ impl Users {
         self.stop_flag.store(true, Ordering::SeqCst);
     }
 
-    /// Waits for the transactions in flight: with `cut` (the targets' URLs), a
-    /// [`cut::GRACE`] for them to end, then the users still inside one are cut; then up to
-    /// END_JOIN_LIMIT for the rest. Returns the cut (None: nobody was cut) and how many
-    /// users did not finish.
-    pub(super) fn join_in_flight(&mut self, cut: Option<&[TargetUrl]>) -> (Option<Cutting>, usize) {
+    /// Waits for the transactions in flight: with `cut` (the targets' URLs, and how many
+    /// users may be cut), a [`cut::GRACE`] for them to end, then the users still inside one
+    /// are cut, unless they are more than may be (they are waited for); then up to
+    /// END_JOIN_LIMIT for the rest.
+    pub(super) fn join_in_flight(&mut self, cut: Option<(&[TargetUrl], usize)>) -> InFlight {
         let mut left = std::mem::take(&mut self.handles);
-        let mut done = None;
-        if let Some(urls) = cut {
+        let mut ended = InFlight::default();
+        if let Some((urls, most)) = cut {
             left = join_within(left, cut::GRACE);
             let inside: Vec<usize> = left
                 .iter()
                 .map(|(id, _)| *id)
                 .filter(|id| self.shared.busy.is_inside(*id))
                 .collect();
-            if !inside.is_empty() {
-                done = Some(cut::cut(&self.shared.sessions, &inside, urls));
+            if inside.len() > most {
+                ended.waited_for = inside.len();
+            } else if !inside.is_empty() {
+                ended.cutting = Some(cut::cut(&self.shared.sessions, &inside, urls));
             }
         }
-        (done, join_within(left, END_JOIN_LIMIT).len())
+        ended.left = join_within(left, END_JOIN_LIMIT).len();
+        ended
+    }
+
+    /// The transactions completed since the last interval's counts were taken.
+    pub(super) fn completed_pending(&self) -> u64 {
+        self.shared
+            .recorders
+            .iter()
+            .map(|r| {
+                r.lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .completed_total()
+            })
+            .sum()
     }
 
     /// Empties every user's recorder: the interval's counts, in all and per target (one

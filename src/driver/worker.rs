@@ -56,13 +56,15 @@ pub(super) struct Shared {
     pub(super) done_error: Mutex<Option<String>>,
     /// Each virtual user's session, for the end of the run to cut.
     pub(super) sessions: Vec<super::cut::Session>,
+    /// Whether the limit of open files leaves room for a hold on each user's socket.
+    pub(super) hold_sockets: bool,
 }
 
 impl Shared {
     /// Virtual user `id` connected to `target`: its session is noted, and what the
     /// connection just prepared cost (PostgreSQL).
     fn connected(&self, id: usize, target: usize, conn: &crate::engine::Conn) {
-        self.sessions[id].connected(target, conn);
+        self.sessions[id].connected(target, conn, self.hold_sockets);
         if let Some((t, _)) = conn.pg_transactions() {
             self.pg_setup.fetch_max(t, Ordering::Relaxed);
         }

@@ -149,6 +149,9 @@ pub struct TargetSummary {
     pub errors_by_class: BTreeMap<String, u64>,
     /// Reconnects that landed on it (a virtual user moves on when its target fails).
     pub reconnects: u64,
+    /// Transactions on it cut at the run's end.
+    #[serde(default)]
+    pub cut: u64,
     /// A Galera node: what its counters say the clients' deadlock errors (1213) were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conflicts: Option<Conflicts>,
@@ -170,6 +173,7 @@ impl TargetSummary {
             errors: s.errors,
             errors_by_class: s.errors_by_class.clone(),
             reconnects: s.reconnects,
+            cut: s.cut,
             conflicts: None,
             server_cpu_pct: None,
         }
