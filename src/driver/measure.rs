@@ -215,9 +215,9 @@ impl<'a> Measure<'a> {
             .saturating_sub(self.clock.warmup)
             .as_secs_f64();
         let most = if self.watch.stalled(self.users.n, measured_s) {
-            usize::MAX
+            u64::MAX
         } else {
-            (CUT_SHARE * completed as f64) as usize
+            validity::most_cut(completed)
         };
         let cut_on = (!self.users.events_done(self.given.part))
             .then_some((&self.given.targets.urls[..], most));

@@ -47,10 +47,7 @@ impl Busy {
 
     /// How many virtual users are inside a transaction now.
     pub(super) fn inside(&self) -> u64 {
-        self.slots
-            .iter()
-            .filter(|s| s.0.load(Ordering::Relaxed) != 0)
-            .count() as u64
+        (0..self.slots.len()).filter(|&i| self.is_inside(i)).count() as u64
     }
 
     /// Since when every virtual user has been inside its transaction, if every one is.

@@ -247,7 +247,7 @@ impl Users {
     /// users may be cut), a [`cut::GRACE`] for them to end, then the users still inside one
     /// are cut, unless they are more than may be (they are waited for); then up to
     /// END_JOIN_LIMIT for the rest.
-    pub(super) fn join_in_flight(&mut self, cut: Option<(&[TargetUrl], usize)>) -> InFlight {
+    pub(super) fn join_in_flight(&mut self, cut: Option<(&[TargetUrl], u64)>) -> InFlight {
         let mut left = std::mem::take(&mut self.handles);
         let mut ended = InFlight::default();
         if let Some((urls, most)) = cut {
@@ -257,7 +257,7 @@ impl Users {
                 .map(|(id, _)| *id)
                 .filter(|id| self.shared.busy.is_inside(*id))
                 .collect();
-            if inside.len() > most {
+            if inside.len() as u64 > most {
                 ended.waited_for = inside.len();
             } else if !inside.is_empty() {
                 ended.cutting = Some(cut::cut(&self.shared.sessions, &inside, urls));

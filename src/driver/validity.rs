@@ -126,10 +126,15 @@ pub(super) fn overrun(overrun_s: f64, requested_s: f64) -> Option<String> {
 /// client adding a tenth.
 pub(super) const CUT_SHARE: f64 = 0.05;
 
-/// The INVALID reason when the end of the run cut more than [`CUT_SHARE`] of the
-/// `completed` transactions.
+/// The most transactions the end of a run may cut when it completed `completed`:
+/// [`CUT_SHARE`] of them.
+pub(super) fn most_cut(completed: u64) -> u64 {
+    (CUT_SHARE * completed as f64) as u64
+}
+
+/// The INVALID reason when the end of the run cut more than [`most_cut`] allows.
 pub(super) fn cut_too_many(cut: u64, completed: u64) -> Option<String> {
-    (cut as f64 > CUT_SHARE * completed as f64).then(|| {
+    (cut > most_cut(completed)).then(|| {
         format!(
             "{cut} transaction(s) were cut at the run's end, {:.0} % of the {completed} completed (more than {:.0} %): the server may or may not have counted each, so its counts cannot tell another client's work from theirs; run longer",
             cut as f64 / completed.max(1) as f64 * 100.0,
