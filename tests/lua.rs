@@ -96,6 +96,26 @@ local function results()
    t:close()
    ok, e = pcall(t.execute, t)
    assert(not ok and tostring(e):match("closed"), "closed: " .. tostring(e))
+   -- Many rows, several reads' worth, each whole; an error the server sends after rows
+   -- (row 500 of 1,000-byte rows) raised, not a shorter result: a text query and a statement.
+   rs = con:query("SELECT seq, REPEAT(CHAR(65 + seq % 26), 1000) FROM seq_1_to_600")
+   assert(rs.nrows == 600 and rs.nfields == 2, "600 rows")
+   for i = 1, 600 do
+      local row = rs:fetch_row()
+      assert(row[1] == tostring(i) and row[2] == string.rep(string.char(65 + i % 26), 1000),
+         "row " .. i)
+   end
+   local late_sql = "SELECT IF(seq = ?, (SELECT 1 UNION SELECT 2), REPEAT('a', 1000)) FROM seq_1_to_600"
+   ok, e = pcall(con.query, con, (late_sql:gsub("%?", "500")))
+   assert(not ok and tostring(e):match("errno = 1242"), "an error after rows: " .. tostring(e))
+   local late = con:prepare(late_sql)
+   local at = late:bind_create(sysbench.sql.type.INT)
+   late:bind_param(at)
+   at:set(500)
+   ok, e = pcall(late.execute, late)
+   assert(not ok and tostring(e):match("errno = 1242"), "after a statement's rows: " .. tostring(e))
+   at:set(0)
+   assert(late:execute().nrows == 600, "the connection reads on after the error")
    con:query("DROP TABLE lua_results")
    print("results as sysbench's")
 end

@@ -71,7 +71,8 @@ impl Conn {
         match self {
             #[cfg(feature = "mysql")]
             Conn::Mysql(c) => {
-                let result = ::mysql::prelude::Queryable::query_iter(c, sql)?;
+                // Read by position (`row`): the columns' names are not kept.
+                let result = c.query_iter_by_position(sql)?;
                 Ok(result.store_rows_into(mysql_slot(into))?)
             }
             #[cfg(feature = "postgres")]

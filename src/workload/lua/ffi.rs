@@ -177,8 +177,8 @@ unsafe extern "C" fn execute(s: *mut c_void, id: c_int, n: c_int, out: *mut f64)
         };
         let params = std::mem::take(&mut s.params);
         s.current = None;
-        let r =
-            sql::prepared(s, conn, id).and_then(|st| conn.exec_stored(&st, params, &mut s.rows));
+        let r = sql::prepared(&mut s.stmts, s.generation, conn, id)
+            .and_then(|st| conn.exec_stored(st, params, &mut s.rows));
         outcome(s, r, what, out)
     })
 }

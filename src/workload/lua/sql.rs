@@ -77,26 +77,27 @@ fn described(lua: &Lua, (errno, state, message, retry): Described) -> mlua::Resu
     Ok(d)
 }
 
-/// The statement `id` prepared on the current connection (again after a reconnect).
-pub(super) fn prepared(
-    s: &mut Session,
+/// The statement `id` of `stmts` prepared on the current connection, of `generation` (again
+/// after a reconnect), borrowed: an execute costs no clone of it.
+pub(super) fn prepared<'a>(
+    stmts: &'a mut [Option<Prepared>],
+    generation: u64,
     conn: &mut Conn,
     id: usize,
-) -> engine::Result<engine::Stmt> {
-    let generation = s.generation;
-    let Some(Some(p)) = s.stmts.get_mut(id) else {
+) -> engine::Result<&'a engine::Stmt> {
+    let Some(Some(p)) = stmts.get_mut(id) else {
         return Err(engine::Error::Script(format!(
             "txbench: statement {id} was closed"
         )));
     };
-    match &p.stmt {
-        Some((g, st)) if *g == generation => Ok(st.clone()),
-        _ => {
-            let st = conn.prep(&p.sql)?;
-            p.stmt = Some((generation, st.clone()));
-            Ok(st)
-        }
+    if !matches!(&p.stmt, Some((g, _)) if *g == generation) {
+        p.stmt = None;
     }
+    let st = match p.stmt.take() {
+        Some(kept) => kept,
+        None => (generation, conn.prep(&p.sql)?),
+    };
+    Ok(&p.stmt.insert(st).1)
 }
 
 /// The SQL primitives, into `p`.

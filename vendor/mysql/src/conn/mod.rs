@@ -227,6 +227,10 @@ struct ConnInner {
 
     /// This flag is to opt-in/opt-out from reset upon return to a pool.
     pub(crate) reset_upon_return: bool,
+
+    /// txbench patch: the result set being read is read by position: its columns are read
+    /// without their names (`Column::deserialize_without_names`).
+    by_position: bool,
 }
 
 impl ConnInner {
@@ -249,9 +253,44 @@ impl ConnInner {
             auth_plugin: AuthPlugin::MysqlNativePassword,
             nonce: Vec::new(),
             reset_upon_return: opts.get_pool_opts().reset_connection(),
+            by_position: false,
 
             opts,
         }
+    }
+}
+
+/// txbench patch: the part of a vector past `start`, as the codec's destination: it appends
+/// a packet's payload there and measures the packet from `start` (its size limits and its
+/// last-chunk test), not from the vector's start.
+struct Tail<'a> {
+    vec: &'a mut Vec<u8>,
+    start: usize,
+}
+
+impl AsRef<[u8]> for Tail<'_> {
+    fn as_ref(&self) -> &[u8] {
+        &self.vec[self.start..]
+    }
+}
+
+// SAFETY: every method delegates to `Vec<u8>`'s own `BufMut`, whose guarantees hold.
+unsafe impl bytes::BufMut for Tail<'_> {
+    fn remaining_mut(&self) -> usize {
+        self.vec.remaining_mut()
+    }
+
+    unsafe fn advance_mut(&mut self, cnt: usize) {
+        // SAFETY: as the caller promises `Vec<u8>::advance_mut`.
+        unsafe { self.vec.advance_mut(cnt) }
+    }
+
+    fn chunk_mut(&mut self) -> &mut bytes::buf::UninitSlice {
+        self.vec.chunk_mut()
+    }
+
+    fn put_slice(&mut self, src: &[u8]) {
+        self.vec.extend_from_slice(src);
     }
 }
 
@@ -632,7 +671,7 @@ impl Conn {
 
     fn handle_ok<'a, T: OkPacketKind>(
         &mut self,
-        buffer: &'a Buffer,
+        buffer: &'a [u8],
     ) -> crate::Result<OkPacket<'a>> {
         let ok = ParseBuf(buffer)
             .parse::<OkPacketDeserializer<T>>(self.0.capability_flags)?
@@ -1107,7 +1146,12 @@ impl Conn {
         }
 
         self.write_command_raw(&exec_request)?;
-        self.handle_result_set()
+        // txbench patch: a statement keeps its columns without names when the options say
+        // so (`named`), so they are not copied only to be dropped.
+        self.0.by_position = !self.0.opts.get_column_names();
+        let info = self.handle_result_set();
+        self.0.by_position = false;
+        info
     }
 
     /// Bulk-executes the given statement. Query results will be ignored.
@@ -1216,7 +1260,11 @@ impl Conn {
                     columns.reserve(column_count as usize);
                     for _ in 0..column_count {
                         let pld = self.read_packet()?;
-                        let column = ParseBuf(&pld).parse(())?;
+                        let column = if self.0.by_position {
+                            Column::deserialize_without_names(&mut ParseBuf(&pld))?
+                        } else {
+                            ParseBuf(&pld).parse(())?
+                        };
                         columns.push(column);
                     }
 
@@ -1232,6 +1280,19 @@ impl Conn {
                 Ok(output)
             }
         }
+    }
+
+    /// txbench patch: `query_iter` for a caller that reads the result's cells by position:
+    /// its columns are read without their names (`Row::get` by name finds nothing), so a
+    /// text query's column definitions cost no allocation each.
+    pub fn query_iter_by_position<T: AsRef<str>>(
+        &mut self,
+        query: T,
+    ) -> Result<QueryResult<'_, '_, '_, Text>> {
+        self.0.by_position = true;
+        let meta = self._query(query.as_ref());
+        self.0.by_position = false;
+        Ok(QueryResult::new(ConnMut::Mut(self), meta?))
     }
 
     fn _query(&mut self, query: &str) -> Result<ResultSetMeta> {
@@ -1365,6 +1426,69 @@ impl Conn {
         }
 
         Ok(Some(pld))
+    }
+
+    /// txbench patch: `next_row_packet`, the row's payload appended to `dst` (a
+    /// `StoredRows`' packets) as the codec decodes it, without a buffer of its own and the
+    /// copy out of it: false at the end of the result set (nothing appended).
+    pub(crate) fn next_row_packet_into(&mut self, dst: &mut Vec<u8>) -> Result<bool> {
+        if !self.0.has_results {
+            return Ok(false);
+        }
+        let start = dst.len();
+        loop {
+            let read = self.stream_mut().next_packet(&mut Tail { vec: dst, start });
+            match read {
+                Ok(true) => (),
+                Ok(false) => {
+                    dst.truncate(start);
+                    self.handle_err();
+                    return Err(Error::server_disconnected());
+                }
+                Err(e) => {
+                    dst.truncate(start);
+                    self.handle_err();
+                    return Err(e.into());
+                }
+            }
+            let pld = &dst[start..];
+            match pld.first() {
+                Some(0xff) => {
+                    let error = match ParseBuf(pld).parse(self.0.capability_flags) {
+                        Ok(ErrPacket::Error(server_error)) => {
+                            Some(MySqlError(From::from(server_error)))
+                        }
+                        Ok(ErrPacket::Progress(_progress_report)) => None,
+                        Err(e) => Some(e.into()),
+                    };
+                    dst.truncate(start);
+                    if let Some(e) = error {
+                        self.handle_err();
+                        return Err(e);
+                    }
+                }
+                Some(0xfe) => {
+                    let end = if self.has_capability(CapabilityFlags::CLIENT_DEPRECATE_EOF) {
+                        pld.len() < MAX_PAYLOAD_LEN
+                    } else {
+                        pld.len() < 8
+                    };
+                    if end {
+                        self.0.has_results = false;
+                        let ok = if self.has_capability(CapabilityFlags::CLIENT_DEPRECATE_EOF) {
+                            self.handle_ok::<ResultSetTerminator>(pld).map(drop)
+                        } else {
+                            self.handle_ok::<OldEofPacket>(pld).map(drop)
+                        };
+                        dst.truncate(start);
+                        ok?;
+                        return Ok(false);
+                    }
+                    return Ok(true);
+                }
+                _ => return Ok(true),
+            }
+        }
     }
 
     fn has_stmt(&self, query: &[u8]) -> bool {

@@ -466,12 +466,9 @@ impl<T: crate::prelude::Protocol> QueryResult<'_, '_, '_, T> {
         stored.decode = T::decode;
         let first_set = self.set_index;
         while self.set_index == first_set && matches!(self.state, SetIteratorState::InSet(_)) {
-            match self.conn.next_row_packet() {
-                Ok(Some(pld)) => {
-                    stored.packets.extend_from_slice(&pld);
-                    stored.ends.push(stored.packets.len());
-                }
-                Ok(None) => {
+            match self.conn.next_row_packet_into(&mut stored.packets) {
+                Ok(true) => stored.ends.push(stored.packets.len()),
+                Ok(false) => {
                     self.state = SetIteratorState::OnBoundary;
                     self.handle_next();
                 }

@@ -220,6 +220,15 @@ impl MySerialize for ColumnMeta<'_> {
     }
 }
 
+/// txbench patch: the empty set of names a column without names shares, one per thread,
+/// so that counting its references never makes threads share a cache line.
+fn no_names() -> Arc<ColumnMeta<'static>> {
+    thread_local! {
+        static NO_NAMES: Arc<ColumnMeta<'static>> = Default::default();
+    }
+    NO_NAMES.with(Arc::clone)
+}
+
 /// Represents MySql Column (column packet).
 #[derive(Debug, Clone, Eq, PartialEq)]
 pub struct Column {
@@ -278,10 +287,28 @@ impl Column {
     /// A client that reads a prepared statement's cells by position keeps its statements'
     /// definitions at a seventh of the cost (see TXBENCH-PATCH.md).
     pub fn without_names(mut self) -> Self {
-        static NO_NAMES: std::sync::LazyLock<Arc<ColumnMeta<'static>>> =
-            std::sync::LazyLock::new(Default::default);
-        self.meta = Arc::clone(&NO_NAMES);
+        self.meta = no_names();
         self
+    }
+
+    /// txbench patch: a column packet read as [`Column::without_names`] would leave it, its
+    /// names skipped rather than copied: no allocation. For results whose cells are read
+    /// by position (see TXBENCH-PATCH.md).
+    pub fn deserialize_without_names(buf: &mut ParseBuf<'_>) -> io::Result<Self> {
+        let catalog = buf.parse(())?;
+        let _names: ColumnMeta<'_> = buf.parse(())?;
+        let mut buf: ParseBuf<'_> = buf.parse(13)?;
+        Ok(Column {
+            catalog,
+            meta: no_names(),
+            fixed_length_fields_len: buf.parse_unchecked(())?,
+            character_set: buf.parse_unchecked(())?,
+            column_length: buf.parse_unchecked(())?,
+            column_type: buf.parse_unchecked(())?,
+            flags: buf.parse_unchecked(())?,
+            decimals: buf.parse_unchecked(())?,
+            __filler: buf.parse_unchecked(())?,
+        })
     }
 
     pub fn new(column_type: ColumnType) -> Self {
