@@ -63,6 +63,54 @@ fn txbench_lua(
     txbench_run(bin, url, &args, threads, secs)
 }
 
+/// Rounds per case and thread count (BENCH_LUA_ROUNDS, default 3): on these VMs one pair
+/// of runs varies by ±10 %, so one round cannot tell a few per cent apart.
+fn rounds() -> usize {
+    std::env::var("BENCH_LUA_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(3)
+}
+
+/// One line: `case` at `threads`, rounds of sysbench, txbench, txbench, sysbench (neither
+/// always inherits the other's dirty pages); each round's ratio from its two runs a tool.
+fn side_by_side(bin: &Path, url: &TargetUrl, case: &Case, threads: u32, secs: u32) -> Result<()> {
+    let (mut sb, mut tx): (Vec<Sample>, Vec<Sample>) = (Vec::new(), Vec::new());
+    let (mut sb_r, mut tx_r) = (Vec::new(), Vec::new());
+    let per_1000 = |s: &[Sample]| {
+        s.iter().map(|x| x.cpu_s).sum::<f64>() / s.iter().map(|x| x.txn).sum::<f64>() * 1000.0
+    };
+    for _ in 0..rounds() {
+        let round = [
+            sysbench_lua(url, case, threads, secs)?,
+            txbench_lua(bin, url, case, threads, secs)?,
+            txbench_lua(bin, url, case, threads, secs)?,
+            sysbench_lua(url, case, threads, secs)?,
+        ];
+        let [s1, t1, t2, s2] = round;
+        let (s_pair, t_pair) = ([s1, s2], [t1, t2]);
+        sb_r.push(per_1000(&s_pair));
+        tx_r.push(per_1000(&t_pair));
+        sb.extend(s_pair);
+        tx.extend(t_pair);
+    }
+    let tps =
+        |s: &[Sample]| s.iter().map(|x| x.txn).sum::<f64>() / f64::from(secs) / s.len() as f64;
+    let (pct, half) = super::sampling::paired(&tx_r, &sb_r);
+    println!(
+        "  {:>7}  {:>10.1} {:>10.1}   {:>12.3} s {:>12.3} s {:>7.2}× ± {:.2}",
+        threads,
+        tps(&sb),
+        tps(&tx),
+        per_1000(&sb),
+        per_1000(&tx),
+        1.0 + pct / 100.0,
+        half / 100.0
+    );
+    Ok(())
+}
+
 /// Client CPU per transaction of sysbench's scripts, sysbench against txbench.
 pub(super) fn lua(home: &StateDir) -> Result<()> {
     let secs = bench_seconds();
@@ -94,29 +142,17 @@ pub(super) fn lua(home: &StateDir) -> Result<()> {
         let m = measure(prepare)?;
         println!("  {}: txbench prepare lua {:.1} s", case.label, m.wall_s);
         println!(
-            "  {:>7}  {:>10} {:>10}   {:>14} {:>14} {:>7}",
+            "  {:>7}  {:>10} {:>10}   {:>14} {:>14} {:>14}",
             "threads", "sb tps", "tx tps", "sb cpu/1000tx", "tx cpu/1000tx", "tx/sb"
         );
         for threads in [4u32, 16] {
-            // ABBA: sysbench, txbench, txbench, sysbench; each tool's two runs added up.
-            let sb1 = sysbench_lua(&url, case, threads, secs)?;
-            let tx1 = txbench_lua(&bin, &url, case, threads, secs)?;
-            let tx2 = txbench_lua(&bin, &url, case, threads, secs)?;
-            let sb2 = sysbench_lua(&url, case, threads, secs)?;
-            let per_1000 = |a: &Sample, b: &Sample| (a.cpu_s + b.cpu_s) / (a.txn + b.txn) * 1000.0;
-            let tps = |a: &Sample, b: &Sample| (a.txn + b.txn) / f64::from(2 * secs);
-            let (sb, tx) = (per_1000(&sb1, &sb2), per_1000(&tx1, &tx2));
-            println!(
-                "  {:>7}  {:>10.1} {:>10.1}   {:>12.3} s {:>12.3} s {:>6.2}×",
-                threads,
-                tps(&sb1, &sb2),
-                tps(&tx1, &tx2),
-                sb,
-                tx,
-                tx / sb
-            );
+            side_by_side(&bin, &url, case, threads, secs)?;
         }
     }
+    println!(
+        "  (tx/sb: the mean of the rounds' ratios with its 95 % confidence half-width; a round is sysbench, txbench, txbench, sysbench, {} rounds (BENCH_LUA_ROUNDS); tps and cpu: all rounds added up; target tx/sb <= 1.00)",
+        rounds()
+    );
     server::stop(home, "bench-lua", true)?;
     Ok(())
 }
