@@ -90,10 +90,7 @@ pub(super) fn prepared<'a>(
             "txbench: statement {id} was closed"
         )));
     };
-    if !matches!(&p.stmt, Some((g, _)) if *g == generation) {
-        p.stmt = None;
-    }
-    let st = match p.stmt.take() {
+    let st = match p.stmt.take().filter(|(g, _)| *g == generation) {
         Some(kept) => kept,
         None => (generation, conn.prep(&p.sql)?),
     };

@@ -181,11 +181,13 @@ impl ResultSetInfo {
         }
     }
 
+    /// txbench patch: the columns come as the statement keeps them (read without names when
+    /// the options ask for none: `Conn::handle_statement_result_set`).
     pub(crate) fn into_statement_meta(self, conn: &Conn, stmt: &Statement) -> ResultSetMeta {
         match self {
             ResultSetInfo::Empty(ok_packet) => ResultSetMeta::Empty(ok_packet),
             ResultSetInfo::NonEmptyWithMeta(columns) => {
-                stmt.update_columns_metadata(conn.named(columns));
+                stmt.update_columns_metadata(columns);
                 ResultSetMeta::NonEmptyWithMeta(stmt.columns())
             }
             ResultSetInfo::NonEmptySkipMeta => {
@@ -292,6 +294,16 @@ unsafe impl bytes::BufMut for Tail<'_> {
     fn put_slice(&mut self, src: &[u8]) {
         self.vec.extend_from_slice(src);
     }
+}
+
+/// txbench patch: a column definition packet, with its names or without them
+/// (`Column::deserialize_without_names`: skipped, no allocation).
+fn read_column(pld: &[u8], names: bool) -> Result<Column> {
+    Ok(if names {
+        ParseBuf(pld).parse(())?
+    } else {
+        Column::deserialize_without_names(&mut ParseBuf(pld))?
+    })
 }
 
 /// Mysql connection.
@@ -1146,12 +1158,7 @@ impl Conn {
         }
 
         self.write_command_raw(&exec_request)?;
-        // txbench patch: a statement keeps its columns without names when the options say
-        // so (`named`), so they are not copied only to be dropped.
-        self.0.by_position = !self.0.opts.get_column_names();
-        let info = self.handle_result_set();
-        self.0.by_position = false;
-        info
+        self.handle_statement_result_set()
     }
 
     /// Bulk-executes the given statement. Query results will be ignored.
@@ -1171,7 +1178,7 @@ impl Conn {
         for command in builder.build_params_iter(params) {
             let command = command.map_err(crate::DriverError::from)?;
             self.write_command_raw(&command)?;
-            let meta = self.handle_result_set()?;
+            let meta = self.handle_statement_result_set()?;
             let meta = meta.into_statement_meta(self, stmt);
             // drop query result
             let _ = QueryResult::<'_, '_, '_, Binary>::new(ConnMut::Mut(self), meta);
@@ -1260,12 +1267,7 @@ impl Conn {
                     columns.reserve(column_count as usize);
                     for _ in 0..column_count {
                         let pld = self.read_packet()?;
-                        let column = if self.0.by_position {
-                            Column::deserialize_without_names(&mut ParseBuf(&pld))?
-                        } else {
-                            ParseBuf(&pld).parse(())?
-                        };
-                        columns.push(column);
+                        columns.push(read_column(&pld, !self.0.by_position)?);
                     }
 
                     ResultSetInfo::NonEmptyWithMeta(columns)
@@ -1289,10 +1291,23 @@ impl Conn {
         &mut self,
         query: T,
     ) -> Result<QueryResult<'_, '_, '_, Text>> {
-        self.0.by_position = true;
-        let meta = self._query(query.as_ref());
+        let meta = self.by_position(true, |c| c._query(query.as_ref()))?;
+        Ok(QueryResult::new(ConnMut::Mut(self), meta))
+    }
+
+    /// txbench patch: `f` with the result sets it reads read by position when `on`.
+    fn by_position<R>(&mut self, on: bool, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.0.by_position = on;
+        let r = f(self);
         self.0.by_position = false;
-        Ok(QueryResult::new(ConnMut::Mut(self), meta?))
+        r
+    }
+
+    /// txbench patch: a statement's result set, its columns read as the statement keeps
+    /// them: without their names when the options ask for none (`OptsBuilder::column_names`).
+    fn handle_statement_result_set(&mut self) -> Result<ResultSetInfo> {
+        let names = self.0.opts.get_column_names();
+        self.by_position(!names, Self::handle_result_set)
     }
 
     fn _query(&mut self, query: &str) -> Result<ResultSetMeta> {
@@ -1323,16 +1338,6 @@ impl Conn {
         Ok(Transaction::new(self.into()))
     }
 
-    /// txbench patch: a statement's columns as it keeps them, without their names unless
-    /// the options keep them (`OptsBuilder::column_names`).
-    fn named(&self, columns: Vec<Column>) -> Vec<Column> {
-        if self.0.opts.get_column_names() {
-            columns
-        } else {
-            columns.into_iter().map(Column::without_names).collect()
-        }
-    }
-
     fn _true_prepare(&mut self, query: &[u8]) -> Result<InnerStmt> {
         self.write_command(Command::COM_STMT_PREPARE, query)?;
         let pld = self.read_packet()?;
@@ -1344,18 +1349,19 @@ impl Conn {
             // about 300 KiB. `Statement::params()` is therefore empty; the count stays.
             for _ in 0..stmt.num_params() {
                 let pld = self.read_packet()?;
-                let _: Column = ParseBuf(&pld).parse(())?;
+                read_column(&pld, false)?;
             }
             stmt = stmt.with_params(None);
             self.drop_packet()?;
         }
         if stmt.num_columns() > 0 {
             let mut columns: Vec<Column> = Vec::with_capacity(stmt.num_columns() as usize);
+            let names = self.0.opts.get_column_names();
             for _ in 0..stmt.num_columns() {
                 let pld = self.read_packet()?;
-                columns.push(ParseBuf(&pld).parse(())?);
+                columns.push(read_column(&pld, names)?);
             }
-            stmt = stmt.with_columns(Some(self.named(columns)));
+            stmt = stmt.with_columns(Some(columns));
             self.drop_packet()?;
         }
         Ok(stmt)
@@ -1407,30 +1413,14 @@ impl Conn {
     }
 
     fn next_row_packet(&mut self) -> Result<Option<Buffer>> {
-        if !self.0.has_results {
-            return Ok(None);
-        }
-
-        let pld = self.read_packet()?;
-
-        if self.has_capability(CapabilityFlags::CLIENT_DEPRECATE_EOF) {
-            if pld[0] == 0xfe && pld.len() < MAX_PAYLOAD_LEN {
-                self.0.has_results = false;
-                self.handle_ok::<ResultSetTerminator>(&pld)?;
-                return Ok(None);
-            }
-        } else if pld[0] == 0xfe && pld.len() < 8 {
-            self.0.has_results = false;
-            self.handle_ok::<OldEofPacket>(&pld)?;
-            return Ok(None);
-        }
-
-        Ok(Some(pld))
+        let mut buffer = get_buffer();
+        Ok(self.next_row_packet_into(buffer.as_mut())?.then_some(buffer))
     }
 
-    /// txbench patch: `next_row_packet`, the row's payload appended to `dst` (a
-    /// `StoredRows`' packets) as the codec decodes it, without a buffer of its own and the
-    /// copy out of it: false at the end of the result set (nothing appended).
+    /// txbench patch: the next row packet's payload appended to `dst` (a `StoredRows`'
+    /// packets, or `next_row_packet`'s buffer) as the codec decodes it, with no buffer of
+    /// its own and no copy out of it: false at the end of the result set (nothing appended;
+    /// its OK or EOF packet handled). An error packet is returned as the error.
     pub(crate) fn next_row_packet_into(&mut self, dst: &mut Vec<u8>) -> Result<bool> {
         if !self.0.has_results {
             return Ok(false);
@@ -1468,23 +1458,19 @@ impl Conn {
                     }
                 }
                 Some(0xfe) => {
-                    let end = if self.has_capability(CapabilityFlags::CLIENT_DEPRECATE_EOF) {
-                        pld.len() < MAX_PAYLOAD_LEN
-                    } else {
-                        pld.len() < 8
-                    };
-                    if end {
-                        self.0.has_results = false;
-                        let ok = if self.has_capability(CapabilityFlags::CLIENT_DEPRECATE_EOF) {
-                            self.handle_ok::<ResultSetTerminator>(pld).map(drop)
-                        } else {
-                            self.handle_ok::<OldEofPacket>(pld).map(drop)
-                        };
-                        dst.truncate(start);
-                        ok?;
-                        return Ok(false);
+                    let deprecate_eof = self.has_capability(CapabilityFlags::CLIENT_DEPRECATE_EOF);
+                    if pld.len() >= if deprecate_eof { MAX_PAYLOAD_LEN } else { 8 } {
+                        return Ok(true);
                     }
-                    return Ok(true);
+                    self.0.has_results = false;
+                    let ok = if deprecate_eof {
+                        self.handle_ok::<ResultSetTerminator>(pld).map(drop)
+                    } else {
+                        self.handle_ok::<OldEofPacket>(pld).map(drop)
+                    };
+                    dst.truncate(start);
+                    ok?;
+                    return Ok(false);
                 }
                 _ => return Ok(true),
             }

@@ -220,7 +220,7 @@ impl MySerialize for ColumnMeta<'_> {
     }
 }
 
-/// txbench patch: the empty set of names a column without names shares, one per thread,
+/// txbench patch: the empty set of names a column read without names shares, one per thread,
 /// so that counting its references never makes threads share a cache line.
 fn no_names() -> Arc<ColumnMeta<'static>> {
     thread_local! {
@@ -249,21 +249,7 @@ impl<'de> MyDeserialize<'de> for Column {
     type Ctx = ();
 
     fn deserialize((): Self::Ctx, buf: &mut ParseBuf<'de>) -> io::Result<Self> {
-        let catalog = buf.parse(())?;
-        let meta = Arc::new(buf.parse::<ColumnMeta<'_>>(())?.into_owned());
-        let mut buf: ParseBuf<'_> = buf.parse(13)?;
-
-        Ok(Column {
-            catalog,
-            meta,
-            fixed_length_fields_len: buf.parse_unchecked(())?,
-            character_set: buf.parse_unchecked(())?,
-            column_length: buf.parse_unchecked(())?,
-            column_type: buf.parse_unchecked(())?,
-            flags: buf.parse_unchecked(())?,
-            decimals: buf.parse_unchecked(())?,
-            __filler: buf.parse_unchecked(())?,
-        })
+        Column::read(buf, |names| Arc::new(names.into_owned()))
     }
 }
 
@@ -282,25 +268,19 @@ impl MySerialize for Column {
 }
 
 impl Column {
-    /// txbench patch: the same column without its names (schema, table, name and their
-    /// originals): they share one empty set, so the column owns no allocation of its own.
-    /// A client that reads a prepared statement's cells by position keeps its statements'
-    /// definitions at a seventh of the cost (see TXBENCH-PATCH.md).
-    pub fn without_names(mut self) -> Self {
-        self.meta = no_names();
-        self
-    }
-
-    /// txbench patch: a column packet read as [`Column::without_names`] would leave it, its
-    /// names skipped rather than copied: no allocation. For results whose cells are read
-    /// by position (see TXBENCH-PATCH.md).
-    pub fn deserialize_without_names(buf: &mut ParseBuf<'_>) -> io::Result<Self> {
+    /// txbench patch: a column packet with `names` made from the packet's names (copied
+    /// by `MyDeserialize`, skipped by `deserialize_without_names`).
+    fn read(
+        buf: &mut ParseBuf<'_>,
+        names: impl FnOnce(ColumnMeta<'_>) -> Arc<ColumnMeta<'static>>,
+    ) -> io::Result<Self> {
         let catalog = buf.parse(())?;
-        let _names: ColumnMeta<'_> = buf.parse(())?;
+        let meta = names(buf.parse::<ColumnMeta<'_>>(())?);
         let mut buf: ParseBuf<'_> = buf.parse(13)?;
+
         Ok(Column {
             catalog,
-            meta: no_names(),
+            meta,
             fixed_length_fields_len: buf.parse_unchecked(())?,
             character_set: buf.parse_unchecked(())?,
             column_length: buf.parse_unchecked(())?,
@@ -309,6 +289,15 @@ impl Column {
             decimals: buf.parse_unchecked(())?,
             __filler: buf.parse_unchecked(())?,
         })
+    }
+
+    /// txbench patch: a column packet read without its names (schema, table, name and
+    /// their originals, skipped in the packet): the column shares its thread's one empty
+    /// set and owns no allocation of its own. For a client that reads cells by position:
+    /// a prepared statement's definitions cost a seventh of what they did, a text query's
+    /// columns no allocation each (see TXBENCH-PATCH.md).
+    pub fn deserialize_without_names(buf: &mut ParseBuf<'_>) -> io::Result<Self> {
+        Column::read(buf, |_| no_names())
     }
 
     pub fn new(column_type: ColumnType) -> Self {
