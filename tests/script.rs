@@ -1,6 +1,7 @@
 //! pgbench scripts under txbench (`run script`): the three built-in scripts on PostgreSQL and
-//! MariaDB, users too many to cut at the end waited for, a custom script's \set, \if and \gset on PostgreSQL, bad input refused before
-//! anything runs. Real sandbox servers, short runs.
+//! MariaDB, users too many to cut at the run's end waited for, a custom script's \set, \if
+//! and \gset on PostgreSQL, bad input refused before anything runs. Real sandbox servers,
+//! short runs.
 
 mod common;
 use common::*;
