@@ -114,6 +114,11 @@ pub const COLUMNS: &[Column] = &[
         value: |d| d.rate(d.status("questions")),
     },
     Column {
+        name: "prepares_per_s",
+        doc: "statements prepared (Com_stmt_prepare; not counted on PostgreSQL) per second",
+        value: |d| d.rate(d.status("com_stmt_prepare")),
+    },
+    Column {
         name: "threads_running",
         doc: "server threads executing a statement (Threads_running, the monitor's own included)",
         value: |d| d.gauge(&["threads_running"]),
