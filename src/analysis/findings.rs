@@ -34,10 +34,14 @@ pub const SHARED_CPU_CLIENT_PCT: f64 = 15.0;
 pub const PAGE_CHURN: f64 = 0.5;
 /// Row lock waits per transaction from which rows are hot.
 pub const ROW_LOCK_WAITS_PER_TXN: f64 = 0.05;
-/// Statements prepared per transaction in the measured phase from which, when their rate
-/// falls over it, the virtual users were still preparing what they met for the first time.
+/// Statements prepared per transaction in the measured phase from which, when their share of
+/// the statements falls over it, the virtual users were still preparing what they met for
+/// the first time.
 pub const PREPARES_PER_TXN: f64 = 0.1;
-/// How much the rate of prepares must fall from the measured phase's first half to its second.
+/// ... and their share of the statements run (Questions) from which they are a real cost.
+pub const PREPARES_SHARE: f64 = 0.02;
+/// How much prepares per statement run must fall from the measured phase's first half to
+/// its second.
 pub const PREPARES_FALL: f64 = 0.7;
 
 /// The findings of a finished run: `rows` are its server.csv rows.
@@ -187,30 +191,45 @@ fn page_churn(r: &RunResult, s: &crate::metrics::server::ServerSummary, out: &mu
 /// Prepares in the measured phase, falling as it goes: each virtual user prepares a statement
 /// when it first meets it (TPC-C's terminals meet some 50), so at thousands of users a short
 /// warm-up leaves preparing in the measured phase (2,000 terminals after a 10-s warm-up: two
-/// prepares per transaction), and its cost in every cost per transaction. A workload that
-/// prepares as it runs (pgbench's `-M extended`) prepares at a steady rate and is left alone.
+/// prepares per transaction), and its cost in every cost per transaction. Prepares are
+/// counted per statement run (Questions), so that a workload that prepares as it runs
+/// (pgbench's `-M extended`) is left alone when its throughput falls.
 fn still_preparing(rows: &[ServerRow], transactions: u64, out: &mut Vec<Finding>) {
-    let measured: Vec<(f64, f64)> = rows
+    // Per measured row: its seconds, prepares and statements run.
+    let measured: Vec<(f64, f64, f64)> = rows
         .iter()
         .filter(|r| r.phase == Phase::Measure)
-        .filter_map(|r| Some((r.end_s - r.start_s, r.get("prepares_per_s")?)))
+        .filter_map(|r| {
+            let secs = r.end_s - r.start_s;
+            Some((
+                secs,
+                secs * r.get("prepares_per_s")?,
+                secs * r.get("questions_per_s")?,
+            ))
+        })
         .collect();
     if measured.len() < 2 || transactions == 0 {
         return;
     }
-    let rate = |part: &[(f64, f64)]| {
-        let secs: f64 = part.iter().map(|(s, _)| s).sum();
-        part.iter().map(|(s, r)| s * r).sum::<f64>() / secs.max(1e-9)
+    let sums = |part: &[(f64, f64, f64)]| {
+        part.iter()
+            .fold((0.0, 0.0, 0.0), |a, r| (a.0 + r.0, a.1 + r.1, a.2 + r.2))
     };
     let (first, second) = measured.split_at(measured.len() / 2);
-    let (early, late) = (rate(first), rate(second));
-    let total: f64 = measured.iter().map(|(s, r)| s * r).sum();
+    let ((s1, p1, q1), (s2, p2, q2)) = (sums(first), sums(second));
+    let (total, questions) = (p1 + p2, q1 + q2);
     let per_txn = total / transactions as f64;
-    if per_txn >= PREPARES_PER_TXN && late <= PREPARES_FALL * early {
+    let share = |p: f64, q: f64| p / q.max(1.0);
+    if per_txn >= PREPARES_PER_TXN
+        && share(total, questions) >= PREPARES_SHARE
+        && share(p2, q2) <= PREPARES_FALL * share(p1, q1)
+    {
+        let (early, late) = (p1 / s1.max(1e-9), p2 / s2.max(1e-9));
+        let pct = share(total, questions) * 100.0;
         out.push(finding(
             "still_preparing",
             format!(
-                "the server prepared {total:.0} statements in the measured phase, {per_txn:.2} per transaction, {early:.0} per second in its first half and {late:.0} in its second: the virtual users were still preparing the statements they met for the first time, so every cost per transaction (the client's and the server's) includes preparing"
+                "the server prepared {total:.0} statements in the measured phase, {per_txn:.2} per transaction ({pct:.0} % of the statements run), {early:.0} per second in its first half and {late:.0} in its second: the virtual users were still preparing the statements they met for the first time, so every cost per transaction (the client's and the server's) includes preparing"
             ),
             "a longer --warmup, until server.csv's prepares_per_s is about 0",
         ));
@@ -288,38 +307,50 @@ mod tests {
         assert!(out.is_empty());
     }
 
+    /// 10 one-second rows: `prepares` and `questions` per second in the first 5, then in the
+    /// last 5.
+    fn prepared(prepares: (f64, f64), questions: (f64, f64)) -> Vec<ServerRow> {
+        (1..=10)
+            .map(|i| {
+                let (p, q) = if i <= 5 {
+                    (prepares.0, questions.0)
+                } else {
+                    (prepares.1, questions.1)
+                };
+                row(i as f64, &[("prepares_per_s", p), ("questions_per_s", q)])
+            })
+            .collect()
+    }
+
+    fn preparing(rows: &[ServerRow], transactions: u64) -> Vec<Finding> {
+        let mut out = Vec::new();
+        still_preparing(rows, transactions, &mut out);
+        out
+    }
+
     #[test]
     fn falling_prepares_in_the_measured_phase_are_users_still_preparing() {
-        // 10 s: 300 then 100 prepares a second, 2,000 transactions.
-        let rows: Vec<ServerRow> = (1..=10)
-            .map(|i| {
-                row(
-                    i as f64,
-                    &[("prepares_per_s", if i <= 5 { 300.0 } else { 100.0 })],
-                )
-            })
-            .collect();
-        let mut out = Vec::new();
-        still_preparing(&rows, 2000, &mut out);
+        // 300 then 100 prepares a second among 3,000 statements a second; 2,000 transactions.
+        let out = preparing(&prepared((300.0, 100.0), (3000.0, 3000.0)), 2000);
         assert_eq!(out.len(), 1);
         let f = &out[0].finding;
         assert!(f.contains("prepared 2000 statements"), "{f}");
-        assert!(f.contains("1.00 per transaction"), "{f}");
+        assert!(
+            f.contains("1.00 per transaction (7 % of the statements run)"),
+            "{f}"
+        );
         assert!(
             f.contains("300 per second in its first half and 100"),
             "{f}"
         );
-        // A steady rate (a prepare per statement run) is the workload, not a warm-up.
-        let steady: Vec<ServerRow> = (1..=10)
-            .map(|i| row(i as f64, &[("prepares_per_s", 300.0)]))
-            .collect();
-        let mut out = Vec::new();
-        still_preparing(&steady, 2000, &mut out);
-        assert!(out.is_empty());
-        // Few against the transactions, or none recorded (PostgreSQL), say nothing.
-        let mut out = Vec::new();
-        still_preparing(&rows, 100_000, &mut out);
-        still_preparing(&[row(1.0, &[]), row(2.0, &[])], 2000, &mut out);
-        assert!(out.is_empty());
+        // A prepare per statement run, steady, or falling with the throughput, is the
+        // workload, not a warm-up.
+        assert!(preparing(&prepared((300.0, 300.0), (3000.0, 3000.0)), 2000).is_empty());
+        assert!(preparing(&prepared((300.0, 100.0), (3000.0, 1000.0)), 2000).is_empty());
+        // Few against the transactions, or against the statements run, or none recorded
+        // (PostgreSQL), say nothing.
+        assert!(preparing(&prepared((300.0, 100.0), (3000.0, 3000.0)), 100_000).is_empty());
+        assert!(preparing(&prepared((30.0, 10.0), (30_000.0, 30_000.0)), 2000).is_empty());
+        assert!(preparing(&[row(1.0, &[]), row(2.0, &[])], 2000).is_empty());
     }
 }
