@@ -66,9 +66,7 @@ fn txbench_lua(
 /// Rounds per case and thread count (BENCH_LUA_ROUNDS, default 3): on these VMs one pair
 /// of runs varies by ±10 %, so one round cannot tell a few per cent apart.
 fn rounds() -> usize {
-    std::env::var("BENCH_LUA_ROUNDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
+    bench_env("BENCH_LUA_ROUNDS")
         .filter(|&n| n > 0)
         .unwrap_or(3)
 }

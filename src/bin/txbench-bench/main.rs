@@ -377,12 +377,14 @@ fn side_by_side(
     })
 }
 
+/// A bench setting from the environment variable `name`, when set and a number.
+fn bench_env<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok().and_then(|s| s.parse().ok())
+}
+
 /// Seconds per timed run: `BENCH_SECONDS`, default 30.
 fn bench_seconds() -> u32 {
-    std::env::var("BENCH_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(30)
+    bench_env("BENCH_SECONDS").unwrap_or(30)
 }
 
 /// A sandbox for one benchmark section, with the given buffer pool.

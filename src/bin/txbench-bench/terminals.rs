@@ -9,10 +9,7 @@ use super::*;
 /// user prepares a statement when it first meets it, some 50 in all, and at 2,000 users
 /// after 10 s the server still prepared 2.5 per transaction in the measured phase.
 fn many_users_warmup() -> u32 {
-    std::env::var("BENCH_TERMINALS_WARMUP")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(60)
+    bench_env("BENCH_TERMINALS_WARMUP").unwrap_or(60)
 }
 
 /// One run's figures, from its process (wait4) and its result.json.
