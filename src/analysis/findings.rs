@@ -220,12 +220,13 @@ fn still_preparing(rows: &[ServerRow], transactions: u64, out: &mut Vec<Finding>
     let (total, questions) = (p1 + p2, q1 + q2);
     let per_txn = total / transactions as f64;
     let share = |p: f64, q: f64| p / q.max(1.0);
+    let overall = share(total, questions);
     if per_txn >= PREPARES_PER_TXN
-        && share(total, questions) >= PREPARES_SHARE
+        && overall >= PREPARES_SHARE
         && share(p2, q2) <= PREPARES_FALL * share(p1, q1)
     {
         let (early, late) = (p1 / s1.max(1e-9), p2 / s2.max(1e-9));
-        let pct = share(total, questions) * 100.0;
+        let pct = overall * 100.0;
         out.push(finding(
             "still_preparing",
             format!(
