@@ -1,5 +1,6 @@
-//! Who listens where a URL connects, from /proc: the inodes of the listening sockets (TCP
-//! in LISTEN on the port, or the unix socket at its path) and whether a process holds one.
+//! Who listens where a URL connects: the inodes of the listening sockets (TCP in LISTEN on
+//! the port, from the kernel's sock_diag or /proc/net/tcp; or the unix socket at its path,
+//! from /proc/net/unix) and whether a process holds one (/proc/PID/fd).
 //! The sampler uses it to know the server it watches is the one clients reach; a sandbox
 //! login uses it before every connection, so that a program another local user started on
 //! a stopped sandbox's port is never sent the sandbox's password.
@@ -8,6 +9,8 @@ use super::TargetUrl;
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+mod diag;
 
 /// The inodes of the sockets that listen where `url` connects: TCP sockets in LISTEN on
 /// its port (any local address, IPv4 or IPv6), or the unix socket at its path (MySQL's
@@ -23,8 +26,13 @@ pub fn listening_inodes(url: &TargetUrl) -> Vec<u64> {
             unix_inodes(&read("/proc/net/unix"), &path)
         }
         None => {
-            let mut v = tcp_listen_inodes(&read("/proc/net/tcp"), url.port);
-            v.extend(tcp_listen_inodes(&read("/proc/net/tcp6"), url.port));
+            // The kernel's sock_diag, or /proc/net where it cannot answer.
+            let tcp = |family, table| {
+                diag::listen_inodes(family, url.port)
+                    .unwrap_or_else(|_| tcp_listen_inodes(&read(table), url.port))
+            };
+            let mut v = tcp(libc::AF_INET, "/proc/net/tcp");
+            v.extend(tcp(libc::AF_INET6, "/proc/net/tcp6"));
             v
         }
     }
