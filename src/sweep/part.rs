@@ -216,33 +216,42 @@ pub(super) fn placement_facts(
     if !holds_socket(pid, &listening_inodes(url)).unwrap_or(false) {
         return;
     }
-    if let Ok(exe) = std::fs::read_link(format!("/proc/{pid}/exe")) {
-        if let Ok(sha) = binary::sha256(Path::new(&format!("/proc/{pid}/exe"))) {
-            p.host.insert("server_binary_sha256".into(), sha);
-        }
-        p.host
-            .insert("server_binary".into(), exe.display().to_string());
-    }
     // A sandbox's build is the program its `server start --binary` named (a wrapper script
     // that execs the server with other options is a build of its own): that is what
-    // `history --confirm` starts again.
+    // `history --confirm` starts again. Its start hashed it (the build that runs, even if
+    // the file was replaced since): hashing it again cost each run 13 ms of client CPU.
     let sandbox = crate::server::StateDir::from_env()
         .and_then(|home| crate::server::list(&home))
         .ok()
         .and_then(|all| all.into_iter().find(|s| s.record.pid == Some(pid)));
-    if let Some(s) = sandbox {
-        p.host
-            .insert("server_sandbox".into(), s.record.name.clone());
-        let given = s.record.binary.display().to_string();
-        if p.host.get("server_binary") != Some(&given) {
-            if let Some(exe) = p.host.remove("server_binary") {
-                p.host.insert("server_exe".into(), exe);
+    let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
+    let (binary, sha) = match &sandbox {
+        Some(s) => {
+            p.host
+                .insert("server_sandbox".into(), s.record.name.clone());
+            let given = &s.record.binary;
+            if let Some(exe) = exe.as_ref().filter(|e| *e != given) {
+                p.host
+                    .insert("server_exe".into(), exe.display().to_string());
             }
-            p.host.remove("server_binary_sha256");
-            if let Ok(sha) = binary::sha256(&s.record.binary) {
-                p.host.insert("server_binary_sha256".into(), sha);
-            }
-            p.host.insert("server_binary".into(), given);
+            let sha = s.record.binary_sha256.clone();
+            (
+                Some(given.clone()),
+                sha.or_else(|| binary::sha256(given).ok()),
+            )
         }
+        None => {
+            let sha = exe
+                .as_ref()
+                .and_then(|_| binary::sha256(Path::new(&format!("/proc/{pid}/exe"))).ok());
+            (exe, sha)
+        }
+    };
+    if let Some(binary) = binary {
+        p.host
+            .insert("server_binary".into(), binary.display().to_string());
+    }
+    if let Some(sha) = sha {
+        p.host.insert("server_binary_sha256".into(), sha);
     }
 }
