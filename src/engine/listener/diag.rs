@@ -10,9 +10,12 @@ use std::io;
 
 /// `nlmsg_type` of a sock_diag request (linux/sock_diag.h).
 const SOCK_DIAG_BY_FAMILY: u16 = 20;
-/// linux/netlink.h: the end of a dump, and an error.
-const NLMSG_DONE: u16 = 3;
+/// linux/netlink.h: an error, the end of a dump, lost data; and a dump's flag saying the
+/// table changed while it was read (its answer may miss a socket).
 const NLMSG_ERROR: u16 = 2;
+const NLMSG_DONE: u16 = 3;
+const NLMSG_OVERRUN: u16 = 4;
+const NLM_F_DUMP_INTR: u16 = 0x10;
 /// `1 << TCP_LISTEN` (TCP_LISTEN is 10).
 const TCPF_LISTEN: u32 = 1 << 10;
 /// struct nlmsghdr.
@@ -48,13 +51,26 @@ pub enum Part {
     Done,
 }
 
+fn bad(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, format!("sock_diag: {what}"))
+}
+
+fn u32_at(b: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_ne_bytes(b.get(at..at + 4)?.try_into().ok()?))
+}
+
+/// A status the kernel put in an error or end-of-dump message: Err when it is an errno.
+fn status(body: &[u8]) -> io::Result<()> {
+    match u32_at(body, 0).map(|e| e as i32) {
+        Some(e) if e < 0 => Err(io::Error::from_raw_os_error(e.checked_neg().unwrap_or(0))),
+        _ => Ok(()),
+    }
+}
+
 /// Reads one datagram of the dump into `inodes` (the sockets on `port`): Err on an error
-/// message or a malformed one, never a panic whatever the bytes.
+/// message, a failed or interrupted dump, lost data or a malformed message (any of which
+/// may leave a listener out), never a panic whatever the bytes.
 pub fn parse(buf: &[u8], port: u16, inodes: &mut Vec<u64>) -> io::Result<Part> {
-    let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, format!("sock_diag: {what}"));
-    let u32_at = |b: &[u8], at: usize| -> Option<u32> {
-        Some(u32::from_ne_bytes(b.get(at..at + 4)?.try_into().ok()?))
-    };
     let mut rest = buf;
     while !rest.is_empty() {
         let len = u32_at(rest, 0).ok_or_else(|| bad("a truncated header"))? as usize;
@@ -62,16 +78,19 @@ pub fn parse(buf: &[u8], port: u16, inodes: &mut Vec<u64>) -> io::Result<Part> {
             return Err(bad("a message length out of bounds"));
         }
         let kind = u16::from_ne_bytes([rest[4], rest[5]]);
+        if u16::from_ne_bytes([rest[6], rest[7]]) & NLM_F_DUMP_INTR != 0 {
+            return Err(bad("the sockets changed while they were listed"));
+        }
         let body = &rest[HEADER..len];
         match kind {
-            NLMSG_DONE => return Ok(Part::Done),
+            // The dump's own status: negative when it failed (tcp_diag missing, say).
+            NLMSG_DONE => return status(body).map(|_| Part::Done),
             NLMSG_ERROR => {
                 // struct nlmsgerr: a negative errno (0 is an acknowledgement, never a dump's).
-                return match u32_at(body, 0).map(|e| (e as i32).checked_neg()) {
-                    Some(Some(errno)) if errno > 0 => Err(io::Error::from_raw_os_error(errno)),
-                    _ => Err(bad("an error message without an error")),
-                };
+                status(body)?;
+                return Err(bad("an acknowledgement where sockets were asked for"));
             }
+            NLMSG_OVERRUN => return Err(bad("data lost")),
             SOCK_DIAG_BY_FAMILY => {
                 if body.len() < MSG {
                     return Err(bad("a truncated inet_diag_msg"));
@@ -116,23 +135,64 @@ pub fn listen_inodes(family: i32, port: u16) -> io::Result<Vec<u64>> {
         return Err(io::Error::last_os_error());
     }
     let fd = Fd(fd);
+    // A kernel that does not answer within a second is not waited for: /proc is read.
+    let timeout = libc::timeval {
+        tv_sec: 1,
+        tv_usec: 0,
+    };
     let req = request(family as u8);
     // SAFETY: as above.
-    if unsafe { libc::send(fd.0, req.as_ptr().cast(), req.len(), 0) } < 0 {
+    let sent = unsafe {
+        libc::setsockopt(
+            fd.0,
+            libc::SOL_SOCKET,
+            libc::SO_RCVTIMEO,
+            (&timeout as *const libc::timeval).cast(),
+            std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+        ) == 0
+            && libc::send(fd.0, req.as_ptr().cast(), req.len(), 0) >= 0
+    };
+    if !sent {
         return Err(io::Error::last_os_error());
     }
     let mut inodes = Vec::new();
     let mut buf = vec![0u8; 64 * 1024];
     loop {
-        // SAFETY: as above.
-        let n = unsafe { libc::recv(fd.0, buf.as_mut_ptr().cast(), buf.len(), 0) };
-        if n < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        if n == 0 || parse(&buf[..n as usize], port, &mut inodes)? == Part::Done {
+        let n = receive(&fd, &mut buf)?;
+        if parse(&buf[..n], port, &mut inodes)? == Part::Done {
             return Ok(inodes);
         }
     }
+}
+
+/// One datagram from the kernel (netlink port 0) into `buf`: its length. Err on a failure,
+/// an empty or cut datagram, or one from another sender.
+fn receive(fd: &Fd, buf: &mut [u8]) -> io::Result<usize> {
+    // SAFETY: zeroed sockaddr_nl is a valid value; recvfrom writes at most `len` bytes into
+    // `buf` and the address into `from`, both living through the call.
+    let mut from: libc::sockaddr_nl = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::sockaddr_nl>() as libc::socklen_t;
+    let n = unsafe {
+        libc::recvfrom(
+            fd.0,
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            libc::MSG_TRUNC,
+            (&mut from as *mut libc::sockaddr_nl).cast(),
+            &mut len,
+        )
+    };
+    if n < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let n = n as usize;
+    if n == 0 || n > buf.len() {
+        return Err(bad("an empty or cut answer"));
+    }
+    if from.nl_pid != 0 {
+        return Err(bad("an answer not from the kernel"));
+    }
+    Ok(n)
 }
 
 #[cfg(test)]

@@ -83,6 +83,31 @@ fn an_error_or_a_malformed_answer_is_an_error() {
     assert!(v.is_empty());
 }
 
+#[test]
+fn a_failed_interrupted_or_overrun_dump_is_an_error_not_an_empty_list() {
+    let mut v = Vec::new();
+    // inet_diag present without tcp_diag: the dump ends with its failure.
+    let mut buf = message(SOCK_DIAG_BY_FAMILY, &socket(3307, 5));
+    buf.extend(message(NLMSG_DONE, &(-libc::ENOENT).to_ne_bytes()));
+    let e = parse(&buf, 3307, &mut v).unwrap_err();
+    assert_eq!(e.raw_os_error(), Some(libc::ENOENT));
+    let mut intr = message(SOCK_DIAG_BY_FAMILY, &socket(3307, 5));
+    intr[6..8].copy_from_slice(&(NLM_F_DUMP_INTR | 0x2).to_ne_bytes());
+    assert!(parse(&intr, 3307, &mut v).is_err(), "the table changed");
+    assert!(parse(&message(NLMSG_OVERRUN, &[]), 3307, &mut v).is_err());
+    // A dump over two datagrams: the first says more, the second ends it.
+    let mut v = Vec::new();
+    let first = message(SOCK_DIAG_BY_FAMILY, &socket(3307, 7));
+    let second = [
+        message(SOCK_DIAG_BY_FAMILY, &socket(3307, 8)),
+        message(NLMSG_DONE, &0i32.to_ne_bytes()),
+    ]
+    .concat();
+    assert_eq!(parse(&first, 3307, &mut v).unwrap(), Part::More);
+    assert_eq!(parse(&second, 3307, &mut v).unwrap(), Part::Done);
+    assert_eq!(v, vec![7, 8]);
+}
+
 proptest! {
     #[test]
     fn any_bytes_are_read_without_a_panic(buf in proptest::collection::vec(any::<u8>(), 0..400)) {
@@ -91,26 +116,53 @@ proptest! {
     }
 }
 
+/// The inode of a socket, as /proc/self/fd shows it.
+fn inode_of(fd: i32) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(format!("/proc/self/fd/{fd}"))
+        .unwrap()
+        .ino()
+}
+
 #[test]
 fn the_kernel_names_a_listening_socket_as_proc_net_tcp_does() {
-    use std::os::unix::fs::MetadataExt;
     use std::os::unix::io::AsRawFd;
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = l.local_addr().unwrap().port();
-    let inode = std::fs::metadata(format!("/proc/self/fd/{}", l.as_raw_fd()))
-        .unwrap()
-        .ino();
+    let inode = inode_of(l.as_raw_fd());
     let proc = std::fs::read_to_string("/proc/net/tcp").unwrap();
     assert_eq!(super::super::tcp_listen_inodes(&proc, port), vec![inode]);
-    // A kernel without inet_diag refuses the request: the listener check reads /proc/net/tcp
-    // instead (checked just above).
     match listen_inodes(libc::AF_INET, port) {
-        Err(e) => eprintln!("sock_diag cannot answer on this host ({e})"),
+        // A kernel without inet_diag or tcp_diag refuses the request: the listener check
+        // reads /proc/net/tcp instead (checked just above). Any other error is a fault.
+        Err(e) => {
+            let refused = [
+                libc::ENOENT,
+                libc::EPROTONOSUPPORT,
+                libc::EACCES,
+                libc::EPERM,
+            ];
+            assert!(
+                e.raw_os_error().is_some_and(|n| refused.contains(&n)),
+                "{e}"
+            );
+            eprintln!("sock_diag cannot answer on this host ({e})");
+        }
         Ok(v) => {
             assert_eq!(v, vec![inode]);
-            assert!(listen_inodes(libc::AF_INET6, port).unwrap().is_empty());
+            assert!(
+                !listen_inodes(libc::AF_INET6, port)
+                    .unwrap()
+                    .contains(&inode)
+            );
+            // IPv6 too, where the host has it.
+            if let Ok(l6) = std::net::TcpListener::bind("[::1]:0") {
+                let port6 = l6.local_addr().unwrap().port();
+                let got = listen_inodes(libc::AF_INET6, port6).unwrap();
+                assert_eq!(got, vec![inode_of(l6.as_raw_fd())]);
+            }
             drop(l);
-            assert!(listen_inodes(libc::AF_INET, port).unwrap().is_empty());
+            assert!(!listen_inodes(libc::AF_INET, port).unwrap().contains(&inode));
         }
     }
 }
