@@ -244,3 +244,35 @@ fn the_method_text_names_the_blocks_trimming_starts_at() {
     let from = format!("from {} blocks", crate::analysis::robust::TRIM_FROM);
     assert!(super::tables::METHOD_TRIMMED.contains(&from), "{from}");
 }
+
+#[test]
+fn a_stop_on_the_time_cap_spends_what_is_left_and_an_answered_look_keeps_its_own() {
+    let f = Path::new("t.toml");
+    let text = "baseline = \"a\"\nthreads = \"1\"\nrepetitions = 2\nprecision = 0.001\nmax_repetitions = 5\n[[variant]]\nname = \"a\"\n[[variant]]\nname = \"b\"\n[[workload]]\nname = \"oltp_point_select\"\n";
+    let p = plan::parse(f, text).unwrap().expand(f, None).unwrap();
+    let mut e = Experiment::new("t".into(), None, String::new(), p, 1, String::new());
+    for c in e.cells.iter_mut().filter(|c| c.repetition <= 2) {
+        c.status = CellStatus::Done;
+        c.tps = Some(if c.variant == "a" { 100.0 } else { 105.0 } + f64::from(c.repetition));
+    }
+    assert_eq!(e.complete_blocks(), 2);
+    let rule = e.plan.sequential.clone().unwrap();
+    // Going on, or answered at the first look: that look's small error rate.
+    let first = rule.confidence_at(2, false);
+    assert!(first > 0.99, "{first}");
+    assert_eq!(e.confidence(), first);
+    let stop = |reason| Stopped {
+        reason,
+        blocks: 2,
+        open: 0,
+        widest_pct: 0.0,
+        without: 0,
+    };
+    e.stopped = Some(stop(sequential::Stop::Answered));
+    assert_eq!(e.confidence(), first);
+    // Stopped by the cap, that look was the last: it spends all of the 5 %.
+    e.stopped = Some(stop(sequential::Stop::MaxTime));
+    assert!((e.confidence() - 0.95).abs() < 1e-9, "{}", e.confidence());
+    let d = tables(&e)[0].rows[0].deviations[0].1.clone().unwrap();
+    assert!((d.confidence - 0.95).abs() < 1e-9, "{d:?}");
+}
