@@ -7,6 +7,7 @@
 //! four crates for 60 lines.
 
 use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
 /// `nlmsg_type` of a sock_diag request (linux/sock_diag.h).
 const SOCK_DIAG_BY_FAMILY: u16 = 20;
@@ -20,6 +21,8 @@ const NLM_F_DUMP_INTR: u16 = 0x10;
 const TCPF_LISTEN: u32 = 1 << 10;
 /// struct nlmsghdr.
 const HEADER: usize = 16;
+/// struct inet_diag_req_v2.
+const REQ: usize = 56;
 /// struct inet_diag_msg: family, state, timer, retrans; the socket id (48 bytes); expires,
 /// rqueue, wqueue, uid, inode.
 const MSG: usize = 72;
@@ -30,9 +33,9 @@ const INODE_AT: usize = 68;
 /// The request for every TCP socket of `family` (AF_INET or AF_INET6) in LISTEN: a netlink
 /// header and a struct inet_diag_req_v2 (family, protocol, ext, pad, states, and a zero
 /// socket id: no other filter).
-fn request(family: u8) -> [u8; HEADER + 56] {
-    let mut r = [0u8; HEADER + 56];
-    r[0..4].copy_from_slice(&((HEADER + 56) as u32).to_ne_bytes());
+fn request(family: u8) -> [u8; HEADER + REQ] {
+    let mut r = [0u8; HEADER + REQ];
+    r[0..4].copy_from_slice(&((HEADER + REQ) as u32).to_ne_bytes());
     r[4..6].copy_from_slice(&SOCK_DIAG_BY_FAMILY.to_ne_bytes());
     let flags = (libc::NLM_F_REQUEST | libc::NLM_F_DUMP) as u16;
     r[6..8].copy_from_slice(&flags.to_ne_bytes());
@@ -109,16 +112,6 @@ pub fn parse(buf: &[u8], port: u16, inodes: &mut Vec<u64>) -> io::Result<Part> {
     Ok(Part::More)
 }
 
-/// A netlink socket, closed when dropped.
-struct Fd(i32);
-
-impl Drop for Fd {
-    fn drop(&mut self) {
-        // SAFETY: the descriptor is this value's own.
-        unsafe { libc::close(self.0) };
-    }
-}
-
 /// The inodes of the TCP sockets of `family` (AF_INET or AF_INET6) in LISTEN on `port`;
 /// Err when sock_diag cannot answer (the inet_diag module absent, say).
 pub fn listen_inodes(family: i32, port: u16) -> io::Result<Vec<u64>> {
@@ -134,7 +127,8 @@ pub fn listen_inodes(family: i32, port: u16) -> io::Result<Vec<u64>> {
     if fd < 0 {
         return Err(io::Error::last_os_error());
     }
-    let fd = Fd(fd);
+    // SAFETY: a new descriptor, owned by nothing else: closed when `fd` is dropped.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
     // A kernel that does not answer within a second is not waited for: /proc is read.
     let timeout = libc::timeval {
         tv_sec: 1,
@@ -144,13 +138,13 @@ pub fn listen_inodes(family: i32, port: u16) -> io::Result<Vec<u64>> {
     // SAFETY: as above.
     let sent = unsafe {
         libc::setsockopt(
-            fd.0,
+            fd.as_raw_fd(),
             libc::SOL_SOCKET,
             libc::SO_RCVTIMEO,
             (&timeout as *const libc::timeval).cast(),
             std::mem::size_of::<libc::timeval>() as libc::socklen_t,
         ) == 0
-            && libc::send(fd.0, req.as_ptr().cast(), req.len(), 0) >= 0
+            && libc::send(fd.as_raw_fd(), req.as_ptr().cast(), req.len(), 0) >= 0
     };
     if !sent {
         return Err(io::Error::last_os_error());
@@ -167,14 +161,14 @@ pub fn listen_inodes(family: i32, port: u16) -> io::Result<Vec<u64>> {
 
 /// One datagram from the kernel (netlink port 0) into `buf`: its length. Err on a failure,
 /// an empty or cut datagram, or one from another sender.
-fn receive(fd: &Fd, buf: &mut [u8]) -> io::Result<usize> {
+fn receive(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<usize> {
     // SAFETY: zeroed sockaddr_nl is a valid value; recvfrom writes at most `len` bytes into
     // `buf` and the address into `from`, both living through the call.
     let mut from: libc::sockaddr_nl = unsafe { std::mem::zeroed() };
     let mut len = std::mem::size_of::<libc::sockaddr_nl>() as libc::socklen_t;
     let n = unsafe {
         libc::recvfrom(
-            fd.0,
+            fd.as_raw_fd(),
             buf.as_mut_ptr().cast(),
             buf.len(),
             libc::MSG_TRUNC,
