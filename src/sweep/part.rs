@@ -223,7 +223,10 @@ pub(super) fn placement_facts(
     let sandbox = crate::server::StateDir::from_env()
         .and_then(|home| crate::server::list(&home))
         .ok()
-        .and_then(|all| all.into_iter().find(|s| s.record.pid == Some(pid)));
+        .and_then(|all| {
+            all.into_iter()
+                .find(|s| is_this_sandbox(&s.record, pid, Path::new(&datadir)))
+        });
     let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
     let (binary, sha) = match &sandbox {
         Some(s) => {
@@ -253,5 +256,37 @@ pub(super) fn placement_facts(
     }
     if let Some(sha) = sha {
         p.host.insert("server_binary_sha256".into(), sha);
+    }
+}
+
+/// Whether `record` is the sandbox of the server that runs as `pid` and says its data
+/// directory is `datadir`: a pid alone may be a stale record's, reused by another server
+/// since, which would take on the sandbox's build.
+fn is_this_sandbox(record: &crate::server::ServerRecord, pid: i32, datadir: &Path) -> bool {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a.components().eq(b.components()),
+    };
+    record.pid == Some(pid) && same(&record.datadir(), datadir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sandbox_is_its_server_by_pid_and_data_directory() {
+        let mut r = crate::server::ServerRecord::for_tests();
+        r.pid = Some(4242);
+        let data = r.datadir();
+        assert!(is_this_sandbox(&r, 4242, &data));
+        // MariaDB's @@datadir ends with a slash.
+        let slashed = format!("{}/", data.display());
+        assert!(is_this_sandbox(&r, 4242, Path::new(&slashed)));
+        // Its pid reused by another server since it died: another data directory.
+        assert!(!is_this_sandbox(&r, 4242, Path::new("/var/lib/mysql")));
+        assert!(!is_this_sandbox(&r, 4243, &data));
+        r.pid = None;
+        assert!(!is_this_sandbox(&r, 4242, &data));
     }
 }
