@@ -63,48 +63,22 @@ fn txbench_lua(
     txbench_run(bin, url, &args, threads, secs)
 }
 
-/// Rounds per case and thread count (BENCH_LUA_ROUNDS, default 3): on these VMs one pair
-/// of runs varies by ±10 %, so one round cannot tell a few per cent apart.
-fn rounds() -> usize {
-    bench_env("BENCH_LUA_ROUNDS")
-        .filter(|&n| n > 0)
-        .unwrap_or(3)
-}
-
-/// One line: `case` at `threads`, rounds of sysbench, txbench, txbench, sysbench (neither
-/// always inherits the other's dirty pages); each round's ratio from its two runs a tool.
+/// One line: `case` at `threads`, rounds of sysbench, txbench, txbench, sysbench.
 fn side_by_side(bin: &Path, url: &TargetUrl, case: &Case, threads: u32, secs: u32) -> Result<()> {
-    let (mut sb, mut tx): (Vec<Sample>, Vec<Sample>) = (Vec::new(), Vec::new());
-    let (mut sb_r, mut tx_r) = (Vec::new(), Vec::new());
-    let per_1000 = |s: &[Sample]| {
-        s.iter().map(|x| x.cpu_s).sum::<f64>() / s.iter().map(|x| x.txn).sum::<f64>() * 1000.0
-    };
-    for _ in 0..rounds() {
-        let round = [
-            sysbench_lua(url, case, threads, secs)?,
-            txbench_lua(bin, url, case, threads, secs)?,
-            txbench_lua(bin, url, case, threads, secs)?,
-            sysbench_lua(url, case, threads, secs)?,
-        ];
-        let [s1, t1, t2, s2] = round;
-        let (s_pair, t_pair) = ([s1, s2], [t1, t2]);
-        sb_r.push(per_1000(&s_pair));
-        tx_r.push(per_1000(&t_pair));
-        sb.extend(s_pair);
-        tx.extend(t_pair);
-    }
-    let tps =
-        |s: &[Sample]| s.iter().map(|x| x.txn).sum::<f64>() / f64::from(secs) / s.len() as f64;
-    let (pct, half) = super::sampling::paired(&tx_r, &sb_r);
+    let r = super::rounds::side_by_side(
+        super::rounds::rounds("BENCH_LUA_ROUNDS"),
+        || sysbench_lua(url, case, threads, secs),
+        || txbench_lua(bin, url, case, threads, secs),
+    )?;
+    use super::rounds::{cpu_per_1000, tps};
     println!(
-        "  {:>7}  {:>10.1} {:>10.1}   {:>12.3} s {:>12.3} s {:>7.2}× ± {:.2}",
+        "  {:>7}  {:>10.1} {:>10.1}   {:>12.3} s {:>12.3} s {:>14}",
         threads,
-        tps(&sb),
-        tps(&tx),
-        per_1000(&sb),
-        per_1000(&tx),
-        1.0 + pct / 100.0,
-        half / 100.0
+        tps(&r.theirs, secs),
+        tps(&r.ours, secs),
+        cpu_per_1000(&r.theirs),
+        cpu_per_1000(&r.ours),
+        r.ratio()
     );
     Ok(())
 }
@@ -148,8 +122,8 @@ pub(super) fn lua(home: &StateDir) -> Result<()> {
         }
     }
     println!(
-        "  (tx/sb: the mean of the rounds' ratios with its 95 % confidence half-width; a round is sysbench, txbench, txbench, sysbench, {} rounds (BENCH_LUA_ROUNDS); tps and cpu: all rounds added up; target tx/sb <= 1.00)",
-        rounds()
+        "  (tx/sb: the mean of the rounds' ratios with its 95 % confidence half-width; a round is sysbench, txbench, txbench, sysbench, {} rounds (BENCH_LUA_ROUNDS or BENCH_ROUNDS); tps and cpu: all rounds added up; target tx/sb <= 1.00)",
+        super::rounds::rounds("BENCH_LUA_ROUNDS")
     );
     server::stop(home, "bench-lua", true)?;
     Ok(())

@@ -20,6 +20,7 @@ mod driver;
 mod lua;
 mod observing;
 mod postgres;
+mod rounds;
 mod sampling;
 mod snapshot;
 mod terminals;

@@ -86,17 +86,31 @@ fn script_vs_pgbench(bin: &Path, url: &TargetUrl, secs: u32) -> Result<()> {
         "\n== pgbench's tpcb-like script, the same tables: pgbench -n -M prepared -b tpcb-like against\n   `txbench run script -b tpcb-like -M prepared` (txbench's defaults: server metrics on), A B B A, {secs} s each"
     );
     println!(
-        "  {:<10} {:>10} {:>10} {:>10} {:>10} {:>8}",
+        "  {:<10} {:>10} {:>10} {:>10} {:>10} {:>14}",
         "clients", "pgbench/s", "us/txn", "txbench/s", "us/txn", "ratio"
     );
+    let n = super::rounds::rounds("BENCH_SCRIPT_ROUNDS");
     for clients in [4, 16] {
         let script = ["script", "-b", "tpcb-like", "-M", "prepared"];
-        let a1 = pgbench(url, clients, secs)?;
-        let b1 = txbench_run(bin, url, &script, clients, secs)?;
-        let b2 = txbench_run(bin, url, &script, clients, secs)?;
-        let a2 = pgbench(url, clients, secs)?;
-        row(&clients.to_string(), &[a1, a2], &[b1, b2], secs);
+        let r = super::rounds::side_by_side(
+            n,
+            || pgbench(url, clients, secs),
+            || txbench_run(bin, url, &script, clients, secs),
+        )?;
+        use super::rounds::{cpu_per_1000, tps};
+        println!(
+            "  {:<10} {:>10.0} {:>10.1} {:>10.0} {:>10.1} {:>14}",
+            clients,
+            tps(&r.theirs, secs),
+            cpu_per_1000(&r.theirs) * 1000.0,
+            tps(&r.ours, secs),
+            cpu_per_1000(&r.ours) * 1000.0,
+            r.ratio()
+        );
     }
+    println!(
+        "  (ratio: the mean of {n} rounds' (pgbench, txbench, txbench, pgbench; BENCH_SCRIPT_ROUNDS or BENCH_ROUNDS) with its 95 % confidence half-width)"
+    );
     println!("  (target: a script's client CPU per transaction <= 1.0 x pgbench -M prepared's)");
     Ok(())
 }
