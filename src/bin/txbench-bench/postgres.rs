@@ -83,7 +83,7 @@ fn script_vs_pgbench(bin: &Path, url: &TargetUrl, secs: u32) -> Result<()> {
     // The same script as a user's: pgbench's builtin run by txbench's script interpreter,
     // with txbench's defaults (server metrics on).
     println!(
-        "\n== pgbench's tpcb-like script, the same tables: pgbench -n -M prepared -b tpcb-like against\n   `txbench run script -b tpcb-like -M prepared` (txbench's defaults: server metrics on), A B B A, {secs} s each"
+        "\n== pgbench's tpcb-like script, the same tables: pgbench -n -M prepared -b tpcb-like against\n   `txbench run script -b tpcb-like -M prepared` (txbench's defaults: server metrics on), rounds of A B B A, {secs} s each"
     );
     println!(
         "  {:<10} {:>10} {:>10} {:>10} {:>10} {:>14}",

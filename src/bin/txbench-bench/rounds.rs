@@ -4,13 +4,11 @@
 
 use super::*;
 
-/// Rounds per comparison (`BENCH_ROUNDS`, default 3; `BENCH_LUA_ROUNDS` for the Lua section,
-/// as before).
+/// Rounds per comparison: `var` (`BENCH_LUA_ROUNDS`, `BENCH_SCRIPT_ROUNDS`), else
+/// `BENCH_ROUNDS`, else 3.
 pub(super) fn rounds(var: &str) -> usize {
-    bench_env(var)
-        .or_else(|| bench_env("BENCH_ROUNDS"))
-        .filter(|&n| n > 0)
-        .unwrap_or(3)
+    let given = |v: &str| bench_env(v).filter(|&n: &usize| n > 0);
+    given(var).or_else(|| given("BENCH_ROUNDS")).unwrap_or(3)
 }
 
 /// Every run of both, and the ratio of client CPU per transaction, ours over theirs.
