@@ -733,6 +733,14 @@ fn new_orders_in_flight_at_the_opening_are_allowed_for(home: &Home, s: &Server) 
     let excess = no["excess_allowed"].as_f64().unwrap_or(0.0);
     assert!(excess > 0.0 && excess <= 200.0, "{no}");
     assert_eq!(no["agrees"], true, "{no}");
+    // Their COMMITs too: the server counts one when it starts (a log flush can hold it
+    // across the opening sample), txbench when it is answered.
+    let tx = checks
+        .iter()
+        .find(|c| c["what"].as_str().unwrap().starts_with("transactions"))
+        .unwrap_or_else(|| panic!("{checks:?}"));
+    assert_eq!(tx["excess_allowed"], no["excess_allowed"], "{tx}");
+    assert_eq!(tx["agrees"], true, "{tx}");
 }
 
 /// Clause 2.3.6: a write that quietly touches no row is noticed, in client SQL and in the

@@ -48,7 +48,7 @@ pub(super) fn server_figures(
         return;
     };
     if let Some(shard) = result.shard.as_mut() {
-        shard.in_flight_at_open = client.in_flight_at_open;
+        shard.in_flight_at_open = client.in_flight_at_open.iter().sum();
         shard_figures(result, &reports, targets, workload);
         return;
     }
@@ -76,7 +76,7 @@ pub(super) fn server_figures(
         summary.kinds.len(),
         u64::from(result.config.threads),
     );
-    ends.in_flight_at_open = client.in_flight_at_open;
+    ends.in_flight_at_open = client.in_flight_at_open.iter().sum();
     // PostgreSQL: what connecting costs, measured (the monitor's empty connection and the
     // virtual users' preparation as the protocol counted it).
     ends.pg = report.pg_connect_cost.map(|login| PgCosts {
@@ -202,17 +202,24 @@ impl Checking<'_> {
                 }
                 continue;
             };
-            let own = if self.per_target.is_empty() {
-                summary
+            // Several targets: each its own users, and its own users in flight at the
+            // opening (not every target's).
+            let (own, ends) = if self.per_target.is_empty() {
+                (summary, self.ends.clone())
             } else {
-                &self.per_target[i]
+                let in_flight = self.client.in_flight_at_open.get(i).copied();
+                let ends = Ends {
+                    in_flight_at_open: in_flight.unwrap_or(0),
+                    ..self.ends.clone()
+                };
+                (&self.per_target[i], ends)
             };
             let mut mode = self.workload.server_count();
             if targets.shared_data {
                 // A node's appliers count the other nodes' writes as its statements.
                 mode.statements = false;
             }
-            let mut checks = cross_checks(m, own, mode, self.ends, r.opening_lag_s);
+            let mut checks = cross_checks(m, own, mode, &ends, r.opening_lag_s);
             if targets.shared_data {
                 // Each node's tables hold the whole cluster's New-Orders: the first node's
                 // count against every target's.
@@ -243,8 +250,8 @@ pub(super) struct ClientEnd {
     pub(super) pg_setup: u64,
     /// PostgreSQL: statements prepared outside a transaction over the run.
     pub(super) pg_prepares_alone: u64,
-    /// Virtual users inside a transaction when a warm-up ended.
-    pub(super) in_flight_at_open: u64,
+    /// Virtual users inside a transaction when a warm-up ended, per target.
+    pub(super) in_flight_at_open: Vec<u64>,
     /// Connections the end of the run opened to cut users still inside a transaction.
     pub(super) cut_connections: u64,
 }

@@ -44,8 +44,9 @@ struct Tally {
     /// Where the last interval ended.
     last_tick: Duration,
     in_warmup: bool,
-    /// Virtual users inside a transaction when the warm-up ended (the cross-checks' slack).
-    in_flight_at_open: u64,
+    /// Virtual users inside a transaction when the warm-up ended, per target (the
+    /// cross-checks' slack).
+    in_flight_at_open: Vec<u64>,
     /// Connections the end of the run opened to cut users (PostgreSQL counts them).
     cut_connections: u64,
 }
@@ -99,7 +100,7 @@ impl<'a> Measure<'a> {
             phase_start: Duration::ZERO,
             last_tick: Duration::ZERO,
             in_warmup: !clock.warmup.is_zero(),
-            in_flight_at_open: 0,
+            in_flight_at_open: Vec::new(),
             cut_connections: 0,
         };
         let watch = stall::Watch::new(clock.t0, given.targets);
@@ -377,7 +378,7 @@ impl<'a> Measure<'a> {
         if self.tally.in_warmup && now >= self.clock.warmup {
             self.tally.in_warmup = false;
             self.tally.phase_start = now;
-            self.tally.in_flight_at_open = self.users.shared.busy.inside();
+            self.tally.in_flight_at_open = self.users.shared.inside_by_target();
             self.users
                 .start_budget(self.given.part, self.given.workload);
         }
@@ -518,7 +519,7 @@ impl<'a> Measure<'a> {
             lost: (0..nt).map(|i| self.verdicts.lost(i)).collect(),
             pg_setup: shared.pg_setup.load(Ordering::Relaxed),
             pg_prepares_alone: shared.pg_prepares_alone.load(Ordering::Relaxed),
-            in_flight_at_open: self.tally.in_flight_at_open,
+            in_flight_at_open: self.tally.in_flight_at_open.clone(),
             cut_connections: self.tally.cut_connections,
         };
         closing::server_figures(

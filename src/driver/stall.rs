@@ -45,11 +45,6 @@ impl Busy {
         self.slots[id].0.load(Ordering::Relaxed) != 0
     }
 
-    /// How many virtual users are inside a transaction now.
-    pub(super) fn inside(&self) -> u64 {
-        (0..self.slots.len()).filter(|&i| self.is_inside(i)).count() as u64
-    }
-
     /// Since when every virtual user has been inside its transaction, if every one is.
     pub(super) fn all_since(&self) -> Option<Instant> {
         let mut latest = 0;

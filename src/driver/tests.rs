@@ -18,22 +18,41 @@ fn a_driver_using_most_of_the_client_is_saturated() {
 }
 
 fn shared() -> Arc<Shared> {
-    Arc::new(Shared {
+    Arc::new(shared_on(1, Vec::new()))
+}
+
+/// Virtual users on `targets` targets, user i's session on `on[i]`.
+fn shared_on(targets: usize, on: Vec<usize>) -> Shared {
+    Shared {
         stop: AtomicBool::new(false),
         pausing: (Mutex::new(()), Condvar::new()),
         crashed: Mutex::new(None),
         remaining: AtomicI64::new(i64::MAX),
         startup_error: Mutex::new(None),
         recorders: Vec::new(),
-        targets: 1,
+        targets,
         pg_setup: Default::default(),
         pg_prepares_alone: Default::default(),
-        busy: super::stall::Busy::new(0),
+        busy: super::stall::Busy::new(on.len()),
         running: Default::default(),
         done_error: Mutex::new(None),
-        sessions: Vec::new(),
+        sessions: on.into_iter().map(super::cut::Session::on).collect(),
         hold_sockets: false,
-    })
+    }
+}
+
+/// The users in flight when the measured phase opens are counted on their own target: each
+/// target's cross-checks allow its own, not every target's.
+#[test]
+fn users_in_flight_are_counted_on_their_own_target() {
+    let s = shared_on(2, vec![0, 1, 1, 1, 0]);
+    assert_eq!(s.inside_by_target(), [0, 0]);
+    for id in [1, 2, 4] {
+        s.busy.enter(id);
+    }
+    assert_eq!(s.inside_by_target(), [1, 2]);
+    s.busy.leave(2);
+    assert_eq!(s.inside_by_target(), [1, 1]);
 }
 
 #[test]

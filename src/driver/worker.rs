@@ -77,6 +77,19 @@ impl Shared {
         }
     }
 
+    /// How many virtual users are inside a transaction now, per target.
+    pub(super) fn inside_by_target(&self) -> Vec<u64> {
+        let mut by = vec![0; self.targets];
+        for (id, s) in self.sessions.iter().enumerate() {
+            if self.busy.is_inside(id)
+                && let Some(n) = by.get_mut(s.target())
+            {
+                *n += 1;
+            }
+        }
+        by
+    }
+
     /// Stops the run: every virtual user ends after its transaction, pausing ones at once.
     pub(super) fn halt(&self) {
         self.stop.store(true, Ordering::SeqCst);
