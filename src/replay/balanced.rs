@@ -185,8 +185,8 @@ fn bounds(probes: &[Probe]) -> (Option<f64>, Option<f64>) {
 /// second (every kind, as `--rate` counts them).
 #[derive(Debug, Default)]
 struct Bracket {
-    /// The fastest rate the replica kept up with.
-    low: Option<f64>,
+    /// The rates the replica kept up with.
+    kept: Vec<f64>,
     /// The slowest rate it fell behind at.
     high: Option<f64>,
     /// The replica's applying rate as the last probe it fell behind in showed it.
@@ -201,7 +201,7 @@ impl Bracket {
             return;
         }
         if p.kept_up {
-            self.low = Some(self.low.map_or(achieved, |l| l.max(achieved)));
+            self.kept.push(achieved);
         } else {
             self.high = Some(self.high.map_or(achieved, |h| h.min(achieved)));
             let applied = p.written.saturating_sub(p.peak_backlog) as f64;
@@ -209,11 +209,23 @@ impl Bracket {
         }
     }
 
+    /// The fastest rate the replica kept up with below the slowest it fell behind at: a
+    /// probe kept up at a faster rate than one that fell behind (the noise at the balanced
+    /// rate) bounds nothing, as in [`bounds`].
+    fn low(&self) -> Option<f64> {
+        self.kept
+            .iter()
+            .copied()
+            .filter(|k| self.high.is_none_or(|h| *k < h))
+            .reduce(f64::max)
+    }
+
     /// The next probe's rate, or None when the search is done: the estimate when it lies
-    /// inside the bracket, else its middle.
+    /// inside the bracket, else its middle. A probe that contradicts a faster one sends the
+    /// search below both.
     fn next(&self) -> Option<f64> {
         let high = self.high?;
-        let low = self.low.unwrap_or(0.0);
+        let low = self.low().unwrap_or(0.0);
         if low * PRECISION >= high {
             return None;
         }
@@ -272,6 +284,25 @@ mod tests {
         // Kept up at 780 (noise): 780..800 is within 5 %, done.
         b.learn(&probe(780.0, 7800, 5, true));
         assert_eq!(b.next(), None);
+    }
+
+    /// In a clean-clone CI the throttled replica kept up at 41.4 tps and then fell behind at
+    /// 41.0 (0.503 s behind, 0.5 allowed): the search stopped with no balanced rate and a
+    /// probe left. Now the next probe goes below both, to the applying rate the last showed.
+    #[test]
+    fn a_probe_that_contradicts_a_faster_one_sends_the_search_below_both() {
+        let mut b = Bracket::default();
+        b.learn(&probe(80.0, 286, 123, false));
+        b.learn(&probe(41.4, 154, 17, true));
+        assert!(b.next().is_some());
+        // Applied 134 of 153 written at 41.0 tps: 35.9.
+        b.learn(&probe(41.0, 153, 19, false));
+        let next = b.next().expect("a probe below both");
+        assert!((next - 41.0 * 134.0 / 153.0).abs() < 1e-9, "{next}");
+        // It keeps up there: 35.9 is the low end, within 5 % of nothing yet.
+        b.learn(&probe(next, 130, 2, true));
+        assert_eq!(b.low(), Some(next));
+        assert_eq!(b.next(), Some((next + 41.0) / 2.0));
     }
 
     #[test]
