@@ -18,7 +18,6 @@ pub fn cross_checks(
     ends: &Ends,
     opening_lag_s: f64,
 ) -> Vec<CrossCheck> {
-    let commits = &ends.commits[..];
     let mut out = Vec::new();
     let disconnects: u64 = ["lost_connection", "server_shutdown", "node_not_ready"]
         .iter()
@@ -30,39 +29,9 @@ pub fn cross_checks(
     // their connection, or cut at the end of the run (in the middle of their COMMIT, say).
     let attempts_not_ended =
         (summary.errors + summary.retries + summary.reconnects + summary.cut) as f64;
-    if mode.transactions
-        && let Some(server) = measured.server_transactions()
-    {
-        // Every attempt ends with COMMIT or ROLLBACK except those that lost their
-        // connection; a failed attempt may send ROLLBACK twice (a procedure's handler and
-        // the driver).
-        let ended: u64 = summary
-            .kinds
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| commits.get(*i).copied().unwrap_or(true))
-            .map(|(_, k)| k.completed)
-            .sum();
-        // With procedures a failed attempt counts 1 to 2 rollbacks: the middle, ± half.
-        let (per_failure, spread) = if mode.double_rollback {
-            (1.5, 0.5 * failed)
-        } else {
-            (1.0, 0.0)
-        };
-        let txbench = ended as f64 + failed * per_failure;
-        let slack = summary.tps * opening_lag_s + attempts_not_ended + spread;
-        // A user inside its transaction at the opening may have sent its COMMIT before the
-        // opening sample: the server counts a COMMIT when it starts (a log flush can hold
-        // hundreds of them), txbench when it is answered.
-        out.push(
-            CrossCheck::new(
-                "transactions (Com_commit + Com_rollback)",
-                server,
-                txbench,
-                slack,
-            )
-            .with_excess(ends.in_flight_at_open as f64),
-        );
+    let not_ended = (failed, attempts_not_ended);
+    if let Some(c) = mysql_transactions(measured, summary, mode, ends, not_ended, opening_lag_s) {
+        out.push(c);
     }
     if let Some(c) = pg_transactions(measured, summary, mode, ends, failed, opening_lag_s) {
         out.push(c);
@@ -163,6 +132,52 @@ pub const PG_TRANSACTIONS: &str = "transactions (pg_stat_database xact_commit + 
 /// outside a transaction (TPC-C's autocommitting Stock-Level), each Parse an implicit
 /// transaction pg_stat_database counts.
 const PREPARES_PER_CONNECTION: f64 = 8.0;
+
+/// MySQL's and MariaDB's transactions (`Com_commit + Com_rollback`) against txbench's
+/// attempts: every attempt ends with COMMIT or ROLLBACK except those that lost their
+/// connection; a failed attempt may send ROLLBACK twice (a procedure's handler and the
+/// driver). `not_ended`: the failed attempts that ended on the server, and the attempts
+/// that may or may not have.
+fn mysql_transactions(
+    measured: &Delta,
+    summary: &Summary,
+    mode: ServerCount,
+    ends: &Ends,
+    (failed, attempts_not_ended): (f64, f64),
+    opening_lag_s: f64,
+) -> Option<CrossCheck> {
+    if !mode.transactions {
+        return None;
+    }
+    let server = measured.server_transactions()?;
+    let ended: u64 = summary
+        .kinds
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| ends.commits.get(*i).copied().unwrap_or(true))
+        .map(|(_, k)| k.completed)
+        .sum();
+    // With procedures a failed attempt counts 1 to 2 rollbacks: the middle, ± half.
+    let (per_failure, spread) = if mode.double_rollback {
+        (1.5, 0.5 * failed)
+    } else {
+        (1.0, 0.0)
+    };
+    let txbench = ended as f64 + failed * per_failure;
+    let slack = summary.tps * opening_lag_s + attempts_not_ended + spread;
+    // A user inside its transaction at the opening may have sent its COMMIT before the
+    // opening sample: the server counts a COMMIT when it starts (a log flush can hold
+    // hundreds of them), txbench when it is answered.
+    Some(
+        CrossCheck::new(
+            "transactions (Com_commit + Com_rollback)",
+            server,
+            txbench,
+            slack,
+        )
+        .with_excess(ends.in_flight_at_open as f64),
+    )
+}
 
 /// PostgreSQL's transactions (pg_stat_database's xact_commit + xact_rollback, the monitor's
 /// own taken off) against the ones txbench's attempts make: one per attempt of a kind that
@@ -387,16 +402,33 @@ mod tests {
         assert!(!pg_check(1990.0 + 57.0, &summary, &ends).agrees);
     }
 
+    /// `n` committed attempts of one kind, `name`, over `secs`.
+    fn one_kind(name: &str, n: u64, secs: f64) -> Summary {
+        let mut rec = Recorder::new(1);
+        for _ in 0..n {
+            rec.completed(0, Outcome::Committed, 100, 100);
+        }
+        Summary::of(&rec, &[name.to_string()], secs)
+    }
+
+    /// [`one_kind`]'s ends: it commits; `connections` users, `in_flight` of them inside a
+    /// transaction when the measured phase opened.
+    fn one_kind_ends(connections: u64, in_flight: u64) -> Ends {
+        Ends {
+            commits: vec![true],
+            autocommit_statements: vec![1],
+            connections,
+            pg: None,
+            in_flight_at_open: in_flight,
+        }
+    }
+
     /// After a warm-up, the New-Orders in flight when the measured phase opened had updated
     /// their district before the opening sample: txbench counts them when they end, the
     /// server's delta does not. At 1,024 users a 30-s run counted 10,658 against 10,046.
     #[test]
     fn new_orders_in_flight_at_the_opening_are_allowed_for() {
-        let mut rec = Recorder::new(1);
-        for _ in 0..10_658 {
-            rec.completed(0, Outcome::Committed, 100, 100);
-        }
-        let summary = Summary::of(&rec, &["new_order".to_string()], 20.0);
+        let summary = one_kind("new_order", 10_658, 20.0);
         let measured = Delta {
             secs: 20.0,
             workload: [("new_orders".to_string(), 10_046.0)].into(),
@@ -408,13 +440,7 @@ mod tests {
             double_rollback: false,
             pg_transactions: false,
         };
-        let ends = |in_flight: u64| Ends {
-            commits: vec![true],
-            autocommit_statements: vec![1],
-            connections: 1024,
-            pg: None,
-            in_flight_at_open: in_flight,
-        };
+        let ends = |in_flight: u64| one_kind_ends(1024, in_flight);
         let check = |in_flight: u64| {
             cross_checks(&measured, &summary, mode, &ends(in_flight), 0.0)
                 .into_iter()
@@ -443,23 +469,12 @@ mod tests {
     /// txbench's 2,950, 122 allowed. One-sided, on both engines.
     #[test]
     fn transactions_in_flight_at_the_opening_are_allowed_for() {
-        let mut rec = Recorder::new(1);
-        for _ in 0..2950 {
-            rec.completed(0, Outcome::Committed, 100, 100);
-        }
-        let summary = Summary::of(&rec, &["tx".to_string()], 30.0);
+        let summary = one_kind("tx", 2950, 30.0);
         let mode = ServerCount {
             transactions: true,
             statements: false,
             double_rollback: false,
             pg_transactions: false,
-        };
-        let ends = |in_flight: u64| Ends {
-            commits: vec![true],
-            autocommit_statements: vec![1],
-            connections: 2000,
-            pg: None,
-            in_flight_at_open: in_flight,
         };
         let check = |server: f64, in_flight: u64| {
             let measured = Delta {
@@ -471,10 +486,16 @@ mod tests {
                 .into(),
                 ..Delta::default()
             };
-            cross_checks(&measured, &summary, mode, &ends(in_flight), 0.0)
-                .into_iter()
-                .find(|c| c.what.starts_with("transactions (Com_commit"))
-                .unwrap()
+            cross_checks(
+                &measured,
+                &summary,
+                mode,
+                &one_kind_ends(2000, in_flight),
+                0.0,
+            )
+            .into_iter()
+            .find(|c| c.what.starts_with("transactions (Com_commit"))
+            .unwrap()
         };
         // 196 apart, 59 allowed (2 %).
         assert!(!check(2754.0, 0).agrees);

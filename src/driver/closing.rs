@@ -204,22 +204,23 @@ impl Checking<'_> {
             };
             // Several targets: each its own users, and its own users in flight at the
             // opening (not every target's).
+            let target_ends;
             let (own, ends) = if self.per_target.is_empty() {
-                (summary, self.ends.clone())
+                (summary, self.ends)
             } else {
                 let in_flight = self.client.in_flight_at_open.get(i).copied();
-                let ends = Ends {
+                target_ends = Ends {
                     in_flight_at_open: in_flight.unwrap_or(0),
                     ..self.ends.clone()
                 };
-                (&self.per_target[i], ends)
+                (&self.per_target[i], &target_ends)
             };
             let mut mode = self.workload.server_count();
             if targets.shared_data {
                 // A node's appliers count the other nodes' writes as its statements.
                 mode.statements = false;
             }
-            let mut checks = cross_checks(m, own, mode, &ends, r.opening_lag_s);
+            let mut checks = cross_checks(m, own, mode, ends, r.opening_lag_s);
             if targets.shared_data {
                 // Each node's tables hold the whole cluster's New-Orders: the first node's
                 // count against every target's.

@@ -175,10 +175,17 @@ fn bounds(probes: &[Probe]) -> (Option<f64>, Option<f64>) {
         .reduce(f64::min);
     let kept = probes
         .iter()
-        .filter(|p| p.kept_up && behind.is_none_or(|b| p.primary_run.nopm < b))
-        .map(|p| p.primary_run.nopm)
-        .reduce(f64::max);
-    (kept, behind)
+        .filter(|p| p.kept_up)
+        .map(|p| p.primary_run.nopm);
+    (fastest_below(kept, behind), behind)
+}
+
+/// The fastest of the rates `kept` up with below `behind`, the slowest fallen behind at: a
+/// rate kept up with above one fallen behind at (the noise at the balanced rate) bounds
+/// nothing.
+fn fastest_below(kept: impl Iterator<Item = f64>, behind: Option<f64>) -> Option<f64> {
+    kept.filter(|k| behind.is_none_or(|b| *k < b))
+        .reduce(f64::max)
 }
 
 /// What the probes so far say of the balanced rate, in the primary's transactions per
@@ -209,15 +216,9 @@ impl Bracket {
         }
     }
 
-    /// The fastest rate the replica kept up with below the slowest it fell behind at: a
-    /// probe kept up at a faster rate than one that fell behind (the noise at the balanced
-    /// rate) bounds nothing, as in [`bounds`].
+    /// The fastest rate the replica kept up with below the slowest it fell behind at.
     fn low(&self) -> Option<f64> {
-        self.kept
-            .iter()
-            .copied()
-            .filter(|k| self.high.is_none_or(|h| *k < h))
-            .reduce(f64::max)
+        fastest_below(self.kept.iter().copied(), self.high)
     }
 
     /// The next probe's rate, or None when the search is done: the estimate when it lies
