@@ -120,6 +120,58 @@ fn blocked_runs_are_invalid(db: Db, waits_on: &str) {
     assert!(reasons.contains("none finished for"), "{reasons}");
 
     held_users_are_cut_at_the_end(&home, &s, db);
+    no_room_for_the_monitor(&home, &s, db);
+}
+
+/// A user allowed two connections, and a run of two virtual users: they take both, and the
+/// server refuses txbench's monitor. The run does not start, and says so with what the
+/// server said, not that the server "died or restarts" (it ended INVALID for that, 10 s
+/// later, when a 2,000-user run met a sandbox's max_connections of 2,000).
+fn no_room_for_the_monitor(home: &Home, s: &Server, db: Db) {
+    let (user, said) = match db {
+        Db::MariaDb => {
+            s.admin_exec(&[
+                "CREATE USER 'few'@'127.0.0.1' IDENTIFIED BY 'few-secret' WITH MAX_USER_CONNECTIONS 2",
+                "GRANT ALL ON txbench.* TO 'few'@'127.0.0.1'",
+            ]);
+            ("few:few-secret@", "max_user_connections")
+        }
+        Db::Postgres => {
+            s.admin_exec(&["CREATE ROLE few LOGIN PASSWORD 'few-secret' CONNECTION LIMIT 2"]);
+            // By the tables' owner, in their database.
+            s.exec(&["GRANT ALL ON ALL TABLES IN SCHEMA public TO few"]);
+            ("few:few-secret@", "too many connections for role")
+        }
+    };
+    let url = s.url.replace("txbench@", user);
+    let dir = home.path().join("no-room");
+    let out = home
+        .cmd()
+        .args([
+            "--url",
+            &url,
+            "run",
+            "oltp_update_index",
+            "--table-size",
+            "100",
+        ])
+        .args(["--threads", "2", "--time", "3", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let line = assert_one_line_error(&out, 1);
+    assert!(
+        line.contains("txbench's server monitor could not connect")
+            && line.contains(said)
+            && line.contains("run fewer --threads"),
+        "{line}"
+    );
+    assert!(!line.contains("died or restarts"), "{line}");
+    let (o, e) = text(&out);
+    assert!(
+        !o.contains("few-secret") && !e.contains("few-secret"),
+        "{e}"
+    );
 }
 
 /// Users 0 and 1 of 4 sleep 30 s in a statement from 3 s after the command starts, inside a

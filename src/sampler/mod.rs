@@ -44,6 +44,46 @@ pub const UNRESPONSIVE: &str = "the server has been unresponsive for";
 /// How the INVALID reason for a server that refuses connections begins.
 pub const UNREACHABLE: &str = "the server has been unreachable for";
 
+/// Said after the server's own refusal of the monitor for want of connections (MySQL's
+/// 1040, 1203 and 1226 for max_user_connections, PostgreSQL's 53300).
+const NO_ROOM: &str = "the virtual users and other clients hold every connection the server allows, and txbench's monitor needs one more: run fewer --threads, or raise the limit (max_connections, or the user's own; a sandbox: server start NAME --set max_connections=N)";
+
+/// The server's own answer to the monitor's connection: an error, so it is up.
+#[derive(Debug, Clone)]
+pub(super) struct Refusal {
+    /// What it said.
+    said: String,
+    /// For want of connections: it lets no one else in.
+    no_room: bool,
+}
+
+impl Refusal {
+    pub(super) fn new(said: String, no_room: bool) -> Refusal {
+        Refusal { said, no_room }
+    }
+
+    /// What it said, and for want of connections what to do.
+    fn text(&self) -> String {
+        if self.no_room {
+            format!("{}; {NO_ROOM}", self.said)
+        } else {
+            self.said.clone()
+        }
+    }
+}
+
+/// Why the server has been unreachable: what it said when it refused the monitor (it is up,
+/// and will not let it in), else its loss.
+fn unreachable(secs: String, refused: Option<&Refusal>) -> String {
+    match refused {
+        Some(r) => format!(
+            "{UNREACHABLE} {secs} s (it refused txbench's monitor: {})",
+            r.text()
+        ),
+        None => format!("{UNREACHABLE} {secs} s (it died or restarts)"),
+    }
+}
+
 /// Where and what to sample.
 pub struct Options {
     /// The server.
@@ -134,6 +174,9 @@ struct State {
     failing_since: Option<Instant>,
     /// The last failure was a time-out (no answer), not a refusal.
     last_failure_timeout: bool,
+    /// What the server said when it refused the monitor's last connection (it answered,
+    /// with an error); None once it lets the monitor in, or when it did not answer.
+    refused: Option<Refusal>,
     /// The server restarted: its Uptime went backwards.
     restart: Option<String>,
     /// A Galera node that lost its cluster's quorum (wsrep_cluster_status not Primary).
@@ -184,8 +227,9 @@ impl State {
                 secs.as_secs()
             )
         } else {
-            format!("{UNREACHABLE} {} s (it died or restarts)", secs.as_secs())
+            unreachable(secs.as_secs().to_string(), self.refused.as_ref())
         });
+        self.refused = None;
     }
 }
 
@@ -242,6 +286,7 @@ impl Sampler {
     /// Starts the thread and asks for the first sample (the baseline), waiting up to 2 s for
     /// it so that its notes come before the first interval.
     pub fn start(opts: Options) -> anyhow::Result<Sampler> {
+        let url = opts.url.clone();
         let state = Arc::new(Mutex::new(State {
             measure_start: opts.measure_start,
             profile: opts.profile,
@@ -266,8 +311,21 @@ impl Sampler {
         };
         s.sample();
         let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline && s.lock().report.samples == 0 {
+        while Instant::now() < deadline && s.lock().report.samples == 0 && !s.refused_no_room() {
             std::thread::sleep(Duration::from_millis(5));
+        }
+        // The users hold every connection left: nothing of the run could be watched, so it
+        // does not start (rather than ending INVALID ten seconds later as a lost server).
+        if s.refused_no_room() {
+            let said = s
+                .lock()
+                .refused
+                .as_ref()
+                .map(Refusal::text)
+                .unwrap_or_default();
+            return Err(anyhow::anyhow!(
+                "txbench's server monitor could not connect to {url}: {said}"
+            ));
         }
         // The virtual users start only after this returns: a baseline taken by then comes
         // before every transaction, however long its login took (a SCRAM login and the
@@ -287,6 +345,11 @@ impl Sampler {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether the server refused the monitor's last connection for want of connections.
+    fn refused_no_room(&self) -> bool {
+        self.lock().refused.as_ref().is_some_and(|r| r.no_room)
     }
 
     /// Asks for a sample now (an interval ended); never waits.
@@ -363,7 +426,7 @@ impl Sampler {
                 secs.as_secs()
             )
         } else {
-            format!("{UNREACHABLE} {} s (it died or restarts)", secs.as_secs())
+            unreachable(secs.as_secs().to_string(), s.refused.as_ref())
         })
     }
 
@@ -374,9 +437,9 @@ impl Sampler {
         let s = self.lock();
         let since = s.failing_since?;
         (!s.last_failure_timeout).then(|| {
-            format!(
-                "{UNREACHABLE} {:.1} s (it died or restarts)",
-                since.elapsed().as_secs_f64()
+            unreachable(
+                format!("{:.1}", since.elapsed().as_secs_f64()),
+                s.refused.as_ref(),
             )
         })
     }

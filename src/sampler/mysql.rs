@@ -28,7 +28,10 @@ impl Worker {
         let opts = mysql::OptsBuilder::from_opts(engine::mysql::opts(&self.opts.url))
             .read_timeout(Some(UNRESPONSIVE_LIMIT))
             .write_timeout(Some(UNRESPONSIVE_LIMIT));
-        mysql::Conn::new(opts).map_err(|e| {
+        let conn = mysql::Conn::new(opts);
+        // The server's own error (not a lost or timed-out socket) says it is up.
+        self.lock().refused = conn.as_ref().err().and_then(refusal);
+        conn.map_err(|e| {
             let timeout = is_timeout(&e);
             (engine::mysql::error_message(&e), timeout)
         })
@@ -355,6 +358,19 @@ impl Worker {
     }
 }
 
+/// The server's own error for a login: it is up, and refuses the monitor.
+fn refusal(e: &mysql::Error) -> Option<super::Refusal> {
+    let mysql::Error::MySqlError(me) = e else {
+        return None;
+    };
+    Some(super::Refusal::new(
+        engine::mysql::error_message(e),
+        // Too many connections; max_user_connections, global or the account's.
+        matches!(me.code, 1040 | 1203)
+            || (me.code == 1226 && me.message.contains("max_user_connections")),
+    ))
+}
+
 fn is_timeout(e: &mysql::Error) -> bool {
     let timed_out = |io: &std::io::Error| {
         matches!(
@@ -386,6 +402,58 @@ fn is_lost(e: &mysql::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn server_error(code: u16, message: &str) -> mysql::Error {
+        mysql::Error::MySqlError(mysql::MySqlError {
+            state: "HY000".into(),
+            code,
+            message: message.into(),
+        })
+    }
+
+    #[test]
+    fn a_login_the_server_refuses_says_what_it_said_and_whether_for_want_of_room() {
+        let said = |e: &mysql::Error| super::super::unreachable("10".into(), refusal(e).as_ref());
+        let full = said(&server_error(1040, "Too many connections"));
+        assert!(full.starts_with(super::super::UNREACHABLE), "{full}");
+        assert!(
+            full.contains("it refused txbench's monitor: Too many connections (1040); ")
+                && full.contains("run fewer --threads"),
+            "{full}"
+        );
+        let user = "User 'few' has exceeded the 'max_user_connections' resource (current value: 2)";
+        for e in [
+            server_error(
+                1203,
+                "User few already has more than 'max_user_connections' active connections",
+            ),
+            server_error(1226, user),
+        ] {
+            assert!(said(&e).contains("run fewer --threads"), "{}", said(&e));
+        }
+        // Refused for another reason: what the server said, and no advice about connections.
+        let other = said(&server_error(
+            1226,
+            "User 'few' has exceeded the 'max_questions' resource (current value: 5)",
+        ));
+        assert!(
+            other.contains("'max_questions'") && !other.contains("--threads"),
+            "{other}"
+        );
+        let denied = said(&server_error(1045, "Access denied for user 'few'"));
+        assert!(
+            denied.contains("Access denied") && !denied.contains("died"),
+            "{denied}"
+        );
+        // No answer from a server: lost, as before.
+        let lost = mysql::Error::IoError(std::io::ErrorKind::ConnectionRefused.into());
+        assert!(refusal(&lost).is_none());
+        assert!(
+            said(&lost).ends_with("(it died or restarts)"),
+            "{}",
+            said(&lost)
+        );
+    }
 
     #[test]
     fn a_read_that_timed_out_is_a_timeout_whichever_way_it_comes() {

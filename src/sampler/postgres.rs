@@ -95,8 +95,17 @@ impl Worker {
                 &self.opts.url,
                 UNRESPONSIVE_LIMIT,
                 engine::postgres::MONITOR_APP,
-            )
-            .map_err(|e| e.is_timeout())?;
+            );
+            // The server's own error (not a lost or timed-out socket) says it is up.
+            self.lock().refused = match &session {
+                Err(e @ engine::postgres::wire::Error::Db(db)) => Some(super::Refusal::new(
+                    engine::postgres::error_message(e),
+                    // Too many connections, for the server or for the role.
+                    db.code == "53300",
+                )),
+                _ => None,
+            };
+            let session = session.map_err(|e| e.is_timeout())?;
             self.pg = Some(session);
         }
         Ok(())
