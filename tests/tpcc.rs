@@ -707,6 +707,24 @@ fn a_thousand_terminals_state_what_they_cost(home: &Home, s: &Server) {
         stdout.contains("4 virtual user(s) connected in") && stdout.contains("KiB per user above"),
         "{stdout}"
     );
+    // Keying times twenty times the specification's (40 s and more) in a 2-s run: no
+    // transaction completes, and a measured phase with nothing in it is not a VALID 0 NOPM.
+    let dir = home.path().join("nothing");
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "run", "tpcc", "--threads", "4"])
+        .args(["--think-time", "20", "--time", "2", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
+    let r = result_json(&dir);
+    assert_eq!(r["summary"]["transactions"], 0);
+    let reasons = r["validity"]["reasons"].to_string();
+    assert!(
+        reasons.contains("no transaction completed in the 2 s measured"),
+        "{reasons}"
+    );
 }
 
 /// After a warm-up, New-Orders in flight when the measured phase opened had updated their
