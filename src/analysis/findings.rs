@@ -43,6 +43,8 @@ pub const PREPARES_SHARE: f64 = 0.02;
 /// How much prepares per statement run must fall from the measured phase's first half to
 /// its second.
 pub const PREPARES_FALL: f64 = 0.7;
+/// ... or the share of them the sessions kept prepared (first uses, not closed).
+pub const PREPARES_KEPT: f64 = 0.5;
 
 /// The findings of a finished run: `rows` are its server.csv rows.
 pub fn of(r: &RunResult, rows: &[ServerRow]) -> Vec<Finding> {
@@ -188,12 +190,14 @@ fn page_churn(r: &RunResult, s: &crate::metrics::server::ServerSummary, out: &mu
     ));
 }
 
-/// Prepares in the measured phase, falling as it goes: each virtual user prepares a statement
+/// Prepares in the measured phase that are first uses: each virtual user prepares a statement
 /// when it first meets it (TPC-C's terminals meet some 50), so at thousands of users a short
 /// warm-up leaves preparing in the measured phase (2,000 terminals after a 10-s warm-up: two
-/// prepares per transaction), and its cost in every cost per transaction. Prepares are
-/// counted per statement run (Questions), so that a workload that prepares as it runs
-/// (pgbench's `-M extended`) is left alone when its throughput falls.
+/// prepares per transaction; after 300 s, still one), and its cost in every cost per
+/// transaction. First uses show as prepares per statement run (Questions) falling over the
+/// phase, or as statements the sessions keep prepared (MySQL's Prepared_stmt_count) rising by
+/// most of the prepares: a workload that prepares and closes as it runs (pgbench's `-M
+/// extended`) does neither and is left alone, even when its throughput falls.
 fn still_preparing(rows: &[ServerRow], transactions: u64, out: &mut Vec<Finding>) {
     // Per measured row: its seconds, prepares and statements run.
     let measured: Vec<(f64, f64, f64)> = rows
@@ -221,20 +225,38 @@ fn still_preparing(rows: &[ServerRow], transactions: u64, out: &mut Vec<Finding>
     let per_txn = total / transactions as f64;
     let share = |p: f64, q: f64| p / q.max(1.0);
     let overall = share(total, questions);
-    if per_txn >= PREPARES_PER_TXN
-        && overall >= PREPARES_SHARE
-        && share(p2, q2) <= PREPARES_FALL * share(p1, q1)
-    {
-        let (early, late) = (p1 / s1.max(1e-9), p2 / s2.max(1e-9));
-        let pct = overall * 100.0;
-        out.push(finding(
-            "still_preparing",
-            format!(
-                "the server prepared {total:.0} statements in the measured phase, {per_txn:.2} per transaction ({pct:.0} % of the statements run), {early:.0} per second in its first half and {late:.0} in its second: the virtual users were still preparing the statements they met for the first time, so every cost per transaction (the client's and the server's) includes preparing"
-            ),
-            "a longer --warmup, until server.csv's prepares_per_s is about 0",
-        ));
+    let falling = share(p2, q2) <= PREPARES_FALL * share(p1, q1);
+    let kept = kept_prepared(rows).filter(|(from, to)| to - from >= PREPARES_KEPT * total);
+    if per_txn < PREPARES_PER_TXN || overall < PREPARES_SHARE || !(falling || kept.is_some()) {
+        return;
     }
+    let pct = overall * 100.0;
+    let how = match kept {
+        Some((from, to)) => format!(
+            "and the sessions kept {:.0} more prepared at its end than at its start (Prepared_stmt_count {from:.0} to {to:.0})",
+            to - from
+        ),
+        None => {
+            let (early, late) = (p1 / s1.max(1e-9), p2 / s2.max(1e-9));
+            format!("{early:.0} per second in its first half and {late:.0} in its second")
+        }
+    };
+    out.push(finding(
+        "still_preparing",
+        format!(
+            "the server prepared {total:.0} statements in the measured phase, {per_txn:.2} per transaction ({pct:.0} % of the statements run), {how}: the virtual users were still preparing the statements they met for the first time, so every cost per transaction (the client's and the server's) includes preparing"
+        ),
+        "a longer --warmup, until server.csv's prepares_per_s is about 0; thousands of paced terminals take many minutes to meet every statement",
+    ));
+}
+
+/// The statements the sessions kept prepared (server.csv's `prepared_statements`) when the
+/// measured phase opened (the warm-up's last row, else its own first) and at its end.
+fn kept_prepared(rows: &[ServerRow]) -> Option<(f64, f64)> {
+    let first = rows.iter().position(|r| r.phase == Phase::Measure)?;
+    let last = rows.iter().rposition(|r| r.phase == Phase::Measure)?;
+    let at = |i: usize| rows[i].get("prepared_statements");
+    Some((at(first.saturating_sub(1))?, at(last)?))
 }
 
 fn purge_lag(rows: &[ServerRow], out: &mut Vec<Finding>) {
@@ -353,5 +375,40 @@ mod tests {
         assert!(preparing(&prepared((300.0, 100.0), (3000.0, 3000.0)), 100_000).is_empty());
         assert!(preparing(&prepared((30.0, 10.0), (30_000.0, 30_000.0)), 2000).is_empty());
         assert!(preparing(&[row(1.0, &[]), row(2.0, &[])], 2000).is_empty());
+    }
+
+    /// 10 one-second rows of `p` prepares and `q` statements a second, the statements kept
+    /// prepared rising by `kept` a second from a warm-up row's 78,000.
+    fn kept(p: f64, q: f64, kept: f64) -> Vec<ServerRow> {
+        let mut warm = row(0.0, &[("prepared_statements", 78_000.0)]);
+        warm.phase = Phase::Warmup;
+        let measured = (1..=10).map(|i| {
+            let t = i as f64;
+            row(
+                t,
+                &[
+                    ("prepares_per_s", p),
+                    ("questions_per_s", q),
+                    ("prepared_statements", 78_000.0 + kept * t),
+                ],
+            )
+        });
+        std::iter::once(warm).chain(measured).collect()
+    }
+
+    #[test]
+    fn steady_prepares_the_sessions_keep_are_users_still_preparing() {
+        // 2,000 paced terminals after a 300-s warm-up: about one prepare per transaction, at a
+        // steady rate, every one kept (first uses).
+        let out = preparing(&kept(96.0, 1200.0, 96.0), 960);
+        assert_eq!(out.len(), 1, "{out:?}");
+        let f = &out[0].finding;
+        assert!(
+            f.contains("1.00 per transaction (8 % of the statements run), and the sessions kept 960 more prepared at its end than at its start (Prepared_stmt_count 78000 to 78960)"),
+            "{f}"
+        );
+        // Prepared and closed as they run (kept flat, or a few): the workload, not a warm-up.
+        assert!(preparing(&kept(96.0, 1200.0, 0.0), 960).is_empty());
+        assert!(preparing(&kept(96.0, 1200.0, 40.0), 960).is_empty());
     }
 }

@@ -119,6 +119,11 @@ pub const COLUMNS: &[Column] = &[
         value: |d| d.rate(d.status("com_stmt_prepare")),
     },
     Column {
+        name: "prepared_statements",
+        doc: "statements prepared and not closed, all sessions (Prepared_stmt_count; not on PostgreSQL): rising, sessions still meet statements for the first time",
+        value: |d| d.gauge(&["prepared_stmt_count"]),
+    },
+    Column {
         name: "threads_running",
         doc: "server threads executing a statement (Threads_running, the monitor's own included)",
         value: |d| d.gauge(&["threads_running"]),
