@@ -1,6 +1,6 @@
 //! Many virtual users from one client (issue: thousands of terminals): TPC-C closed loop at
 //! 8, 1,024 and 2,000 users, and 2,000 and 10,000 with the specification's keying and think
-//! times, on a sandbox with the thread pool. go-tpc beside it:
+//! times (against 8 paced to the same throughput), on a sandbox with the thread pool. go-tpc beside it:
 //! scripts/compare-terminals-go-tpc.sh.
 
 use super::*;
@@ -11,6 +11,16 @@ use super::*;
 fn many_users_warmup() -> u32 {
     bench_env("BENCH_TERMINALS_WARMUP").unwrap_or(60)
 }
+
+/// The warm-up of 2,000 paced terminals, s (BENCH_TERMINALS_PACED_WARMUP): each completes
+/// a transaction every 21 s or so, and after 300 s they still prepared about one statement
+/// per transaction.
+fn paced_warmup() -> u32 {
+    bench_env("BENCH_TERMINALS_PACED_WARMUP").unwrap_or(300)
+}
+
+/// `--think-time` for 8 terminals paced as 2,000 with the specification's times are in all.
+const PACED_8: &str = "0.004";
 
 /// One run's figures, from its process (wait4) and its result.json.
 struct Row {
@@ -28,9 +38,16 @@ struct Row {
     verdict: &'static str,
 }
 
-/// `txbench run tpcc` with `users` for `secs` after `warmup` (`spec`: with the
-/// specification's times).
-fn run(bin: &Path, url: &str, users: u32, secs: u32, warmup: u32, spec: bool) -> Result<Row> {
+/// `txbench run tpcc` with `users` for `secs` after `warmup`, with `think` (`--think-time`:
+/// `spec`, or a factor of the specification's times) or none.
+fn run(
+    bin: &Path,
+    url: &str,
+    users: u32,
+    secs: u32,
+    warmup: u32,
+    think: Option<&str>,
+) -> Result<Row> {
     let (u, t, w) = (users.to_string(), secs.to_string(), warmup.to_string());
     let mut args = vec![
         "run",
@@ -44,8 +61,8 @@ fn run(bin: &Path, url: &str, users: u32, secs: u32, warmup: u32, spec: bool) ->
         "--report-interval",
         &t,
     ];
-    if spec {
-        args.extend(["--think-time", "spec"]);
+    if let Some(t) = think {
+        args.extend(["--think-time", t]);
     }
     let (m, code, r) = with_out_exit(txbench_cmd(bin, url, &args), &[0, 3])?;
     let s = &r["summary"];
@@ -89,7 +106,8 @@ pub(super) fn terminals(home: &StateDir) -> Result<()> {
     txbench_prepare(&bin, &url_s, &["tpcc", "--warehouses", "10"])?;
     let long = many_users_warmup();
     println!(
-        "\n== many virtual users: TPC-C, 10 warehouses, {secs} s runs after a warm-up of 10 s ({long} s closed loop at 1,000 users or more), a sandbox with the thread pool"
+        "\n== many virtual users: TPC-C, 10 warehouses, {secs} s runs after a warm-up of 10 s ({long} s closed loop at 1,000 users or more, {} s for 2,000 paced terminals), a sandbox with the thread pool",
+        paced_warmup()
     );
     println!(
         "  {:>6} {:>5} {:>8} {:>14} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9}  verdict",
@@ -104,24 +122,45 @@ pub(super) fn terminals(home: &StateDir) -> Result<()> {
         "stop",
         "beyond"
     );
-    let mut base = None;
-    for (users, spec) in [
-        (8, false),
-        (1024, false),
-        (2000, false),
-        (2000, true),
-        (10_000, true),
+    // Closed loop against 8 closed-loop users; paced terminals against 8 paced to the same
+    // throughput (TPC-C's times scaled by 8 / 2,000: some 95 transactions a second), so that
+    // the ratio is the users' own cost, not a busy against an idle machine's.
+    let mut base = (None, None);
+    for (users, think) in [
+        (8, None),
+        (1024, None),
+        (2000, None),
+        (8, Some(PACED_8)),
+        (2000, Some("spec")),
+        (10_000, Some("spec")),
     ] {
-        let warmup = if users >= 1000 && !spec { long } else { 10 };
-        let r = run(&bin, &url_s, users, secs, warmup, spec)?;
-        let base_cpu = *base.get_or_insert(r.cpu_per_1000);
+        // A thousand users and more meet their statements for a while (paced ones for
+        // minutes): warmed up longer, but for 10,000 paced terminals, there for their memory.
+        let warmup = match think {
+            _ if !(1000..10_000).contains(&users) => 10,
+            None => long,
+            Some(_) => paced_warmup(),
+        };
+        let r = run(&bin, &url_s, users, secs, warmup, think)?;
+        let slot = if think.is_some() {
+            &mut base.1
+        } else {
+            &mut base.0
+        };
+        let base_cpu = *slot.get_or_insert(r.cpu_per_1000);
+        // 10,000 paced terminals run five times 8 paced ones' rate: no like for like.
+        let ratio = if users < 10_000 {
+            format!("{:.2}x", r.cpu_per_1000 / base_cpu)
+        } else {
+            "-".into()
+        };
         println!(
-            "  {:>6} {:>5} {:>8.0} {:>12.3} s {:>5.2}x {:>5.0} MiB {:>9.0} {:>7.2} s {:>7.2} s {:>7.2} s  {}",
+            "  {:>6} {:>5} {:>8.0} {:>12.3} s {:>6} {:>5.0} MiB {:>9.0} {:>7.2} s {:>7.2} s {:>7.2} s  {}",
             users,
-            if spec { "spec" } else { "off" },
+            think.unwrap_or("off"),
             r.nopm,
             r.cpu_per_1000,
-            r.cpu_per_1000 / base_cpu,
+            ratio,
             r.peak_rss_kib / 1024.0,
             r.kib_per_user,
             r.connect_s,
@@ -131,7 +170,7 @@ pub(super) fn terminals(home: &StateDir) -> Result<()> {
         );
     }
     println!(
-        "  (cpu/1000 NO: the measured phase's, all the client's threads; targets: client CPU per New-Order within 1.5x of 8 users' at 1,024 and 2,000 closed loop; at most 100 KiB per user; connecting and stopping 2,000 within 2 s; 10,000 with think times within 2 GiB; \"beyond\": the process's whole wall time past the run, its pre-flight and closing samples included)"
+        "  (cpu/1000 NO: the measured phase's, all the client's threads; targets: client CPU per New-Order within 1.5x of 8 users' at 1,024 and 2,000, closed loop against 8 closed-loop users, paced against 8 paced to the same throughput (--think-time 0.004); at most 100 KiB per user; connecting and stopping 2,000 within 2 s; 10,000 with think times within 2 GiB; \"beyond\": the process's whole wall time past the run, its pre-flight and closing samples included)"
     );
     server::stop(home, "bench-terminals", true)?;
     Ok(())
