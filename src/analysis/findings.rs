@@ -231,6 +231,12 @@ fn still_preparing(rows: &[ServerRow], transactions: u64, out: &mut Vec<Finding>
         return;
     }
     let pct = overall * 100.0;
+    // Kept at a steady rate may also be a workload that never closes what it prepares.
+    let leak = if kept.is_some() && !falling {
+        " (or the workload prepares statements it never closes)"
+    } else {
+        ""
+    };
     let how = match kept {
         Some((from, to)) => format!(
             "and the sessions kept {:.0} more prepared at its end than at its start (Prepared_stmt_count {from:.0} to {to:.0})",
@@ -244,7 +250,7 @@ fn still_preparing(rows: &[ServerRow], transactions: u64, out: &mut Vec<Finding>
     out.push(finding(
         "still_preparing",
         format!(
-            "the server prepared {total:.0} statements in the measured phase, {per_txn:.2} per transaction ({pct:.0} % of the statements run), {how}: the virtual users were still preparing the statements they met for the first time, so every cost per transaction (the client's and the server's) includes preparing"
+            "the server prepared {total:.0} statements in the measured phase, {per_txn:.2} per transaction ({pct:.0} % of the statements run), {how}: the virtual users were still preparing the statements they met for the first time{leak}, so every cost per transaction (the client's and the server's) includes preparing"
         ),
         "a longer --warmup, until server.csv's prepares_per_s is about 0; thousands of paced terminals take many minutes to meet every statement",
     ));

@@ -93,6 +93,26 @@ pub fn reasons(s: &ServerSummary) -> Vec<String> {
         .collect()
 }
 
+/// The INVALID reason for a measured phase in which no transaction completed: there is no
+/// throughput or latency to report, and a 0 that passed as VALID would enter sweeps,
+/// experiments and the store as a measurement (keying and think times longer than the run,
+/// a --rate too low for its time, users that never got to a transaction). Judged on a run of
+/// its own and on a merge, not on a shard: one shard may have nothing to do (`--events`
+/// fewer than the shards, a short share of `--rate`).
+pub fn nothing_measured(s: &Summary) -> Option<String> {
+    (s.transactions == 0).then(|| {
+        let failed = if s.errors > 0 {
+            format!(" ({} failed)", s.errors)
+        } else {
+            String::new()
+        };
+        format!(
+            "no transaction completed in the {:.0} s measured{failed}: nothing was measured (keying and think times, --rate or --time leave none?)",
+            s.duration_s
+        )
+    })
+}
+
 /// Makes `result` INVALID for each of `reasons`, in order.
 pub fn invalidate(result: &mut RunResult, reasons: impl IntoIterator<Item = String>) {
     for reason in reasons {
@@ -109,4 +129,33 @@ pub fn conclude(result: &mut RunResult, block: ServerSummary, rows: &[ServerRow]
     }
     result.findings = super::findings::of(result, rows);
     result.periods = super::periods::of(result, rows);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::{ErrorClass, Outcome, Recorder};
+
+    #[test]
+    fn a_measured_phase_without_a_completed_transaction_is_invalid() {
+        let names = vec!["a".to_string()];
+        let mut rec = Recorder::new(1);
+        let none = Summary::of(&rec, &names, 30.0);
+        let r = nothing_measured(&none).unwrap();
+        assert!(
+            r.starts_with("no transaction completed in the 30 s measured: nothing was measured"),
+            "{r}"
+        );
+        rec.failed(0, "a", ErrorClass::Deadlock, "x");
+        let failed = Summary::of(&rec, &names, 30.0);
+        assert!(
+            nothing_measured(&failed)
+                .unwrap()
+                .contains("measured (1 failed):"),
+            "{failed:?}"
+        );
+        rec.completed(0, Outcome::Committed, 1000, 1000);
+        let one = Summary::of(&rec, &names, 30.0);
+        assert!(nothing_measured(&one).is_none());
+    }
 }

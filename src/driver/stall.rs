@@ -231,8 +231,8 @@ impl Watch {
 
 /// The run's end kept to its time: a measured phase blocked for a fifth of its time, one
 /// that ran past its requested end by more than [`super::validity::overrun`] allows, one
-/// whose end cut more transactions than [`super::validity::cut_too_many`] allows, or one in
-/// which no transaction completed, is INVALID; the overrun is recorded in the summary and a shorter stall noted.
+/// whose end cut more transactions than [`super::validity::cut_too_many`] allows, or (not a
+/// shard) one in which no transaction completed, is INVALID; the overrun is recorded in the summary and a shorter stall noted.
 pub(super) fn judge(result: &mut crate::results::RunResult, watch: &Watch, users: usize) {
     let (stalls, overrun_s) = (&watch.stalls, watch.overrun_s);
     // A run ended by --events (or a stop) before its time is judged by what it measured.
@@ -245,10 +245,12 @@ pub(super) fn judge(result: &mut crate::results::RunResult, watch: &Watch, users
         result.notes.push(note);
     }
     let cut = result.summary.as_ref().and_then(cut_share);
+    // A shard may have nothing to do; its merge is judged.
     let nothing = result
         .summary
         .as_ref()
-        .and_then(super::validity::nothing_measured);
+        .filter(|_| result.shard.is_none())
+        .and_then(crate::analysis::verdict::nothing_measured);
     for reason in [
         stalled,
         super::validity::overrun(overrun_s, requested_s),

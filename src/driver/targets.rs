@@ -4,7 +4,7 @@
 
 use super::Targets;
 use crate::results::Event;
-use crate::sampler::{Report, Sampler, UNREACHABLE, UNRESPONSIVE};
+use crate::sampler::{REFUSED, Report, Sampler, UNREACHABLE, UNRESPONSIVE};
 use std::time::{Duration, Instant};
 
 /// How many of `users` (a shard's, or every one) target `i` of `n` gets (user v goes to
@@ -81,7 +81,11 @@ fn judge(down: &mut [bool], reasons: &[Option<String>], targets: &Targets, t_s: 
         events: Vec::new(),
         abort: None,
     };
-    let lost = |r: &str| r.starts_with(UNRESPONSIVE) || r.starts_with(UNREACHABLE);
+    // A target that refuses the monitor is up, serving its users: not lost (the run cannot
+    // watch it, and ends INVALID as with one target).
+    let lost = |r: &str| {
+        r.starts_with(UNRESPONSIVE) || (r.starts_with(UNREACHABLE) && !r.contains(REFUSED))
+    };
     for (i, reason) in reasons.iter().enumerate() {
         match reason {
             Some(r) if targets.urls.len() == 1 || !lost(r) => {
@@ -204,6 +208,13 @@ mod tests {
             5.0,
         );
         assert!(v.abort.unwrap().1);
+        // A target that refuses the monitor is up: not lost, and the run cannot watch it.
+        let mut down = vec![false; 3];
+        let refused = format!("{UNREACHABLE} 10 s ({REFUSED}: Too many connections (1040))");
+        let v = judge(&mut down, &[None, Some(refused), None], &t, 5.0);
+        let (reason, frozen) = v.abort.unwrap();
+        assert!(reason.contains(REFUSED) && !frozen, "{reason}");
+        assert!(v.events.is_empty() && !down[1]);
     }
 
     #[test]

@@ -116,30 +116,6 @@ fn an_overrun_past_a_tenth_or_five_seconds_is_invalid() {
 }
 
 #[test]
-fn a_measured_phase_without_a_completed_transaction_is_invalid() {
-    use super::validity::nothing_measured;
-    let names = vec!["a".to_string()];
-    let mut rec = crate::metrics::Recorder::new(1);
-    let none = crate::results::Summary::of(&rec, &names, 30.0);
-    let r = nothing_measured(&none).unwrap();
-    assert!(
-        r.starts_with("no transaction completed in the 30 s measured: nothing was measured"),
-        "{r}"
-    );
-    rec.failed(0, "a", crate::metrics::ErrorClass::Deadlock, "x");
-    let failed = crate::results::Summary::of(&rec, &names, 30.0);
-    assert!(
-        nothing_measured(&failed)
-            .unwrap()
-            .contains("measured (1 failed):"),
-        "{failed:?}"
-    );
-    rec.completed(0, crate::metrics::Outcome::Committed, 1000, 1000);
-    let one = crate::results::Summary::of(&rec, &names, 30.0);
-    assert!(nothing_measured(&one).is_none());
-}
-
-#[test]
 fn cutting_more_than_a_twentieth_of_the_completed_transactions_is_invalid() {
     use super::validity::cut_too_many;
     assert!(cut_too_many(0, 0).is_none());

@@ -132,24 +132,6 @@ pub(super) fn most_cut(completed: u64) -> u64 {
     (CUT_SHARE * completed as f64) as u64
 }
 
-/// The INVALID reason for a measured phase in which no transaction completed: there is no
-/// throughput or latency to report, and a 0 that passed as VALID would enter sweeps,
-/// experiments and the store as a measurement (keying and think times longer than the run,
-/// a --rate too low for its time, users that never got to a transaction).
-pub(super) fn nothing_measured(s: &crate::results::Summary) -> Option<String> {
-    (s.transactions == 0).then(|| {
-        let failed = if s.errors > 0 {
-            format!(" ({} failed)", s.errors)
-        } else {
-            String::new()
-        };
-        format!(
-            "no transaction completed in the {:.0} s measured{failed}: nothing was measured (keying and think times, --rate or --time leave none?)",
-            s.duration_s
-        )
-    })
-}
-
 /// The INVALID reason when the end of the run cut more than [`most_cut`] allows.
 pub(super) fn cut_too_many(cut: u64, completed: u64) -> Option<String> {
     (cut > most_cut(completed)).then(|| {

@@ -72,14 +72,15 @@ impl Refusal {
     }
 }
 
+/// What an [`UNREACHABLE`] reason says when the server answered, refusing the monitor's login:
+/// it is up (so a target that says it is not lost, and its users are not moved).
+pub const REFUSED: &str = "it refused txbench's monitor";
+
 /// Why the server has been unreachable: what it said when it refused the monitor (it is up,
 /// and will not let it in), else its loss.
 fn unreachable(secs: String, refused: Option<&Refusal>) -> String {
     match refused {
-        Some(r) => format!(
-            "{UNREACHABLE} {secs} s (it refused txbench's monitor: {})",
-            r.text()
-        ),
+        Some(r) => format!("{UNREACHABLE} {secs} s ({REFUSED}: {})", r.text()),
         None => format!("{UNREACHABLE} {secs} s (it died or restarts)"),
     }
 }
@@ -482,5 +483,33 @@ impl Sampler {
             }
         }
         report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Refused at one sample, let in at a later one: the outage kept says what the server
+    /// said, not that it died; a lost connection after it says it was lost.
+    #[test]
+    fn an_outage_of_refused_logins_is_said_as_refused_after_it_ends() {
+        let mut s = State {
+            failing_since: Some(Instant::now() - UNRESPONSIVE_LIMIT - Duration::from_secs(1)),
+            refused: Some(Refusal::new("Too many connections (1040)".into(), true)),
+            ..State::default()
+        };
+        s.note_recovery();
+        let outage = s.outage.take().unwrap();
+        assert!(
+            outage.starts_with(UNREACHABLE)
+                && outage.contains(REFUSED)
+                && outage.contains("(1040)"),
+            "{outage}"
+        );
+        assert!(s.refused.is_none());
+        s.failing_since = Some(Instant::now() - UNRESPONSIVE_LIMIT - Duration::from_secs(1));
+        s.note_recovery();
+        assert!(s.outage.unwrap().ends_with("(it died or restarts)"));
     }
 }

@@ -22,7 +22,8 @@ const WAITS_SQL: &str = "SELECT EVENT_NAME, COUNT_STAR, SUM_TIMER_WAIT FROM perf
 const WAIT_INSTRUMENTS_SQL: &str = "SELECT COUNT(*) FROM performance_schema.setup_instruments WHERE NAME LIKE 'wait/%' AND ENABLED = 'YES' AND TIMED = 'YES'";
 
 impl Worker {
-    pub(super) fn connect(&self) -> Result<mysql::Conn, (String, bool)> {
+    pub(super) fn connect(&mut self) -> Result<mysql::Conn, (String, bool)> {
+        self.refusal = None;
         // A sandbox login's listener is checked before every connection, the sampler's too.
         crate::engine::listener::check(&self.opts.url).map_err(|e| (format!("{e:#}"), false))?;
         let opts = mysql::OptsBuilder::from_opts(engine::mysql::opts(&self.opts.url))
@@ -30,7 +31,7 @@ impl Worker {
             .write_timeout(Some(UNRESPONSIVE_LIMIT));
         let conn = mysql::Conn::new(opts);
         // The server's own error (not a lost or timed-out socket) says it is up.
-        self.lock().refused = conn.as_ref().err().and_then(refusal);
+        self.refusal = conn.as_ref().err().and_then(refusal);
         conn.map_err(|e| {
             let timeout = is_timeout(&e);
             (engine::mysql::error_message(&e), timeout)
@@ -52,6 +53,8 @@ impl Worker {
                 let mut s = self.lock();
                 s.failing_since.get_or_insert(begun);
                 s.last_failure_timeout = is_timeout(&e);
+                // A lost connection, not a refused login.
+                s.refused = None;
             }
         }
     }

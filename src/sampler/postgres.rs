@@ -97,7 +97,7 @@ impl Worker {
                 engine::postgres::MONITOR_APP,
             );
             // The server's own error (not a lost or timed-out socket) says it is up.
-            self.lock().refused = match &session {
+            self.refusal = match &session {
                 Err(e @ engine::postgres::wire::Error::Db(db)) => Some(super::Refusal::new(
                     engine::postgres::error_message(e),
                     // Too many connections, for the server or for the role.

@@ -177,7 +177,7 @@ impl Recording {
         Ok((
             Profile {
                 what: self.what.into(),
-                processes: self.processes,
+                processes: std::mem::take(&mut self.processes),
                 event: EVENT.into(),
                 hz: HZ,
                 seconds,
@@ -187,6 +187,20 @@ impl Recording {
             },
             folded,
         ))
+    }
+}
+
+/// A recording dropped unfinished (its samplers dropped because the run stopped before it
+/// began: a second target refused the monitor) leaves no perf running: it is killed and its
+/// files removed.
+impl Drop for Recording {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+            let _ = std::fs::remove_file(&self.data);
+            let _ = std::fs::remove_file(&self.log);
+        }
     }
 }
 

@@ -28,6 +28,9 @@ pub(super) struct Worker {
     pub(super) conn: Option<::mysql::Conn>,
     /// Found out on the first connection.
     pub(super) discovered: bool,
+    /// What the server said when it refused the last login, if it did (set by each attempt,
+    /// taken by the sample that failed).
+    pub(super) refusal: Option<super::Refusal>,
     pub(super) local: Option<Local>,
     /// The INNODB_METRICS query that works on this server (None: not readable).
     #[cfg(feature = "mysql")]
@@ -90,6 +93,7 @@ impl Worker {
             #[cfg(feature = "mysql")]
             conn: None,
             discovered: false,
+            refusal: None,
             local: None,
             #[cfg(feature = "mysql")]
             innodb_sql: Some(super::mysql::INNODB_MARIADB),
@@ -230,6 +234,8 @@ impl Worker {
             self.closing = closing;
         }
         let result = self.read();
+        // The failure's cause, if it was the server refusing the login.
+        let refusal = self.refusal.take();
         let ms = begun.elapsed().as_secs_f64() * 1000.0;
         let mut s = self.lock();
         s.busy_since = None;
@@ -244,6 +250,7 @@ impl Worker {
             Err(timeout) => {
                 s.failing_since.get_or_insert(begun);
                 s.last_failure_timeout = timeout;
+                s.refused = refusal;
                 drop(s);
                 #[cfg(feature = "mysql")]
                 {

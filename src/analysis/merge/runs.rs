@@ -538,6 +538,11 @@ impl Merge {
             let reasons = crate::analysis::verdict::reasons(s);
             crate::analysis::verdict::invalidate(result, reasons);
         }
+        let nothing = result
+            .summary
+            .as_ref()
+            .and_then(crate::analysis::verdict::nothing_measured);
+        crate::analysis::verdict::invalidate(result, nothing);
         if result.summary.is_none() && self.status == RunStatus::Completed {
             result.validity.valid = false;
             result
