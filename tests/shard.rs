@@ -659,6 +659,35 @@ fn oltp_shards_interrupted_swept_and_refused() {
     assert!(o.status.success(), "{:?}", text(&o));
     assert!(text(&o).1.contains("s ago: starting now"), "{:?}", text(&o));
 
+    // --events 1 over 2 shards: one shard has nothing to do, and is not INVALID for having
+    // measured nothing; the merge has the one transaction, VALID.
+    let at = (now_s() + 3).to_string();
+    let run = [
+        "oltp_point_select",
+        "--table-size",
+        "1000",
+        "--threads",
+        "2",
+        "--events",
+        "1",
+        "--start-at",
+        &at,
+    ];
+    let edirs: Vec<PathBuf> = (0..2).map(|i| home.path().join(format!("e{i}"))).collect();
+    let children: Vec<Child> = (0..2)
+        .map(|i| spawn_shard(&home, &s.url, i, 2, &run, &edirs[i as usize]))
+        .collect();
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success(), "{:?}", text(&o));
+    }
+    let emerged = home.path().join("emerged");
+    let o = merge(&home, &edirs, &emerged);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let m = result_json(&emerged);
+    assert_eq!(m["validity"]["valid"], true, "{}", m["validity"]);
+    assert_eq!(m["summary"]["transactions"], 1);
+
     // A shard interrupted mid-run: the merge is interrupted and covers what every shard ran.
     let at = (now_s() + 6).to_string();
     let run = [
