@@ -83,6 +83,11 @@ pub(super) fn server_figures(
         per_connection: login + client.pg_setup as f64,
         prepares_alone: client.pg_prepares_alone,
         warmup: result.config.warmup_s > 0.0,
+        warmup_tps: result
+            .intervals
+            .iter()
+            .rfind(|i| i.phase == crate::metrics::Phase::Warmup)
+            .map_or(0.0, |i| i.tps),
         monitor_unflushed: report.pg_monitor_unflushed,
         cut_connections: client.cut_connections,
     });
