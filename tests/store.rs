@@ -207,22 +207,34 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
     );
     assert!(stdout.contains("summary:\n  Latest tps: "), "{stdout}");
 
-    // The store rebuilt from the runs before the step alone: no change point, exit 0.
+    // A store without a step: two real runs from before the plant, alternating six times
+    // (copies of their result.json with the starts of the first six), so the figures are real and their noise too, and no
+    // level changes. The runs before the plant cannot serve: a shared machine drifts for
+    // real (clean-clone CI runs found +9.5 %, +10.9 % and -16.1 % [-25.5, -5.4] among
+    // them, the last a change the history was right to call).
     let clean = home.path().join("clean.sqlite");
-    let before = at.min(6);
+    let copies: Vec<PathBuf> = (0..6)
+        .map(|i| {
+            let d = home.path().join(format!("clean/a{i:02}"));
+            std::fs::create_dir_all(&d).unwrap();
+            // In the order of the real runs' starts: the store lists runs by start time.
+            let mut r = result_json(&dirs[i % 2]);
+            r["started_at"] = result_json(&dirs[i])["started_at"].clone();
+            std::fs::write(d.join("result.json"), r.to_string()).unwrap();
+            d
+        })
+        .collect();
     let out = home
         .cmd()
         .arg("--store")
         .arg(&clean)
         .args(["store", "import"])
-        .args(&dirs[..before])
+        .args(&copies)
         .output()
         .unwrap();
     assert!(out.status.success(), "{:?}", text(&out));
     assert!(
-        text(&out)
-            .0
-            .starts_with(&format!("{before} run(s) recorded in ")),
+        text(&out).0.starts_with("6 run(s) recorded in "),
         "{:?}",
         text(&out)
     );
@@ -241,28 +253,8 @@ fn runs_are_stored_listed_and_followed_and_a_planted_step_is_found() {
         .unwrap();
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
-    // Real runs drift on a shared machine (clean-clone CI runs found +9.5 % [-4.9, +25.8]
-    // and +10.9 % [-11.2, +39.3], p 0.025, in six runs): a change may be found here, but
-    // none both as large as the planted step's threshold and sure of its sign.
-    if let Some(change) = stdout.lines().find(|l| l.contains("── change at")) {
-        let pct: f64 = change
-            .split(", ")
-            .nth(1)
-            .and_then(|p| p.split(" %").next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no change in percent: {change}"));
-        let bounds: Vec<f64> = change
-            .split('[')
-            .nth(1)
-            .and_then(|b| b.split(']').next())
-            .map(|b| b.split(", ").filter_map(|v| v.parse().ok()).collect())
-            .unwrap_or_default();
-        assert_eq!(bounds.len(), 2, "no interval: {change}");
-        let undecided = bounds[0] <= 0.0 && bounds[1] >= 0.0;
-        assert!(pct.abs() < 10.0 || undecided, "{stdout}");
-    } else {
-        assert!(stdout.contains("no change point"), "{stdout}");
-    }
+    assert!(stdout.contains("no change point"), "{stdout}");
+    assert_eq!(stdout.matches("/clean/a0").count(), 6, "{stdout}");
     browse_the_store(&home, &dirs);
     benchmarks_are_named_in_words(&home, &s);
     drop(s);
