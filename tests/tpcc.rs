@@ -730,7 +730,10 @@ fn a_thousand_terminals_state_what_they_cost(home: &Home, s: &Server) {
 /// After a warm-up, New-Orders in flight when the measured phase opened had updated their
 /// district before the opening sample; txbench counts them when they end. At 1,024 users the
 /// server's count was 5.7 % below txbench's and the run INVALID: the check now allows
-/// txbench that many more (one-sided), and says so.
+/// txbench that many more (one-sided), and says so. Only the New-Orders among them: the
+/// transactions check allows every attempt in flight, the New-Orders check fewer (with all
+/// of them, 1,990 users in a 3-s run allowed more than the 1,123 New-Orders counted, and a
+/// server that added none would have agreed).
 fn new_orders_in_flight_at_the_opening_are_allowed_for(home: &Home, s: &Server) {
     let dir = home.path().join("warm");
     let out = home
@@ -747,9 +750,10 @@ fn new_orders_in_flight_at_the_opening_are_allowed_for(home: &Home, s: &Server) 
         .iter()
         .find(|c| c["what"].as_str().unwrap().starts_with("New-Orders"))
         .unwrap_or_else(|| panic!("{checks:?}\n{:?}", text(&out)));
-    // Closed loop on one warehouse: users are in their transactions nearly all the time.
+    // Closed loop on one warehouse: users are in their transactions nearly all the time,
+    // New-Orders among them.
     let excess = no["excess_allowed"].as_f64().unwrap_or(0.0);
-    assert!(excess > 0.0 && excess <= 200.0, "{no}");
+    assert!(excess > 0.0 && excess < 200.0, "{no}");
     assert_eq!(no["agrees"], true, "{no}");
     // Their COMMITs too: the server counts one when it starts (a log flush can hold it
     // across the opening sample), txbench when it is answered.
@@ -757,7 +761,8 @@ fn new_orders_in_flight_at_the_opening_are_allowed_for(home: &Home, s: &Server) 
         .iter()
         .find(|c| c["what"].as_str().unwrap().starts_with("transactions"))
         .unwrap_or_else(|| panic!("{checks:?}"));
-    assert_eq!(tx["excess_allowed"], no["excess_allowed"], "{tx}");
+    let all = tx["excess_allowed"].as_f64().unwrap();
+    assert!(all > excess && all <= 200.0, "{tx} {no}");
     assert_eq!(tx["agrees"], true, "{tx}");
 }
 

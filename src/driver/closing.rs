@@ -4,11 +4,13 @@
 //! INVALID.
 
 use super::{Targets, targets};
-use crate::analysis::cross_checks::{Ends, PgCosts, cross_checks};
+use crate::analysis::cross_checks::{Ends, InFlight, PgCosts, cross_checks};
 use crate::analysis::verdict::{self, Sampling};
+use crate::metrics::Recorder;
 use crate::metrics::server::ServerSummary;
 use crate::results::{RunResult, Summary};
 use crate::workload::Workload;
+use std::collections::BTreeMap;
 
 /// How the workload's `kinds` attempts end on the server, for the cross-checks.
 fn ends_of(workload: &dyn Workload, kinds: usize, connections: u64) -> Ends {
@@ -19,7 +21,7 @@ fn ends_of(workload: &dyn Workload, kinds: usize, connections: u64) -> Ends {
             .collect(),
         connections,
         pg: None,
-        in_flight_at_open: 0,
+        in_flight_at_open: InFlight::default(),
     }
 }
 
@@ -48,7 +50,9 @@ pub(super) fn server_figures(
         return;
     };
     if let Some(shard) = result.shard.as_mut() {
-        shard.in_flight_at_open = client.in_flight_at_open.iter().sum();
+        let in_flight = client.in_flight();
+        shard.in_flight_at_open = in_flight.total;
+        shard.in_flight_by_kind = in_flight.by_kind;
         shard_figures(result, &reports, targets, workload);
         return;
     }
@@ -76,7 +80,7 @@ pub(super) fn server_figures(
         summary.kinds.len(),
         u64::from(result.config.threads),
     );
-    ends.in_flight_at_open = client.in_flight_at_open.iter().sum();
+    ends.in_flight_at_open = client.in_flight();
     // PostgreSQL: what connecting costs, measured (the monitor's empty connection and the
     // virtual users' preparation as the protocol counted it).
     ends.pg = report.pg_connect_cost.map(|login| PgCosts {
@@ -213,9 +217,9 @@ impl Checking<'_> {
             let (own, ends) = if self.per_target.is_empty() {
                 (summary, self.ends)
             } else {
-                let in_flight = self.client.in_flight_at_open.get(i).copied();
+                let in_flight = self.client.in_flight_at_open.get(i).cloned();
                 target_ends = Ends {
-                    in_flight_at_open: in_flight.unwrap_or(0),
+                    in_flight_at_open: InFlight::by_kind(in_flight.unwrap_or_default()),
                     ..self.ends.clone()
                 };
                 (&self.per_target[i], &target_ends)
@@ -248,6 +252,29 @@ impl Checking<'_> {
     }
 }
 
+/// Per target (one: the run's), per kind by name: the measured phase's attempts that started
+/// before it opened ([`crate::metrics::KindStats::opened_before`]), the kinds with none left
+/// out.
+pub(super) fn opened_before(
+    cumulative: &Recorder,
+    per_target: &[Recorder],
+    names: &[String],
+) -> Vec<BTreeMap<String, u64>> {
+    let of = |r: &Recorder| {
+        names
+            .iter()
+            .zip(&r.kinds)
+            .filter(|(_, k)| k.opened_before > 0)
+            .map(|(n, k)| (n.clone(), k.opened_before))
+            .collect()
+    };
+    if per_target.is_empty() {
+        vec![of(cumulative)]
+    } else {
+        per_target.iter().map(of).collect()
+    }
+}
+
 /// What the client knows at the end of a run that the cross-checks use.
 pub(super) struct ClientEnd {
     /// Targets lost during the run (several targets: an event).
@@ -256,8 +283,22 @@ pub(super) struct ClientEnd {
     pub(super) pg_setup: u64,
     /// PostgreSQL: statements prepared outside a transaction over the run.
     pub(super) pg_prepares_alone: u64,
-    /// Virtual users inside a transaction when a warm-up ended, per target.
-    pub(super) in_flight_at_open: Vec<u64>,
+    /// Per target, per kind: the measured attempts that started before the measured phase
+    /// opened (in flight at the opening sample).
+    pub(super) in_flight_at_open: Vec<BTreeMap<String, u64>>,
     /// Connections the end of the run opened to cut users still inside a transaction.
     pub(super) cut_connections: u64,
+}
+
+impl ClientEnd {
+    /// Every target's attempts in flight at the opening, by kind.
+    fn in_flight(&self) -> InFlight {
+        let mut by_kind = BTreeMap::new();
+        for t in &self.in_flight_at_open {
+            for (k, v) in t {
+                *by_kind.entry(k.clone()).or_insert(0) += v;
+            }
+        }
+        InFlight::by_kind(by_kind)
+    }
 }

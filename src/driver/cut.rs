@@ -55,19 +55,6 @@ impl Session {
     pub(super) fn was_cut(&self) -> bool {
         self.cut.load(Ordering::SeqCst)
     }
-
-    /// The target the user is connected to.
-    pub(super) fn target(&self) -> usize {
-        self.target.load(Ordering::Relaxed)
-    }
-
-    /// A session on `target`, for unit tests.
-    #[cfg(test)]
-    pub(super) fn on(target: usize) -> Session {
-        let s = Session::default();
-        s.target.store(target, Ordering::Relaxed);
-        s
-    }
 }
 
 /// A cut under way: the users cut, and the servers' answers to come.

@@ -44,9 +44,6 @@ struct Tally {
     /// Where the last interval ended.
     last_tick: Duration,
     in_warmup: bool,
-    /// Virtual users inside a transaction when the warm-up ended, per target (the
-    /// cross-checks' slack).
-    in_flight_at_open: Vec<u64>,
     /// Connections the end of the run opened to cut users (PostgreSQL counts them).
     cut_connections: u64,
 }
@@ -100,7 +97,6 @@ impl<'a> Measure<'a> {
             phase_start: Duration::ZERO,
             last_tick: Duration::ZERO,
             in_warmup: !clock.warmup.is_zero(),
-            in_flight_at_open: Vec::new(),
             cut_connections: 0,
         };
         let watch = stall::Watch::new(clock.t0, given.targets);
@@ -128,6 +124,11 @@ impl<'a> Measure<'a> {
             self.stop_users(&boundary);
         }
         let now = self.clock.t0.elapsed();
+        if self.tally.in_warmup && now >= self.clock.warmup {
+            // This interval's sample opens the measured phase: the attempts started before
+            // it and recorded after this interval's are counted (KindStats::opened_before).
+            let _ = self.users.shared.opening.set(std::time::Instant::now());
+        }
         self.sample_servers(now, ending);
         let (row, rec) = self.take_row(now);
         self.given.display.interval(&row);
@@ -378,7 +379,6 @@ impl<'a> Measure<'a> {
         if self.tally.in_warmup && now >= self.clock.warmup {
             self.tally.in_warmup = false;
             self.tally.phase_start = now;
-            self.tally.in_flight_at_open = self.users.shared.inside_by_target();
             self.users
                 .start_budget(self.given.part, self.given.workload);
         }
@@ -519,7 +519,11 @@ impl<'a> Measure<'a> {
             lost: (0..nt).map(|i| self.verdicts.lost(i)).collect(),
             pg_setup: shared.pg_setup.load(Ordering::Relaxed),
             pg_prepares_alone: shared.pg_prepares_alone.load(Ordering::Relaxed),
-            in_flight_at_open: self.tally.in_flight_at_open.clone(),
+            in_flight_at_open: closing::opened_before(
+                &self.tally.cumulative,
+                &self.tally.cumulative_targets,
+                &self.given.names,
+            ),
             cut_connections: self.tally.cut_connections,
         };
         closing::server_figures(

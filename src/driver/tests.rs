@@ -17,42 +17,56 @@ fn a_driver_using_most_of_the_client_is_saturated() {
     assert_eq!(cpu_pct(1.0, 2.0, 4), 12.5);
 }
 
+/// What no virtual user shares, for the pauses' tests.
 fn shared() -> Arc<Shared> {
-    Arc::new(shared_on(1, Vec::new()))
-}
-
-/// Virtual users on `targets` targets, user i's session on `on[i]`.
-fn shared_on(targets: usize, on: Vec<usize>) -> Shared {
-    Shared {
+    Arc::new(Shared {
         stop: AtomicBool::new(false),
         pausing: (Mutex::new(()), Condvar::new()),
         crashed: Mutex::new(None),
         remaining: AtomicI64::new(i64::MAX),
         startup_error: Mutex::new(None),
         recorders: Vec::new(),
-        targets,
+        targets: 1,
         pg_setup: Default::default(),
         pg_prepares_alone: Default::default(),
-        busy: super::stall::Busy::new(on.len()),
+        busy: super::stall::Busy::new(0),
         running: Default::default(),
         done_error: Mutex::new(None),
-        sessions: on.into_iter().map(super::cut::Session::on).collect(),
+        sessions: Vec::new(),
         hold_sockets: false,
-    }
+        opening: std::sync::OnceLock::new(),
+    })
 }
 
-/// The users in flight when the measured phase opens are counted on their own target: each
-/// target's cross-checks allow its own, not every target's.
+/// The attempts that started before the measured phase opened are told by kind name, on
+/// their own target: each target's cross-checks allow its own, and the New-Orders check
+/// only the New-Orders.
 #[test]
-fn users_in_flight_are_counted_on_their_own_target() {
-    let s = shared_on(2, vec![0, 1, 1, 1, 0]);
-    assert_eq!(s.inside_by_target(), [0, 0]);
-    for id in [1, 2, 4] {
-        s.busy.enter(id);
+fn attempts_opened_before_the_measured_phase_are_told_by_kind_and_target() {
+    use crate::metrics::Recorder;
+    let names = ["new_order".to_string(), "payment".to_string()];
+    let rec = |no: u64, pay: u64| {
+        let mut r = Recorder::new(2);
+        r.kinds[0].opened_before = no;
+        r.kinds[1].opened_before = pay;
+        r
+    };
+    let one = super::closing::opened_before(&rec(3, 5), &[], &names);
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0].get("new_order"), Some(&3));
+    assert_eq!(one[0].get("payment"), Some(&5));
+    let mut all = rec(0, 0);
+    let targets = [rec(2, 0), rec(1, 5)];
+    for t in &targets {
+        all.merge(t);
     }
-    assert_eq!(s.inside_by_target(), [1, 2]);
-    s.busy.leave(2);
-    assert_eq!(s.inside_by_target(), [1, 1]);
+    assert_eq!(all.kinds[0].opened_before, 3);
+    let by = super::closing::opened_before(&all, &targets, &names);
+    assert_eq!(by.len(), 2);
+    assert_eq!(by[0].get("new_order"), Some(&2));
+    // A kind with none is left out.
+    assert_eq!(by[0].get("payment"), None);
+    assert_eq!(by[1].get("payment"), Some(&5));
 }
 
 #[test]

@@ -136,6 +136,7 @@ impl Users {
             done_error: Mutex::new(None),
             sessions: (0..n).map(|_| cut::Session::default()).collect(),
             hold_sockets,
+            opening: std::sync::OnceLock::new(),
         });
         let barrier = Arc::new(Barrier::new(n + 1));
         let (go_tx, go_rx) = crossbeam_channel::bounded::<Go>(n);

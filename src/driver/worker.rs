@@ -58,6 +58,12 @@ pub(super) struct Shared {
     pub(super) sessions: Vec<super::cut::Session>,
     /// Whether the limit of open files leaves room for a hold on each user's socket.
     pub(super) hold_sockets: bool,
+    /// When the measured phase opened after a warm-up: set before the opening sample, and
+    /// read by a user under its recorder's lock, so an attempt recorded into the measured
+    /// phase that started before it is counted as [`KindStats::opened_before`].
+    ///
+    /// [`KindStats::opened_before`]: crate::metrics::KindStats::opened_before
+    pub(super) opening: std::sync::OnceLock<Instant>,
 }
 
 impl Shared {
@@ -75,19 +81,6 @@ impl Shared {
         if let Some((_, p)) = conn.pg_transactions() {
             self.pg_prepares_alone.fetch_add(p, Ordering::Relaxed);
         }
-    }
-
-    /// How many virtual users are inside a transaction now, per target.
-    pub(super) fn inside_by_target(&self) -> Vec<u64> {
-        let mut by = vec![0; self.targets];
-        for (id, s) in self.sessions.iter().enumerate() {
-            if self.busy.is_inside(id)
-                && let Some(n) = by.get_mut(s.target())
-            {
-                *n += 1;
-            }
-        }
-        by
     }
 
     /// Stops the run: every virtual user ends after its transaction, pausing ones at once.
@@ -145,7 +138,8 @@ fn worker_loop(
         let kind = worker.kind_ran().unwrap_or(kind);
         shared.busy.leave(id);
         let cut = shared.sessions[id].was_cut();
-        let lost = attempts.record(recorder, kind, names, (intended, start, end), cut);
+        let at = (intended, start, end);
+        let lost = attempts.record(recorder, kind, names, at, cut, &shared.opening);
         if worker.finished() {
             // The last user to end its run ends everyone's, as sysbench's run ends when its
             // threads have.
@@ -231,9 +225,15 @@ impl Attempts {
         names: &[String],
         at: (Instant, Instant, Instant),
         cut: bool,
+        opening: &std::sync::OnceLock<Instant>,
     ) -> bool {
         let (intended, start, end) = at;
         let mut r = recorder.lock().unwrap_or_else(|p| p.into_inner());
+        // Read under the lock: the interval that closes the warm-up sets the opening before
+        // it takes the recorders, so an attempt recorded after that sees it.
+        if opening.get().is_some_and(|o| start < *o) {
+            r.kinds[kind].opened_before += 1;
+        }
         r.stmts.reads += self.stmts.reads;
         r.stmts.writes += self.stmts.writes;
         r.stmts.other += self.stmts.other;

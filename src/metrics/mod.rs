@@ -224,6 +224,11 @@ pub struct KindStats {
     pub response: SparseHistogram,
     /// Actual start → end.
     pub service: SparseHistogram,
+    /// Attempts that started before the measured phase opened (in the warm-up, when the
+    /// opening sample read the server's counters) and ended in it: their statements before
+    /// the sample are in txbench's counts and not in the server's (the cross-checks allow
+    /// for them, one-sided).
+    pub opened_before: u64,
 }
 
 impl KindStats {
@@ -237,6 +242,7 @@ impl KindStats {
             retries_by_class: [0; ErrorClass::ALL.len()],
             response: SparseHistogram::default(),
             service: SparseHistogram::default(),
+            opened_before: 0,
         }
     }
     /// Completed transactions (committed + rolled back on purpose).
@@ -371,6 +377,7 @@ impl Recorder {
             a.rolled_back += b.rolled_back;
             a.retries += b.retries;
             a.retried_completed += b.retried_completed;
+            a.opened_before += b.opened_before;
             for (x, y) in a.retries_by_class.iter_mut().zip(b.retries_by_class) {
                 *x += y;
             }

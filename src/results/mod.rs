@@ -217,10 +217,13 @@ pub struct ShardRecord {
     /// How late the sample that opened the measured phase was, seconds.
     #[serde(default)]
     pub opening_lag_s: f64,
-    /// Its virtual users inside a transaction when its warm-up ended (the merge's
+    /// Its measured attempts that started before its measured phase opened (the merge's
     /// cross-checks allow for them: they count when they end).
     #[serde(default)]
     pub in_flight_at_open: u64,
+    /// The same by kind (empty in results from before they were counted by kind).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub in_flight_by_kind: std::collections::BTreeMap<String, u64>,
     /// Which server counters match txbench's for this workload.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_count: Option<crate::metrics::server::ServerCount>,

@@ -69,6 +69,7 @@ pub(super) fn shard_part(
             server_measured: None,
             opening_lag_s: 0.0,
             in_flight_at_open: 0,
+            in_flight_by_kind: Default::default(),
             server_count: None,
             commits: Vec::new(),
             autocommit_statements: Vec::new(),

@@ -4,7 +4,7 @@
 //! from the shards' latency.hlog histograms merged exactly, never from averaged percentiles;
 //! the verdict is the conjunction of the shards'. Results side only: no database is touched.
 
-use crate::analysis::cross_checks::{Ends, PG_TRANSACTIONS, cross_checks};
+use crate::analysis::cross_checks::{Ends, InFlight, PG_TRANSACTIONS, cross_checks};
 use crate::metrics::{LatencyStats, server::ServerRow};
 use crate::results::{
     Client, HlogRecord, IntervalRow, KindRow, KindSummary, MergeRecord, MergedShard, Phase, RunDir,

@@ -245,12 +245,19 @@ pub(super) fn server_figures(
         s.per_transaction.clear();
         s.per_new_order.clear();
     } else if let Some(mode) = shard.server_count {
+        let in_flight: Vec<InFlight> = parts
+            .iter()
+            .map(|p| InFlight {
+                total: p.shard.in_flight_at_open,
+                by_kind: p.shard.in_flight_by_kind.clone(),
+            })
+            .collect();
         let ends = Ends {
             commits: shard.commits.clone(),
             autocommit_statements: shard.autocommit_statements.clone(),
             connections: u64::from(result.config.threads),
             pg: None,
-            in_flight_at_open: parts.iter().map(|p| p.shard.in_flight_at_open).sum(),
+            in_flight_at_open: InFlight::sum(&in_flight),
         };
         // The sampling shard's opening and closing samples read their counters over their
         // own duration while the other shards' users run (a loaded machine's samples take
