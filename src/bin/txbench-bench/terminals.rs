@@ -1,7 +1,8 @@
 //! Many virtual users from one client (issue: thousands of terminals): TPC-C closed loop at
-//! 8, 1,024 and 2,000 users, and 2,000 and 10,000 with the specification's keying and think
-//! times (against 8 paced to the same throughput), on a sandbox with the thread pool. go-tpc beside it:
-//! scripts/compare-terminals-go-tpc.sh.
+//! 1,024 and 2,000 users against 8, and 2,000 with the specification's keying and think
+//! times against 8 paced to the same throughput, in rounds (8, the many, 8), with each
+//! ratio's interval; 10,000 paced terminals once, for their memory. On a sandbox with the
+//! thread pool. go-tpc beside it: scripts/compare-terminals-go-tpc.sh.
 
 use super::*;
 
@@ -89,6 +90,20 @@ fn run(
     })
 }
 
+/// A group of runs compared with 8 users run the same way: in rounds of 8, each of
+/// `many`, 8 (each many-user run against the mean of the 8-user runs on either side).
+struct Group {
+    /// `--think-time`, or none (closed loop).
+    think: Option<&'static str>,
+    /// What the 8 users run with.
+    base_think: Option<&'static str>,
+    /// The user counts compared with 8.
+    many: &'static [u32],
+    /// The warm-up of a run of `many`, s.
+    warmup: u32,
+    rounds: usize,
+}
+
 /// Client cost, memory and start/stop time of many virtual users.
 pub(super) fn terminals(home: &StateDir) -> Result<()> {
     let secs = bench_seconds();
@@ -104,11 +119,94 @@ pub(super) fn terminals(home: &StateDir) -> Result<()> {
     )?;
     let url_s = url.to_string();
     txbench_prepare(&bin, &url_s, &["tpcc", "--warehouses", "10"])?;
-    let long = many_users_warmup();
+    // Closed loop against 8 closed-loop users; paced terminals against 8 paced to the same
+    // throughput (TPC-C's times scaled by 8 / 2,000: some 95 transactions a second), so that
+    // the ratio is the users' own cost, not a busy against an idle machine's. Single runs
+    // could not tell: 1,024 closed-loop users gave 1.05x in one and 1.93x in the next.
+    let groups = [
+        Group {
+            think: None,
+            base_think: None,
+            many: &[1024, 2000],
+            warmup: many_users_warmup(),
+            rounds: rounds::rounds("BENCH_TERMINALS_ROUNDS"),
+        },
+        Group {
+            think: Some("spec"),
+            base_think: Some(PACED_8),
+            many: &[2000],
+            warmup: paced_warmup(),
+            rounds: bench_env("BENCH_TERMINALS_PACED_ROUNDS")
+                .filter(|&n: &usize| n > 0)
+                .unwrap_or(1),
+        },
+    ];
     println!(
-        "\n== many virtual users: TPC-C, 10 warehouses, {secs} s runs after a warm-up of 10 s ({long} s closed loop at 1,000 users or more, {} s for 2,000 paced terminals), a sandbox with the thread pool",
-        paced_warmup()
+        "\n== many virtual users: TPC-C, 10 warehouses, {secs} s runs after a warm-up of 10 s ({} s closed loop at 1,000 users or more, {} s for 2,000 paced terminals), a sandbox with the thread pool; in rounds of 8 users, the many, 8 ({} closed loop, {} paced)",
+        groups[0].warmup, groups[1].warmup, groups[0].rounds, groups[1].rounds
     );
+    print_header();
+    for g in &groups {
+        group(&bin, &url_s, secs, g)?;
+    }
+    // 10,000 paced terminals run five times 8 paced ones' rate: no like for like, there
+    // for their memory.
+    let r = run(&bin, &url_s, 10_000, secs, 10, Some("spec"))?;
+    print_row(10_000, Some("spec"), &r, "-".into());
+    println!(
+        "  (cpu/1000 NO: the measured phase's, all the client's threads; x 8: against the mean of the 8-user runs either side in its round, and over the rounds with its 95 % interval; targets: client CPU per New-Order within 1.5x of 8 users' at 1,024 and 2,000, closed loop against 8 closed-loop users, paced against 8 paced to the same throughput (--think-time {PACED_8}); at most 100 KiB per user; connecting and stopping 2,000 within 2 s; 10,000 with think times within 2 GiB; \"beyond\": the process's whole wall time past the run, its pre-flight and closing samples included)"
+    );
+    server::stop(home, "bench-terminals", true)?;
+    Ok(())
+}
+
+/// One group's rounds: each run's line, then each user count's ratio over the rounds.
+fn group(bin: &Path, url: &str, secs: u32, g: &Group) -> Result<()> {
+    let mut base: Vec<f64> = Vec::new();
+    let mut many: Vec<Vec<f64>> = vec![Vec::new(); g.many.len()];
+    for _ in 0..g.rounds {
+        let first = run(bin, url, 8, secs, 10, g.base_think)?;
+        let mut rows = Vec::new();
+        for &users in g.many {
+            rows.push(run(bin, url, users, secs, g.warmup, g.think)?);
+        }
+        let last = run(bin, url, 8, secs, 10, g.base_think)?;
+        let b = (first.cpu_per_1000 + last.cpu_per_1000) / 2.0;
+        base.push(b);
+        print_row(
+            8,
+            g.base_think,
+            &first,
+            format!("{:.2}x", first.cpu_per_1000 / b),
+        );
+        for ((r, &users), m) in rows.iter().zip(g.many).zip(&mut many) {
+            m.push(r.cpu_per_1000);
+            print_row(users, g.think, r, format!("{:.2}x", r.cpu_per_1000 / b));
+        }
+        print_row(
+            8,
+            g.base_think,
+            &last,
+            format!("{:.2}x", last.cpu_per_1000 / b),
+        );
+    }
+    for (&users, m) in g.many.iter().zip(&many) {
+        let (pct, half) = sampling::paired(m, &base);
+        let interval = if half.is_nan() {
+            "one round: no interval".to_string()
+        } else {
+            format!("± {:.2}, {} rounds", half / 100.0, g.rounds)
+        };
+        println!(
+            "  {users} users, think {}: {:.2}x 8 users' client CPU per New-Order ({interval})",
+            g.think.unwrap_or("off"),
+            1.0 + pct / 100.0
+        );
+    }
+    Ok(())
+}
+
+fn print_header() {
     println!(
         "  {:>6} {:>5} {:>8} {:>14} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9}  verdict",
         "users",
@@ -122,56 +220,21 @@ pub(super) fn terminals(home: &StateDir) -> Result<()> {
         "stop",
         "beyond"
     );
-    // Closed loop against 8 closed-loop users; paced terminals against 8 paced to the same
-    // throughput (TPC-C's times scaled by 8 / 2,000: some 95 transactions a second), so that
-    // the ratio is the users' own cost, not a busy against an idle machine's.
-    let mut base = (None, None);
-    for (users, think) in [
-        (8, None),
-        (1024, None),
-        (2000, None),
-        (8, Some(PACED_8)),
-        (2000, Some("spec")),
-        (10_000, Some("spec")),
-    ] {
-        // A thousand users and more meet their statements for a while (paced ones for
-        // minutes): warmed up longer, but for 10,000 paced terminals, there for their memory.
-        let warmup = match think {
-            _ if !(1000..10_000).contains(&users) => 10,
-            None => long,
-            Some(_) => paced_warmup(),
-        };
-        let r = run(&bin, &url_s, users, secs, warmup, think)?;
-        let slot = if think.is_some() {
-            &mut base.1
-        } else {
-            &mut base.0
-        };
-        let base_cpu = *slot.get_or_insert(r.cpu_per_1000);
-        // 10,000 paced terminals run five times 8 paced ones' rate: no like for like.
-        let ratio = if users < 10_000 {
-            format!("{:.2}x", r.cpu_per_1000 / base_cpu)
-        } else {
-            "-".into()
-        };
-        println!(
-            "  {:>6} {:>5} {:>8.0} {:>12.3} s {:>6} {:>5.0} MiB {:>9.0} {:>7.2} s {:>7.2} s {:>7.2} s  {}",
-            users,
-            think.unwrap_or("off"),
-            r.nopm,
-            r.cpu_per_1000,
-            ratio,
-            r.peak_rss_kib / 1024.0,
-            r.kib_per_user,
-            r.connect_s,
-            r.stop_s,
-            r.beyond_s,
-            r.verdict
-        );
-    }
+}
+
+fn print_row(users: u32, think: Option<&str>, r: &Row, ratio: String) {
     println!(
-        "  (cpu/1000 NO: the measured phase's, all the client's threads; targets: client CPU per New-Order within 1.5x of 8 users' at 1,024 and 2,000, closed loop against 8 closed-loop users, paced against 8 paced to the same throughput (--think-time 0.004); at most 100 KiB per user; connecting and stopping 2,000 within 2 s; 10,000 with think times within 2 GiB; \"beyond\": the process's whole wall time past the run, its pre-flight and closing samples included)"
+        "  {:>6} {:>5} {:>8.0} {:>12.3} s {:>6} {:>5.0} MiB {:>9.0} {:>7.2} s {:>7.2} s {:>7.2} s  {}",
+        users,
+        think.unwrap_or("off"),
+        r.nopm,
+        r.cpu_per_1000,
+        ratio,
+        r.peak_rss_kib / 1024.0,
+        r.kib_per_user,
+        r.connect_s,
+        r.stop_s,
+        r.beyond_s,
+        r.verdict
     );
-    server::stop(home, "bench-terminals", true)?;
-    Ok(())
 }
