@@ -751,9 +751,9 @@ fn new_orders_in_flight_at_the_opening_are_allowed_for(home: &Home, s: &Server) 
         .find(|c| c["what"].as_str().unwrap().starts_with("New-Orders"))
         .unwrap_or_else(|| panic!("{checks:?}\n{:?}", text(&out)));
     // Closed loop on one warehouse: users are in their transactions nearly all the time,
-    // New-Orders among them.
+    // but New-Orders among them only some (a clean-clone CI run had none: Payments queue on
+    // the one warehouse's row, and the server counted exactly txbench's 760).
     let excess = no["excess_allowed"].as_f64().unwrap_or(0.0);
-    assert!(excess > 0.0 && excess < 200.0, "{no}");
     assert_eq!(no["agrees"], true, "{no}");
     // Their COMMITs too: the server counts one when it starts (a log flush can hold it
     // across the opening sample), txbench when it is answered.
@@ -761,8 +761,10 @@ fn new_orders_in_flight_at_the_opening_are_allowed_for(home: &Home, s: &Server) 
         .iter()
         .find(|c| c["what"].as_str().unwrap().starts_with("transactions"))
         .unwrap_or_else(|| panic!("{checks:?}"));
-    let all = tx["excess_allowed"].as_f64().unwrap();
-    assert!(all > excess && all <= 200.0, "{tx} {no}");
+    let all = tx["excess_allowed"].as_f64().unwrap_or(0.0);
+    assert!(all > 0.0 && all <= 200.0, "{tx}");
+    // Every user in flight was allowed New-Orders too before they were told by kind.
+    assert!(excess < all, "{tx} {no}");
     assert_eq!(tx["agrees"], true, "{tx}");
 }
 
