@@ -10,7 +10,6 @@ use crate::metrics::Recorder;
 use crate::metrics::server::ServerSummary;
 use crate::results::{RunResult, Summary};
 use crate::workload::Workload;
-use std::collections::BTreeMap;
 
 /// How the workload's `kinds` attempts end on the server, for the cross-checks.
 fn ends_of(workload: &dyn Workload, kinds: usize, connections: u64) -> Ends {
@@ -217,9 +216,13 @@ impl Checking<'_> {
             let (own, ends) = if self.per_target.is_empty() {
                 (summary, self.ends)
             } else {
-                let in_flight = self.client.in_flight_at_open.get(i).cloned();
                 target_ends = Ends {
-                    in_flight_at_open: InFlight::by_kind(in_flight.unwrap_or_default()),
+                    in_flight_at_open: self
+                        .client
+                        .in_flight_at_open
+                        .get(i)
+                        .cloned()
+                        .unwrap_or_default(),
                     ..self.ends.clone()
                 };
                 (&self.per_target[i], &target_ends)
@@ -259,14 +262,16 @@ pub(super) fn opened_before(
     cumulative: &Recorder,
     per_target: &[Recorder],
     names: &[String],
-) -> Vec<BTreeMap<String, u64>> {
+) -> Vec<InFlight> {
     let of = |r: &Recorder| {
-        names
-            .iter()
-            .zip(&r.kinds)
-            .filter(|(_, k)| k.opened_before > 0)
-            .map(|(n, k)| (n.clone(), k.opened_before))
-            .collect()
+        InFlight::by_kind(
+            names
+                .iter()
+                .zip(&r.kinds)
+                .filter(|(_, k)| k.opened_before > 0)
+                .map(|(n, k)| (n.clone(), k.opened_before))
+                .collect(),
+        )
     };
     if per_target.is_empty() {
         vec![of(cumulative)]
@@ -285,7 +290,7 @@ pub(super) struct ClientEnd {
     pub(super) pg_prepares_alone: u64,
     /// Per target, per kind: the measured attempts that started before the measured phase
     /// opened (in flight at the opening sample).
-    pub(super) in_flight_at_open: Vec<BTreeMap<String, u64>>,
+    pub(super) in_flight_at_open: Vec<InFlight>,
     /// Connections the end of the run opened to cut users still inside a transaction.
     pub(super) cut_connections: u64,
 }
@@ -293,12 +298,6 @@ pub(super) struct ClientEnd {
 impl ClientEnd {
     /// Every target's attempts in flight at the opening, by kind.
     fn in_flight(&self) -> InFlight {
-        let mut by_kind = BTreeMap::new();
-        for t in &self.in_flight_at_open {
-            for (k, v) in t {
-                *by_kind.entry(k.clone()).or_insert(0) += v;
-            }
-        }
-        InFlight::by_kind(by_kind)
+        InFlight::sum(&self.in_flight_at_open)
     }
 }

@@ -124,7 +124,7 @@ impl<'a> Measure<'a> {
             self.stop_users(&boundary);
         }
         let now = self.clock.t0.elapsed();
-        if self.tally.in_warmup && now >= self.clock.warmup {
+        if self.warmup_ends_at(now) {
             // This interval's sample opens the measured phase: the attempts started before
             // it and recorded after this interval's are counted (KindStats::opened_before).
             let _ = self.users.shared.opening.set(std::time::Instant::now());
@@ -374,9 +374,14 @@ impl<'a> Measure<'a> {
         }
     }
 
+    /// Whether the interval ending at `now` ends the warm-up.
+    fn warmup_ends_at(&self, now: Duration) -> bool {
+        self.tally.in_warmup && now >= self.clock.warmup
+    }
+
     /// The warm-up ends with the interval that reaches it: the measured phase opens.
     fn end_warmup_if_due(&mut self, now: Duration) {
-        if self.tally.in_warmup && now >= self.clock.warmup {
+        if self.warmup_ends_at(now) {
             self.tally.in_warmup = false;
             self.tally.phase_start = now;
             self.users

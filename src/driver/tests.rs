@@ -53,8 +53,9 @@ fn attempts_opened_before_the_measured_phase_are_told_by_kind_and_target() {
     };
     let one = super::closing::opened_before(&rec(3, 5), &[], &names);
     assert_eq!(one.len(), 1);
-    assert_eq!(one[0].get("new_order"), Some(&3));
-    assert_eq!(one[0].get("payment"), Some(&5));
+    assert_eq!(one[0].of_kind("new_order"), 3);
+    assert_eq!(one[0].of_kind("payment"), 5);
+    assert_eq!(one[0].total, 8);
     let mut all = rec(0, 0);
     let targets = [rec(2, 0), rec(1, 5)];
     for t in &targets {
@@ -63,10 +64,10 @@ fn attempts_opened_before_the_measured_phase_are_told_by_kind_and_target() {
     assert_eq!(all.kinds[0].opened_before, 3);
     let by = super::closing::opened_before(&all, &targets, &names);
     assert_eq!(by.len(), 2);
-    assert_eq!(by[0].get("new_order"), Some(&2));
+    assert_eq!(by[0].of_kind("new_order"), 2);
     // A kind with none is left out.
-    assert_eq!(by[0].get("payment"), None);
-    assert_eq!(by[1].get("payment"), Some(&5));
+    assert_eq!(by[0].by_kind.get("payment"), None);
+    assert_eq!(by[1].of_kind("payment"), 5);
 }
 
 #[test]
