@@ -195,24 +195,8 @@ fn held_users_are_cut_at_the_end(home: &Home, s: &Server, db: Db) {
             "SELECT pg_sleep(CASE WHEN :client_id < 2 AND extract(epoch FROM clock_timestamp()) >= :from THEN 30 ELSE 0 END);\n"
         }
     };
-    let script = home.path().join("held.sql");
-    std::fs::write(&script, sleep).unwrap();
-    let from = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-        + 3;
-    let dir = home.path().join("held");
     let started = std::time::Instant::now();
-    let out = home
-        .cmd()
-        .args(["--url", &s.url, "run", "script"])
-        .arg(&script)
-        .args(["-D", &format!("from={from}")])
-        .args(["--threads", "4", "--time", "6", "-q", "--out"])
-        .arg(&dir)
-        .output()
-        .unwrap();
+    let (out, dir) = run_asleep_from_3s(home, s, "held", sleep);
     let took = started.elapsed();
     let result = result_json(&dir);
     assert_eq!(out.status.code(), Some(0), "{}", result["validity"]);
@@ -238,6 +222,33 @@ fn held_users_are_cut_at_the_end(home: &Home, s: &Server, db: Db) {
         }
     };
     assert_none_left(s, running);
+}
+
+/// A 6-s run of 4 users of the script `sql` (`:from` is 3 s after now) into `name`.
+fn run_asleep_from_3s(
+    home: &Home,
+    s: &Server,
+    name: &str,
+    sql: &str,
+) -> (std::process::Output, std::path::PathBuf) {
+    let script = home.path().join(format!("{name}.sql"));
+    std::fs::write(&script, sql).unwrap();
+    let from = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 3;
+    let dir = home.path().join(name);
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "run", "script"])
+        .arg(&script)
+        .args(["-D", &format!("from={from}")])
+        .args(["--threads", "4", "--time", "6", "-q", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    (out, dir)
 }
 
 /// Within 3 s, `count` (a query counting sessions) finds none: the cut sessions ended on the
@@ -269,5 +280,56 @@ fn a_run_blocked_behind_another_sessions_lock_is_invalid_on_postgres() {
     blocked_runs_are_invalid(
         Db::Postgres,
         "waiting on Lock/transactionid, blocked by backend",
+    );
+}
+
+/// A server whose thread pool the virtual users fill (one group, at most four threads, four
+/// users asleep in a statement from 3 s into a 6-s run): the monitor and the end's cut come
+/// in through the sandbox's extra_port, so the run is INVALID for what happened (every user
+/// blocked), its cross-checks are made, and its end takes the cut's second. Through the
+/// users' port the monitor may wait for a thread: a run before the extra port called the
+/// server frozen for 9 s, no sample opened its measured phase, and its end ran 6.5 s past.
+#[test]
+fn a_server_whose_thread_pool_the_users_fill_is_still_watched_and_cut() {
+    let home = Home::new();
+    let s = home.start(
+        "pooled",
+        &[
+            "--set",
+            "thread_handling=pool-of-threads",
+            "--set",
+            "thread_pool_size=1",
+            "--set",
+            "thread_pool_max_threads=4",
+        ],
+    );
+    let extra_port: Vec<i64> = s.sql("SELECT @@extra_port");
+    assert!(extra_port[0] != 0, "the sandbox set no extra_port");
+    let sleep = "SELECT SLEEP(IF(UNIX_TIMESTAMP(NOW(6)) >= :from, 20, 0));\n";
+    let (out, dir) = run_asleep_from_3s(&home, &s, "pooled", sleep);
+    assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
+    let result = result_json(&dir);
+    assert_schema_valid(&result);
+    let reasons = result["validity"]["reasons"].as_array().unwrap();
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(
+        reasons[0]
+            .as_str()
+            .unwrap()
+            .contains("every virtual user (4) was blocked inside a transaction"),
+        "{reasons:?}"
+    );
+    let server = &result["summary"]["server"];
+    assert_eq!(server["monitor_port"], extra_port[0], "{server}");
+    assert!(
+        !server["cross_checks"].as_array().unwrap().is_empty(),
+        "{server}"
+    );
+    assert_eq!(result["summary"]["cut"], 4, "{}", result["notes"]);
+    let overrun = result["summary"]["overrun_s"].as_f64().unwrap();
+    assert!(overrun < 5.0, "overrun {overrun}");
+    assert_none_left(
+        &s,
+        "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(IF(%'",
     );
 }

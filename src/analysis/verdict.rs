@@ -22,6 +22,9 @@ pub struct Sampling {
     pub monitor_cpu_ms: f64,
     /// What the sampler could not record, and why.
     pub not_recorded: Vec<String>,
+    /// The port the monitor read the server through when not the users' (MariaDB's
+    /// extra_port, past a thread pool).
+    pub monitor_port: Option<u16>,
 }
 
 impl Sampling {
@@ -34,6 +37,7 @@ impl Sampling {
             ms_max: r.sample_ms_max,
             monitor_cpu_ms: r.monitor_cpu_s * 1000.0,
             not_recorded: r.not_recorded.clone(),
+            monitor_port: r.monitor_port,
         }
     }
 
@@ -46,6 +50,7 @@ impl Sampling {
             ms_max: s.sample_ms_max,
             monitor_cpu_ms: s.monitor_cpu_ms,
             not_recorded: s.not_recorded.clone(),
+            monitor_port: s.monitor_port,
         }
     }
 
@@ -57,6 +62,7 @@ impl Sampling {
         s.sample_ms_max = self.ms_max;
         s.monitor_cpu_ms = self.monitor_cpu_ms;
         s.not_recorded = self.not_recorded;
+        s.monitor_port = self.monitor_port;
     }
 }
 

@@ -68,9 +68,10 @@ pub(super) struct Cutting {
 
 /// Cuts `users` (indexes into `sessions`): each is marked cut (so that the error it then
 /// sees is counted as the cut), its socket shut, and its session ended on its target's
-/// server, each target from a thread of its own.
-pub(super) fn cut(sessions: &[Session], users: &[usize], urls: &[TargetUrl]) -> Cutting {
-    let mut by_target: Vec<Vec<u64>> = vec![Vec::new(); urls.len()];
+/// server, each target from a thread of its own, through the first of its `ways` in that
+/// takes the connection (past a thread pool first).
+pub(super) fn cut(sessions: &[Session], users: &[usize], ways: &[Vec<TargetUrl>]) -> Cutting {
+    let mut by_target: Vec<Vec<u64>> = vec![Vec::new(); ways.len()];
     for &u in users {
         let s = &sessions[u];
         s.cut.store(true, Ordering::SeqCst);
@@ -81,23 +82,23 @@ pub(super) fn cut(sessions: &[Session], users: &[usize], urls: &[TargetUrl]) -> 
             s.id.load(Ordering::Relaxed),
             s.target.load(Ordering::Relaxed),
         );
-        if id != 0 && target < urls.len() {
+        if id != 0 && target < ways.len() {
             by_target[target].push(id);
         }
     }
     let (tx, answers) = crossbeam_channel::unbounded();
     let mut connections = 0;
-    for (url, ids) in urls.iter().zip(by_target) {
+    for (urls, ids) in ways.iter().zip(by_target) {
         if ids.is_empty() {
             continue;
         }
         connections += 1;
-        let (url, to) = (url.clone(), tx.clone());
+        let (urls, to) = (urls.clone(), tx.clone());
         // Left running past the limit if the server never answers: the process ends anyway.
         let spawned = std::thread::Builder::new()
             .name("cut".into())
             .spawn(move || {
-                let ended = crate::engine::sessions::end(&url, &ids);
+                let ended = crate::engine::sessions::end(&urls, &ids);
                 let _ = to.send(ended.map_err(|e| format!("{e:#}")));
             });
         if let Err(e) = spawned {

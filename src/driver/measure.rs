@@ -10,6 +10,7 @@ use super::users::{END_JOIN_LIMIT, Users};
 use super::validity::{self, CUT_SHARE, cpu_pct, lost_server, process_cpu_s, saturation};
 use super::{Display, Part, Targets, closing, pacer, stall, targets};
 use crate::config::RunConfig;
+use crate::engine::TargetUrl;
 use crate::metrics::Recorder;
 use crate::results::{IntervalRow, Phase, RunDir, RunResult, RunStatus, Summary};
 use crate::sampler::Sampler;
@@ -221,8 +222,8 @@ impl<'a> Measure<'a> {
         } else {
             validity::most_cut(completed)
         };
-        let cut_on = (!self.users.events_done(self.given.part))
-            .then_some((&self.given.targets.urls[..], most));
+        let ways = self.ways_in();
+        let cut_on = (!self.users.events_done(self.given.part)).then_some((&ways[..], most));
         let ended = self.users.join_in_flight(cut_on);
         if ended.waited_for > 0 {
             self.result.notes.push(format!(
@@ -261,6 +262,23 @@ impl<'a> Measure<'a> {
                 END_JOIN_LIMIT.as_secs()
             ));
         }
+    }
+
+    /// Each target's ways in for the end of the run's cut: past its thread pool where its
+    /// monitor found a way (the cut's statements would queue behind the users'), then the
+    /// users' own.
+    fn ways_in(&self) -> Vec<Vec<TargetUrl>> {
+        let urls = &self.given.targets.urls;
+        urls.iter()
+            .enumerate()
+            .map(|(i, url)| {
+                let past = self.samplers.get(i).and_then(|s| s.monitor_port());
+                past.map(|port| url.at_port(port))
+                    .into_iter()
+                    .chain([url.clone()])
+                    .collect()
+            })
+            .collect()
     }
 
     /// The server sample for the interval that just ended (the last one is taken when the

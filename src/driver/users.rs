@@ -248,10 +248,10 @@ impl Users {
     /// users may be cut), a [`cut::GRACE`] for them to end, then the users still inside one
     /// are cut, unless they are more than may be (they are waited for); then up to
     /// END_JOIN_LIMIT for the rest.
-    pub(super) fn join_in_flight(&mut self, cut: Option<(&[TargetUrl], u64)>) -> InFlight {
+    pub(super) fn join_in_flight(&mut self, cut: Option<(&[Vec<TargetUrl>], u64)>) -> InFlight {
         let mut left = std::mem::take(&mut self.handles);
         let mut ended = InFlight::default();
-        if let Some((urls, most)) = cut {
+        if let Some((ways, most)) = cut {
             left = join_within(left, cut::GRACE);
             let inside: Vec<usize> = left
                 .iter()
@@ -261,7 +261,7 @@ impl Users {
             if inside.len() as u64 > most {
                 ended.waited_for = inside.len();
             } else if !inside.is_empty() {
-                ended.cutting = Some(cut::cut(&self.shared.sessions, &inside, urls));
+                ended.cutting = Some(cut::cut(&self.shared.sessions, &inside, ways));
             }
         }
         ended.left = join_within(left, END_JOIN_LIMIT).len();

@@ -57,13 +57,16 @@ impl Handle {
 /// Ends the sessions `ids` of `url`'s server from a connection of its own (closed before
 /// returning). A session already gone is not an error. Err, naming the target: the
 /// connection or a statement failed (the caller bounds how long this may take).
-pub fn end(url: &TargetUrl, ids: &[u64]) -> anyhow::Result<()> {
-    let mut conn = super::connect(url)?;
+/// `urls` are one server's ways in, tried in turn: its extra_port past a thread pool first,
+/// where the statements do not queue behind the users', then the users' own port.
+pub fn end(urls: &[TargetUrl], ids: &[u64]) -> anyhow::Result<()> {
+    let (mut conn, url) = first_connection(urls)?;
     let failed = |e: super::Error| anyhow::anyhow!("{url}: {}", super::error_message(&e));
     let list: Vec<String> = ids.iter().map(u64::to_string).collect();
     match conn.engine() {
         // MariaDB's thread pool queues each statement behind the users' (2,000 users queue
-        // seconds of them): one compound statement waits once and kills them all.
+        // seconds of them) on their port: one compound statement waits once there and kills
+        // them all.
         Engine::Mysql => match conn.query_drop(format!(
             "BEGIN NOT ATOMIC DECLARE CONTINUE HANDLER FOR 1094 DO 0; KILL CONNECTION {}; END",
             list.join("; KILL CONNECTION ")
@@ -91,4 +94,16 @@ pub fn end(url: &TargetUrl, ids: &[u64]) -> anyhow::Result<()> {
             ))
             .map_err(failed),
     }
+}
+
+/// A connection to the first of `urls` that takes one, and which; Err: the last refusal.
+fn first_connection(urls: &[TargetUrl]) -> anyhow::Result<(Conn, &TargetUrl)> {
+    let mut last = None;
+    for url in urls {
+        match super::connect(url) {
+            Ok(c) => return Ok((c, url)),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| anyhow::anyhow!("no server to end the sessions on")))
 }

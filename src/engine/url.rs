@@ -288,6 +288,15 @@ impl TargetUrl {
 }
 
 impl TargetUrl {
+    /// The same login at another TCP port of the same host (a server's second listener,
+    /// such as MariaDB's extra_port); a sandbox login's listener is checked there too.
+    pub fn at_port(&self, port: u16) -> TargetUrl {
+        TargetUrl {
+            port,
+            ..self.clone()
+        }
+    }
+
     /// The URL names this host: a unix socket or a loopback address (nothing crosses a
     /// network, and the server's /proc figures are readable here).
     pub fn is_local(&self) -> bool {

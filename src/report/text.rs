@@ -489,6 +489,9 @@ fn server(out: &mut String, s: &crate::metrics::server::ServerSummary, client_cp
         "  server samples: {} ({} skipped), {:.1} ms each on average, {:.1} ms at most",
         s.samples, s.skipped_samples, s.sample_ms_avg, s.sample_ms_max
     );
+    if let Some(port) = s.monitor_port {
+        let _ = write!(out, ", through extra_port {port} (past the thread pool)");
+    }
     if s.monitor_cpu_ms > 0.0 && client_cpu_s > 0.0 {
         let _ = write!(
             out,

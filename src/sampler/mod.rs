@@ -125,6 +125,9 @@ pub struct Report {
     pub monitor_cpu_s: f64,
     /// What could not be recorded, one line each.
     pub not_recorded: Vec<String>,
+    /// The port the monitor read the server through when not the users' (MariaDB's
+    /// extra_port, past a thread pool).
+    pub monitor_port: Option<u16>,
     /// Whether the final sample (after the virtual users stopped) was taken.
     pub final_taken: bool,
     /// Why the final sample was not taken, when it was not.
@@ -351,6 +354,12 @@ impl Sampler {
     /// Whether the server refused the monitor's last connection for want of connections.
     fn refused_no_room(&self) -> bool {
         self.lock().refused.as_ref().is_some_and(|r| r.no_room)
+    }
+
+    /// The port the monitor reads the server through when not the users' (past a thread
+    /// pool), once it has found it.
+    pub fn monitor_port(&self) -> Option<u16> {
+        self.lock().report.monitor_port
     }
 
     /// Asks for a sample now (an interval ended); never waits.

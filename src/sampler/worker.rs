@@ -28,6 +28,9 @@ pub(super) struct Worker {
     pub(super) conn: Option<::mysql::Conn>,
     /// Found out on the first connection.
     pub(super) discovered: bool,
+    /// How the monitor reaches the server past a thread pool (None: not asked yet).
+    #[cfg(feature = "mysql")]
+    pub(super) pool: Option<engine::mysql::PoolRoute>,
     /// What the server said when it refused the last login, if it did (set by each attempt,
     /// taken by the sample that failed).
     pub(super) refusal: Option<super::Refusal>,
@@ -93,6 +96,8 @@ impl Worker {
             #[cfg(feature = "mysql")]
             conn: None,
             discovered: false,
+            #[cfg(feature = "mysql")]
+            pool: None,
             refusal: None,
             local: None,
             #[cfg(feature = "mysql")]

@@ -86,6 +86,8 @@ pub struct CnfInputs<'a> {
     /// What the server's place in a topology needs (replication, Galera): last, so that
     /// neither `--config` nor `--set` can break the topology.
     pub topology: &'a [Setting],
+    /// A free port for MariaDB's `extra_port`, used when the settings pool the threads.
+    pub extra_port: u16,
 }
 
 /// Buffer pool default: a quarter of memory (several sandboxes may run at once), in
@@ -145,6 +147,18 @@ pub const INNODB_MONITORS: &[&str] = &[
     "buffer_LRU_batch_flush_total_pages",
 ];
 
+/// Whether the settings give a MariaDB server a thread pool with no extra port of the
+/// user's own, and a free one was found for it.
+fn pools_threads(i: &CnfInputs<'_>) -> bool {
+    i.flavor == Flavor::MariaDb
+        && i.extra_port != 0
+        && user_value(i, "extra_port").is_none()
+        && user_value(i, "thread_handling").is_some_and(|v| {
+            v.trim_matches(['\'', '"'])
+                .eq_ignore_ascii_case("pool-of-threads")
+        })
+}
+
 /// Renders the final my.cnf.
 pub fn render(i: &CnfInputs<'_>) -> String {
     // The redo log follows the buffer pool the server will really have.
@@ -202,6 +216,15 @@ pub fn render(i: &CnfInputs<'_>) -> String {
         // MySQL 8 writes a binary log by default; MariaDB does not. Make both alike.
         s.push_str("disable-log-bin\nmysqlx=OFF\n");
     }
+    if pools_threads(i) {
+        s.push_str(&format!(
+            "# The thread pool queues every connection's statements behind the virtual users':\n\
+             # the monitor and the end of a run's cut come in here, a thread per connection.\n\
+             extra_port={}\n\
+             extra_max_connections=16\n",
+            i.extra_port
+        ));
+    }
     if let Some((path, text)) = i.user_config {
         s.push_str(&format!("\n# From --config {}\n", path.display()));
         if !text.trim_start().starts_with('[') {
@@ -246,7 +269,25 @@ mod tests {
             user_config: user,
             sets,
             topology: &[],
+            extra_port: 33062,
         }
+    }
+
+    #[test]
+    fn a_thread_pool_gets_an_extra_port_unless_the_user_chose_one() {
+        let pool = [Setting::parse("thread_handling=pool-of-threads").unwrap()];
+        let text = render(&inputs(&pool, None));
+        assert!(text.contains("extra_port=33062\nextra_max_connections=16\n"));
+        assert!(!render(&inputs(&[], None)).contains("extra_port"));
+        let own = [pool[0].clone(), Setting::parse("extra_port=4000").unwrap()];
+        let text = render(&inputs(&own, None));
+        assert!(!text.contains("extra_port=33062") && text.contains("extra_port=4000"));
+        let config = "[mysqld]\nthread-handling = pool-of-threads\n";
+        let text = render(&inputs(&[], Some((Path::new("/c.cnf"), config))));
+        assert!(text.contains("extra_port=33062"));
+        let mut mysql = inputs(&pool, None);
+        mysql.flavor = Flavor::MySql;
+        assert!(!render(&mysql).contains("extra_port"));
     }
 
     #[test]

@@ -111,6 +111,7 @@ pub(super) fn write_cnf(record: &ServerRecord) -> Result<()> {
         user_config,
         sets: &record.sets,
         topology: &topology,
+        extra_port: super::start::free_port()?,
     });
     // The one the server reads (where its account can), and the copy kept with the sandbox.
     private::write(&record.cnf(), &text, owner.as_ref())?;

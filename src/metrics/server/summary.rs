@@ -148,6 +148,11 @@ pub struct ServerSummary {
     /// What could not be recorded, and why.
     #[serde(default)]
     pub not_recorded: Vec<String>,
+    /// The port the monitor read the server through when it was not the users': MariaDB's
+    /// `extra_port`, served a thread per connection, past a thread pool that would queue the
+    /// samples behind the virtual users' statements.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub monitor_port: Option<u16>,
     /// The wait events that waited longest in the measured phase (performance_schema on).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub top_waits: Vec<crate::metrics::waits::TopWait>,
