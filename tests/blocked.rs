@@ -203,6 +203,14 @@ fn held_users_are_cut_at_the_end(home: &Home, s: &Server, db: Db) {
     assert_schema_valid(&result);
     let summary = &result["summary"];
     assert_eq!(summary["cut"], 2, "{}", result["notes"]);
+    // The server's end of the cut sessions is waited for after the measured phase, and said.
+    assert!(
+        result["notes"]
+            .to_string()
+            .contains("the server ended the 2 cut session(s)"),
+        "{}",
+        result["notes"]
+    );
     // Within the overrun rule's 5 s (3.04 s once beside another test file's profiled run);
     // without the cut it was 25 s and more.
     let overrun = summary["overrun_s"].as_f64().unwrap();

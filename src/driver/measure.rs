@@ -71,6 +71,8 @@ pub(super) struct Measure<'a> {
     status: RunStatus,
     /// The server stopped answering: virtual users blocked on it cannot be waited for.
     unresponsive: bool,
+    /// The end's cut, its sessions still being ended on the server.
+    cutting: Option<cut::Cutting>,
 }
 
 impl<'a> Measure<'a> {
@@ -113,6 +115,7 @@ impl<'a> Measure<'a> {
             watch,
             status: RunStatus::Completed,
             unresponsive: false,
+            cutting: None,
         }
     }
 
@@ -240,18 +243,13 @@ impl<'a> Measure<'a> {
                 c.users,
                 cut::GRACE.as_secs()
             ));
-            // The users have stopped; a server that cannot be asked to end their sessions
-            // (no connection left under max_connections, frozen) ends them when it finds
-            // their sockets closed, and its frozen state has its own verdict.
-            if let Some(e) = c.finish() {
-                self.result.notes.push(format!(
-                    "the server was not asked to end the {} cut session(s) in time ({e}): it ends each when it finds its socket closed",
-                    c.users
-                ));
-            }
+            // The users have stopped with their sockets shut: the server's end of their
+            // sessions is waited for after the measured phase, before the closing sample
+            // (close).
+            self.cutting = Some(c);
         }
-        // The wait for the transactions in flight, and for the server to end those cut, is
-        // in the measured phase: the overrun rule judges it.
+        // The wait for the transactions in flight is in the measured phase: the overrun
+        // rule judges it.
         if by_time {
             self.watch.overrun_s = t0.elapsed().saturating_sub(self.clock.total).as_secs_f64();
         }
@@ -502,6 +500,11 @@ impl<'a> Measure<'a> {
     /// The run's end: the servers' last samples and figures with their cross-checks, the
     /// stall and overrun rules, the status and the end time.
     fn close(&mut self) {
+        // The measured phase ended when the users had stopped; the closing sample comes
+        // once the server has ended the cut sessions (their last counts flushed).
+        if let Some(c) = self.cutting.take() {
+            self.result.notes.push(c.finish());
+        }
         if self.given.cfg.server_metrics && !self.samplers.is_empty() {
             self.server_figures();
         }
