@@ -228,6 +228,7 @@ impl Worker {
         self.drop_counts(failed);
         raw.workload
             .insert("monitor_selects".into(), self.own_selects);
+        raw.workload_t = Some(self.opts.t0.elapsed().as_secs_f64());
         Ok(())
     }
 

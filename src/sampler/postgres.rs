@@ -231,6 +231,7 @@ impl Worker {
             }
         }
         self.drop_counts(failed);
+        raw.workload_t = Some(self.opts.t0.elapsed().as_secs_f64());
         Ok(())
     }
 }

@@ -68,6 +68,10 @@ pub struct RawSample {
     pub innodb: BTreeMap<String, f64>,
     /// Counts the workload reads from its own tables (TPC-C: `new_orders` = SUM(D_NEXT_O_ID)).
     pub workload: BTreeMap<String, f64>,
+    /// Seconds since the run started when the workload's counts were answered: after the
+    /// status, and much later where each statement queues (a thread pool with many users).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload_t: Option<f64>,
     /// The server process, when it runs on this host.
     pub process: Option<ProcessStat>,
     /// This host's CPUs, when the server runs on it.
@@ -305,6 +309,12 @@ fn counters(
 }
 
 impl RawSample {
+    /// When the last of the counts the cross-checks read was answered: the workload's, or
+    /// else the status's.
+    pub fn counted_by(&self) -> f64 {
+        self.workload_t.map_or(self.t, |w| w.max(self.t))
+    }
+
     /// Counters `prev` had that this sample lacks (a NULL or a failed read): each keeps
     /// `prev`'s value, so this sample adds nothing to it and the next one spans the gap. A
     /// missing counter read as 0 would look like a reset and turn the next sample into a
