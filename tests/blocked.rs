@@ -313,6 +313,23 @@ fn a_server_whose_thread_pool_the_users_fill_is_still_watched_and_cut() {
     );
     let extra_port: Vec<i64> = s.sql("SELECT @@extra_port");
     assert!(extra_port[0] != 0, "the sandbox set no extra_port");
+    // It listens on loopback only, as the users' port does.
+    let tcp = std::fs::read_to_string("/proc/net/tcp").unwrap();
+    let tcp6 = std::fs::read_to_string("/proc/net/tcp6").unwrap_or_default();
+    let port = format!(":{:04X}", extra_port[0]);
+    let listening: Vec<&str> = tcp
+        .lines()
+        .chain(tcp6.lines())
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() > 3 && f[1].ends_with(&port) && f[3] == "0A").then_some(f[1])
+        })
+        .collect();
+    assert_eq!(
+        listening,
+        [format!("0100007F{port}")],
+        "extra_port listens on {listening:?}"
+    );
     let sleep = "SELECT SLEEP(IF(UNIX_TIMESTAMP(NOW(6)) >= :from, 20, 0));\n";
     let (out, dir) = run_asleep_from_3s(&home, &s, "pooled", sleep);
     assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
