@@ -199,8 +199,8 @@ impl<'a> Measure<'a> {
 
     /// At the end, stops the virtual users before the last snapshot: their transactions in
     /// flight have a grace to end (the database saw them, so they are counted), then those
-    /// still inside one are cut (cut.rs), and the server is given up to 5 s to end their
-    /// sessions.
+    /// still inside one are cut (cut.rs); the server's end of their sessions is waited for
+    /// in `close`, after the measured phase.
     fn stop_users(&mut self, boundary: &Boundary) {
         let t0 = self.clock.t0;
         self.watch

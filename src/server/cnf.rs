@@ -86,7 +86,7 @@ pub struct CnfInputs<'a> {
     /// What the server's place in a topology needs (replication, Galera): last, so that
     /// neither `--config` nor `--set` can break the topology.
     pub topology: &'a [Setting],
-    /// A free port for MariaDB's `extra_port`, used when the settings pool the threads.
+    /// A free port for MariaDB's `extra_port` (0: none), chosen when [`wants_extra_port`].
     pub extra_port: u16,
 }
 
@@ -148,10 +148,9 @@ pub const INNODB_MONITORS: &[&str] = &[
 ];
 
 /// Whether the settings give a MariaDB server a thread pool with no extra port of the
-/// user's own, and a free one was found for it.
-fn pools_threads(i: &CnfInputs<'_>) -> bool {
+/// user's own: the sandbox then opens one (a free port in [`CnfInputs::extra_port`]).
+pub fn wants_extra_port(i: &CnfInputs<'_>) -> bool {
     i.flavor == Flavor::MariaDb
-        && i.extra_port != 0
         && user_value(i, "extra_port").is_none()
         && user_value(i, "thread_handling").is_some_and(|v| {
             v.trim_matches(['\'', '"'])
@@ -216,7 +215,7 @@ pub fn render(i: &CnfInputs<'_>) -> String {
         // MySQL 8 writes a binary log by default; MariaDB does not. Make both alike.
         s.push_str("disable-log-bin\nmysqlx=OFF\n");
     }
-    if pools_threads(i) {
+    if i.extra_port != 0 && wants_extra_port(i) {
         s.push_str(&format!(
             "# The thread pool queues every connection's statements behind the virtual users':\n\
              # the monitor and the end of a run's cut come in here, a thread per connection.\n\
@@ -279,6 +278,7 @@ mod tests {
         let text = render(&inputs(&pool, None));
         assert!(text.contains("extra_port=33062\nextra_max_connections=16\n"));
         assert!(!render(&inputs(&[], None)).contains("extra_port"));
+        assert!(wants_extra_port(&inputs(&pool, None)) && !wants_extra_port(&inputs(&[], None)));
         let own = [pool[0].clone(), Setting::parse("extra_port=4000").unwrap()];
         let text = render(&inputs(&own, None));
         assert!(!text.contains("extra_port=33062") && text.contains("extra_port=4000"));

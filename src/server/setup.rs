@@ -96,7 +96,7 @@ pub(super) fn write_cnf(record: &ServerRecord) -> Result<()> {
         .as_ref()
         .map(|(p, t)| (p.as_path(), t.as_str()));
     let topology = cluster::role_settings(record);
-    let text = cnf::render(&CnfInputs {
+    let mut inputs = CnfInputs {
         name: &record.name,
         flavor: record.flavor,
         datadir: &record.datadir(),
@@ -111,8 +111,12 @@ pub(super) fn write_cnf(record: &ServerRecord) -> Result<()> {
         user_config,
         sets: &record.sets,
         topology: &topology,
-        extra_port: super::start::free_port()?,
-    });
+        extra_port: 0,
+    };
+    if cnf::wants_extra_port(&inputs) {
+        inputs.extra_port = super::start::free_port()?;
+    }
+    let text = cnf::render(&inputs);
     // The one the server reads (where its account can), and the copy kept with the sandbox.
     private::write(&record.cnf(), &text, owner.as_ref())?;
     let kept = record.dir.join("my.cnf");
