@@ -357,4 +357,40 @@ fn a_server_whose_thread_pool_the_users_fill_is_still_watched_and_cut() {
         &s,
         "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(IF(%'",
     );
+    every_extra_connection_taken(&home, &s, extra_port[0]);
+}
+
+/// With every connection of the extra port taken, the monitor stays where the users
+/// connect, says why its samples may queue, and the run is read and judged as any other.
+fn every_extra_connection_taken(home: &Home, s: &Server, extra_port: i64) {
+    let extra = s.login_url().at_port(extra_port as u16);
+    let mut held = Vec::new();
+    while held.len() < 64 {
+        match txbench::engine::mysql::connect(&extra) {
+            Ok(c) => held.push(c),
+            Err(_) => break,
+        }
+    }
+    assert!(held.len() < 64, "the extra port took 64 connections");
+    let script = home.path().join("select.sql");
+    std::fs::write(&script, "SELECT 1;\n").unwrap();
+    let dir = home.path().join("extra-full");
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "run", "script"])
+        .arg(&script)
+        .args(["--threads", "2", "--time", "3", "-q", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    let server = &result_json(&dir)["summary"]["server"];
+    assert!(server["monitor_port"].is_null(), "{server}");
+    assert!(server["samples"].as_u64().unwrap() > 0, "{server}");
+    let said = format!("its extra_port {extra_port} refused the monitor");
+    assert!(
+        server["not_recorded"].to_string().contains(&said),
+        "{server}"
+    );
+    drop(held);
 }

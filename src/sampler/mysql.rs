@@ -24,30 +24,18 @@ const WAIT_INSTRUMENTS_SQL: &str = "SELECT COUNT(*) FROM performance_schema.setu
 
 impl Worker {
     /// Connects past the server's thread pool when there is a way (its extra_port, unless
-    /// every extra connection is taken), else where the users connect.
-    pub(super) fn connect(&mut self) -> Result<mysql::Conn, (String, bool)> {
+    /// every extra connection is taken), else where the users connect. Err(true) when the
+    /// server did not answer in time; the refusal kept is the users' port's only.
+    fn connect(&mut self) -> Result<mysql::Conn, bool> {
+        self.refusal = None;
         if let Some(PoolRoute::Past(port)) = self.pool
-            && let Ok(conn) = self.connect_to(&self.opts.url.at_port(port))
+            && let Ok(conn) = connect_to(&self.opts.url.at_port(port))
         {
             return Ok(conn);
         }
-        let url = self.opts.url.clone();
-        self.connect_to(&url)
-    }
-
-    fn connect_to(&mut self, url: &engine::TargetUrl) -> Result<mysql::Conn, (String, bool)> {
-        self.refusal = None;
-        // A sandbox login's listener is checked before every connection, the sampler's too.
-        crate::engine::listener::check(url).map_err(|e| (format!("{e:#}"), false))?;
-        let opts = mysql::OptsBuilder::from_opts(engine::mysql::opts(url))
-            .read_timeout(Some(UNRESPONSIVE_LIMIT))
-            .write_timeout(Some(UNRESPONSIVE_LIMIT));
-        let conn = mysql::Conn::new(opts);
-        // The server's own error (not a lost or timed-out socket) says it is up.
-        self.refusal = conn.as_ref().err().and_then(refusal);
-        conn.map_err(|e| {
-            let timeout = is_timeout(&e);
-            (engine::mysql::error_message(&e), timeout)
+        connect_to(&self.opts.url).map_err(|e| {
+            self.refusal = e.refusal;
+            e.timeout
         })
     }
 
@@ -99,7 +87,7 @@ impl Worker {
     /// lets us record.
     fn connect_and_discover(&mut self) -> Result<(), bool> {
         if self.conn.is_none() {
-            self.conn = Some(self.connect().map_err(|(_, timeout)| timeout)?);
+            self.conn = Some(self.connect()?);
         }
         if self.pool.is_none() {
             self.find_pool_route();
@@ -362,13 +350,16 @@ impl Worker {
         let route = engine::mysql::pool_route(conn, &self.opts.url);
         self.own_selects += 1.0;
         match &route {
-            PoolRoute::Past(port) => match self.connect_to(&self.opts.url.at_port(*port)) {
+            // Its refusal is not the server's answer to the sample: the monitor stays where
+            // it is, connected.
+            PoolRoute::Past(port) => match connect_to(&self.opts.url.at_port(*port)) {
                 Ok(c) => {
                     self.conn = Some(c);
                     self.lock().report.monitor_port = Some(*port);
                 }
-                Err((e, _)) => self.not_recorded(format!(
-                    "samples on time: the server pools its threads and its extra_port {port} refused the monitor ({e}), so its samples queue behind the virtual users' statements (sample_ms_avg)"
+                Err(e) => self.not_recorded(format!(
+                    "samples on time: the server pools its threads and its extra_port {port} refused the monitor ({}), so its samples queue behind the virtual users' statements (sample_ms_avg)",
+                    e.message
                 )),
             },
             PoolRoute::Queued => self.not_recorded(
@@ -403,6 +394,33 @@ impl Worker {
             )),
         }
     }
+}
+
+/// Why the monitor's login failed.
+struct ConnectFailure {
+    message: String,
+    /// No answer in time.
+    timeout: bool,
+    /// The server's own error (not a lost or timed-out socket): it is up.
+    refusal: Option<super::Refusal>,
+}
+
+/// The monitor's login at `url`, with the timeouts of its samples.
+fn connect_to(url: &engine::TargetUrl) -> Result<mysql::Conn, ConnectFailure> {
+    // A sandbox login's listener is checked before every connection, the sampler's too.
+    crate::engine::listener::check(url).map_err(|e| ConnectFailure {
+        message: format!("{e:#}"),
+        timeout: false,
+        refusal: None,
+    })?;
+    let opts = mysql::OptsBuilder::from_opts(engine::mysql::opts(url))
+        .read_timeout(Some(UNRESPONSIVE_LIMIT))
+        .write_timeout(Some(UNRESPONSIVE_LIMIT));
+    mysql::Conn::new(opts).map_err(|e| ConnectFailure {
+        message: engine::mysql::error_message(&e),
+        timeout: is_timeout(&e),
+        refusal: refusal(&e),
+    })
 }
 
 /// The server's own error for a login: it is up, and refuses the monitor.
