@@ -423,6 +423,7 @@ impl Workload for Tpcc {
                 .deferred
                 .as_ref()
                 .map(|d| (d.tx.clone(), id as usize % d.targets)),
+            started: false,
         })
     }
 
