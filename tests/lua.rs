@@ -5,6 +5,8 @@
 mod common;
 #[path = "lua/preparing.rs"]
 mod preparing;
+#[path = "lua/reports.rs"]
+mod reports;
 #[path = "lua/statements.rs"]
 mod statements;
 use common::*;
@@ -290,6 +292,7 @@ fn oltp_scripts_run_unchanged_on_mariadb() {
     assert!(said.contains("results as sysbench's"), "{said}");
     preparing::still_preparing_is_found(&home, &s);
     statements::same_statements_per_event_as_sysbench(&home, &s);
+    reports::report_hooks_print_the_intervals_and_the_run(&home, &s);
 
     ok(
         &txbench(

@@ -341,15 +341,7 @@ impl Level<'_> {
         script: &Arc<crate::workload::lua::Script>,
         given: &Arc<crate::workload::lua::options::Given>,
     ) -> Ready {
-        let d = &self.plan.driver;
-        let general = vec![
-            ("threads", f64::from(self.threads)),
-            ("time", d.time_s),
-            ("events", d.events.unwrap_or(0) as f64),
-            ("rate", d.rate.unwrap_or(0.0)),
-            ("report_interval", d.report_interval_s),
-            ("warmup_time", d.warmup_s),
-        ];
+        let general = lua_general(self.plan, self.threads);
         Ready {
             workload: Arc::new(crate::workload::lua::LuaWorkload::new(
                 script.clone(),
@@ -561,4 +553,18 @@ fn growth_at_end(
         _ => {}
     }
     Ok(())
+}
+
+/// sysbench.opt's general options of a Lua script's run at `threads` (threads, time,
+/// events, rate, report_interval, warmup_time).
+pub fn lua_general(plan: &Plan, threads: u32) -> Vec<(&'static str, f64)> {
+    let d = &plan.driver;
+    vec![
+        ("threads", f64::from(threads)),
+        ("time", d.time_s),
+        ("events", d.events.unwrap_or(0) as f64),
+        ("rate", d.rate.unwrap_or(0.0)),
+        ("report_interval", d.report_interval_s),
+        ("warmup_time", d.warmup_s),
+    ]
 }

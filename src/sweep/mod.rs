@@ -9,7 +9,7 @@ mod growth;
 mod level;
 mod part;
 
-pub use level::level;
+pub use level::{level, lua_general};
 
 use crate::config::RunConfig;
 use crate::engine::TargetUrl;

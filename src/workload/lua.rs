@@ -9,12 +9,14 @@ mod command;
 mod ffi;
 pub mod kinds;
 pub mod options;
+mod report;
 mod session;
 mod sql;
 mod state;
 mod worker;
 
 pub use command::run_command;
+pub use report::{Reporter, Stat};
 pub use state::one_line;
 
 use crate::workload::rand::WorkerRng;
@@ -322,7 +324,7 @@ impl Workload for LuaWorkload {
 
     fn notes(&self) -> Vec<String> {
         vec![format!(
-            "sysbench Lua script {} (sha256 {}), run by txbench's driver: sysbench's report hooks are not called, txbench reports",
+            "sysbench Lua script {} (sha256 {}), run by txbench's driver",
             self.script.path.display(),
             &self.script.sha256[..12.min(self.script.sha256.len())]
         )]

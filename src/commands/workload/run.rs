@@ -8,15 +8,18 @@ use crate::cli::{RunCmd, WorkloadChoice};
 use crate::commands::resolve_targets;
 use crate::config::{RunConfig, ThreadLevels};
 use crate::driver;
+use crate::engine::TargetUrl;
 use crate::error::{EXIT_INTERRUPTED, EXIT_OK, Failure};
 use crate::report::text;
 use crate::results::{IntervalRow, RunResult, RunStatus, Sweep};
 use crate::store::live::Kind;
 use crate::sweep::{self, Choice, Plan};
+use crate::workload::lua::{Reporter, Stat};
 use anyhow::Result;
 use indicatif::ProgressBar;
 use serde_json::json;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 /// What the driver shows while it runs.
@@ -27,6 +30,10 @@ struct LiveDisplay {
     prefix: String,
     level: Option<usize>,
     bar: Option<ProgressBar>,
+    /// The script's report_intermediate hook, which prints the intervals instead, and the
+    /// seconds into the run so far (sysbench's time_total).
+    reporter: Option<Arc<Reporter>>,
+    total_s: Mutex<f64>,
 }
 
 impl driver::Display for LiveDisplay {
@@ -44,6 +51,10 @@ impl driver::Display for LiveDisplay {
                 v["level"] = json!(l);
             }
             println!("{v}");
+        } else if let Some(r) = self.reporter.as_ref().filter(|r| r.intermediate) {
+            let mut total = self.total_s.lock().unwrap_or_else(|p| p.into_inner());
+            *total += (row.end_s - row.start_s).max(0.0);
+            r.interval(Stat::of_interval(row, *total));
         } else if !self.quiet {
             let line = format!("{}{}", self.prefix, text::interval_line(row));
             match &self.bar {
@@ -67,6 +78,27 @@ impl driver::Display for LiveDisplay {
 /// What `run` shows: notes on stderr, each level's live display and its result.
 struct Printer<'a> {
     out: &'a Output,
+    /// A Lua script's report hooks, in text output.
+    reporter: Option<Arc<Reporter>>,
+}
+
+impl<'a> Printer<'a> {
+    /// With the report hooks of `plan`'s Lua script, if it sets any, when the output is
+    /// text and not quiet (--json's stdout is JSON lines; -q prints no intervals).
+    fn new(out: &'a Output, plan: &Plan, threads: u32, targets: &[TargetUrl]) -> Result<Self> {
+        let mut reporter = None;
+        if let Choice::Lua { script, given } = &plan.choice
+            && !out.json
+            && !out.quiet
+            && let Some(engine) = targets.first().map(|t| t.engine)
+        {
+            let general = sweep::lua_general(plan, threads);
+            reporter = Reporter::start(script.clone(), given.clone(), general, engine)
+                .map_err(Failure::Usage)?
+                .map(Arc::new);
+        }
+        Ok(Printer { out, reporter })
+    }
 }
 
 impl sweep::Show for Printer<'_> {
@@ -86,6 +118,8 @@ impl sweep::Show for Printer<'_> {
             prefix,
             level,
             bar: progress_bar(self.out, secs, "{elapsed_precise} [{bar:40}] {pos}/{len} s"),
+            reporter: self.reporter.clone(),
+            total_s: Mutex::new(0.0),
         })
     }
 
@@ -102,6 +136,11 @@ impl sweep::Show for Printer<'_> {
                        "notes": result.notes, "level": level})
             );
         } else if !(self.out.quiet && level.is_some()) {
+            if let Some(r) = self.reporter.as_ref().filter(|r| r.cumulative)
+                && let Some(stat) = Stat::of_run(result)
+            {
+                r.cumulative(stat);
+            }
             // A quiet sweep prints only its table at the end.
             print!("{}", text::summary(result));
             if level.is_none() {
@@ -242,20 +281,19 @@ pub fn run(out: &Output, urls: &[String], cmd: &RunCmd) -> Result<i32> {
         }
     }
     let plan = plan(cmd)?;
-    let show = Printer { out };
     let name = plan.choice.name();
     let levels = d.threads.clone().unwrap_or(ThreadLevels(vec![1]));
+    let targets = resolve_targets(out, urls, &d.servers)?;
+    let show = Printer::new(out, &plan, levels.0[0], &targets)?;
     if levels.is_sweep() {
         let dir = d
             .out
             .clone()
             .unwrap_or_else(|| default_run_dir(name, "sweep"));
-        let targets = resolve_targets(out, urls, &d.servers)?;
         crate::commands::live::mark(out, &dir, Kind::Sweep);
         let sw = sweep::sweep(&plan, &targets, &dir, Some(&levels.0), &show)?;
         return sweep_done(out, &sw, &dir);
     }
-    let targets = resolve_targets(out, urls, &d.servers)?;
     let threads = levels.0[0];
     let dir = d
         .out
@@ -329,6 +367,8 @@ fn resume(
     plan.args = s.args.clone();
     let targets = resolve_targets(out, urls, &cmd.driver.servers)?;
     crate::commands::live::mark(out, dir, Kind::Sweep);
-    let sw = sweep::sweep(&plan, &targets, dir, None, &Printer { out })?;
+    let threads = cmd.driver.threads.as_ref().map_or(1, |l| l.0[0]);
+    let show = Printer::new(out, &plan, threads, &targets)?;
+    let sw = sweep::sweep(&plan, &targets, dir, None, &show)?;
     sweep_done(out, &sw, dir)
 }

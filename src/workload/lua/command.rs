@@ -55,7 +55,7 @@ pub fn run_command(
             &given.values,
             tid,
             threads,
-            super::worker::driver_name(&conn),
+            super::worker::driver_name(conn.engine()),
         );
         let made = Made {
             command: name,

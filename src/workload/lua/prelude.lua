@@ -142,10 +142,41 @@ for _, name in ipairs({ "db_connect", "db_disconnect", "db_query", "db_bulk_inse
    _G[name] = function() unsupported("sysbench 0.5's " .. name .. "()") end
 end
 
--- Reports are txbench's own: the hooks are accepted and never called.
-function sysbench.report_default() end
-function sysbench.report_csv() end
-function sysbench.report_json() end
+-- sysbench's report formats, for a script's report hooks (report.rs calls them with
+-- sysbench's stat table: counts over time_interval seconds, latency_pct in seconds).
+local function rates(stat)
+   local s = stat.time_interval
+   if s <= 0 then s = 1 end
+   return stat.events / s, (stat.reads + stat.writes + stat.other) / s, stat.reads / s,
+      stat.writes / s, stat.other / s, stat.latency_pct * 1000, stat.errors / s,
+      stat.reconnects / s
+end
+
+function sysbench.report_default(stat)
+   local tps, qps, r, w, o, lat, err, rec = rates(stat)
+   print(string.format("[ %.0fs ] thds: %u tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) "
+      .. "lat (ms,%u%%): %4.2f err/s %4.2f reconn/s: %4.2f", stat.time_total,
+      stat.threads_running, tps, qps, r, w, o, sysbench.opt.percentile, lat, err, rec))
+end
+
+function sysbench.report_csv(stat)
+   local tps, qps, r, w, o, lat, err, rec = rates(stat)
+   print(string.format("%.0f,%u,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f",
+      stat.time_total, stat.threads_running, tps, qps, r, w, o, lat, err, rec))
+end
+
+-- A JSON array of intervals: opened by the first, closed when the reports end.
+local json_reports = false
+function sysbench.report_json(stat)
+   io.write(json_reports and ",\n" or "[\n")
+   json_reports = true
+   local tps, qps, r, w, o, lat, err, rec = rates(stat)
+   io.write(string.format('  {\n    "time": %4.0f,\n    "threads": %u,\n    "tps": %4.2f,\n'
+      .. '    "qps": {\n      "total": %4.2f,\n      "reads": %4.2f,\n      "writes": %4.2f,\n'
+      .. '      "other": %4.2f\n    },\n    "latency": %4.2f,\n    "errors": %4.2f,\n'
+      .. '    "reconnects": %4.2f\n  }', stat.time_total, stat.threads_running, tps, qps, r,
+      w, o, lat, err, rec))
+end
 
 -- sysbench.sql -----------------------------------------------------------------------
 local sql = sysbench.sql
@@ -450,6 +481,21 @@ function hidden.call(f, ...)
    io.stdout:flush()
    if ok then return true end
    return false, described(err)
+end
+
+-- A report hook called with its stat table, and what it wrote flushed.
+function hidden.report(name, stat)
+   local hook = sysbench.hooks[name]
+   if type(hook) == "function" then hook(stat) end
+   io.stdout:flush()
+end
+
+-- The intervals' reports ended (the cumulative report follows, as in sysbench):
+-- report_json's array closed; another level's opens a new one.
+function hidden.reports_done()
+   if json_reports then io.write("\n]\n") end
+   json_reports = false
+   io.stdout:flush()
 end
 
 return hidden

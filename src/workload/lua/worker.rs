@@ -62,7 +62,13 @@ impl LuaWorker {
             .rng
             .take()
             .ok_or_else(|| mlua::Error::runtime("txbench: the state was lost"))?;
-        let s = Session::new(rng, &self.given.values, self.id, threads, driver_name(conn));
+        let s = Session::new(
+            rng,
+            &self.given.values,
+            self.id,
+            threads,
+            driver_name(conn.engine()),
+        );
         let made = Made {
             command: "run",
             tid: self.id,
@@ -92,8 +98,8 @@ impl LuaWorker {
 }
 
 /// The engine as sysbench names its driver.
-pub(super) fn driver_name(conn: &Conn) -> &'static str {
-    match conn.engine() {
+pub(super) fn driver_name(engine: Engine) -> &'static str {
+    match engine {
         Engine::Postgres => "pgsql",
         _ => "mysql",
     }
