@@ -135,6 +135,41 @@ fn replayable(workload: &str) -> confirm::Replayable {
     }
 }
 
+/// A sysbench Lua run's script options, which `--confirm` replays too (as the script
+/// declares them, `-` and `_` alike), once the script is found unchanged since the run in
+/// `dir` measured it.
+fn lua_replayable(
+    replay: &mut confirm::Replayable,
+    config: &crate::config::RunConfig,
+    dir: &std::path::Path,
+) -> Result<()> {
+    let Some((file, _)) = confirm::lua_script(&config.args) else {
+        anyhow::bail!(
+            "--confirm: the run in {} recorded no sysbench script after `lua`",
+            dir.display()
+        );
+    };
+    let script = crate::workload::lua::Script::load(std::path::Path::new(&file), "run")
+        .map_err(|e| anyhow::anyhow!("--confirm: the run in {}: {e}", dir.display()))?;
+    if config.workload_options["sha256"].as_str() != Some(script.sha256.as_str()) {
+        anyhow::bail!(
+            "--confirm: {file} is not the script the run in {} measured (its SHA-256 is {}): it changed since",
+            dir.display(),
+            &script.sha256[..12]
+        );
+    }
+    for d in script.all_options() {
+        for name in [d.name.replace('-', "_"), d.name.replace('_', "-")] {
+            let o = (format!("--{name}"), true);
+            if !replay.run.contains(&o) {
+                replay.run.push(o.clone());
+                replay.prepare.push(o);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Runs the confirming experiment of `cmd.confirm` on `h`: None when there is no step.
 pub fn confirm(out: &Output, cmd: &HistoryCmd, h: &History) -> Result<Option<Confirmation>> {
     let Some(at) = &cmd.confirm else {
@@ -234,7 +269,10 @@ impl Step {
             label(index - 1),
             label(index)
         );
-        let replay = replayable(&b.config.workload);
+        let mut replay = replayable(&b.config.workload);
+        if b.config.workload == "lua" {
+            lua_replayable(&mut replay, &b.config, &bs.dir)?;
+        }
         let mut plan = confirm::plan(
             (bs, b),
             (as_, a),
@@ -401,5 +439,39 @@ mod tests {
             assert_eq!(has(&r.prepare, place), None, "{place}");
         }
         assert_eq!(has(&r.prepare, "--warehouses"), Some(true));
+    }
+
+    /// A Lua run's script options are replayed as the script declares them, both
+    /// spellings; a script changed since the run is refused.
+    #[test]
+    fn a_lua_scripts_own_options_may_be_replayed() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("x.lua");
+        std::fs::write(
+            &file,
+            "sysbench.cmdline.options = { table_size = { 'rows', 10 } }\nfunction event() end\n",
+        )
+        .unwrap();
+        let script = crate::workload::lua::Script::load(&file, "run").unwrap();
+        let mut config: crate::config::RunConfig = serde_json::from_value(serde_json::json!({
+            "workload": "lua", "url": "mysql://u@h/db", "threads": 2, "time_s": 3.0,
+            "warmup_s": 0.0, "events": null, "report_interval_s": 1.0, "rate": null,
+            "rate_dist": "poisson", "seed": 1, "retries": 3, "max_error_rate": 0.05,
+            "isolation": null, "stability_window_s": 0.0, "server_metrics": true,
+            "workload_options": {"sha256": script.sha256},
+            "args": ["lua", file.display().to_string(), "--table-size=5"], "prepare_args": [],
+        }))
+        .unwrap();
+        let mut r = super::replayable("lua");
+        super::lua_replayable(&mut r, &config, dir.path()).unwrap();
+        let has = |l: &[(String, bool)], o: &str| l.iter().any(|(n, _)| n == o);
+        for o in ["--table-size", "--table_size", "--rand-type"] {
+            assert!(has(&r.run, o) && has(&r.prepare, o), "{o}");
+        }
+        config.workload_options["sha256"] = serde_json::json!("0".repeat(64));
+        let e = super::lua_replayable(&mut r, &config, dir.path())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is not the script the run in"), "{e}");
     }
 }

@@ -5,6 +5,7 @@
 //! they recorded); both builds then run it on identical data, restored before every cell.
 
 use super::plan::{Plan, Reset, Variant, Workload};
+use crate::config::RunConfig;
 use crate::results::RunResult;
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
@@ -150,6 +151,66 @@ fn replayed(
     Ok(out)
 }
 
+/// A sysbench Lua run's script (the argument after `lua`) and its recorded arguments
+/// without `lua FILE`; None for another workload's.
+pub fn lua_script(args: &[String]) -> Option<(String, Vec<String>)> {
+    let at = args.iter().position(|a| a == "lua")?;
+    let file = args.get(at + 1)?.clone();
+    let mut rest = args.to_vec();
+    rest.drain(at..=at + 1);
+    Some((file, rest))
+}
+
+/// The recorded arguments of both runs and of the data's `prepare`, `lua FILE` taken out of
+/// a Lua run's (the plan names the script): both ran the same script, unchanged between
+/// them, on data its own `prepare` made.
+struct Recorded {
+    script: Option<String>,
+    run: Vec<String>,
+    run_after: Vec<String>,
+    prepare: Vec<String>,
+}
+
+fn recorded(before: (&Path, &RunConfig), after: (&Path, &RunConfig)) -> Result<Recorded> {
+    let (b, a) = (before.1, after.1);
+    if b.workload != "lua" {
+        return Ok(Recorded {
+            script: None,
+            run: b.args.clone(),
+            run_after: a.args.clone(),
+            prepare: b.prepare_args.clone(),
+        });
+    }
+    let no_script = |dir: &Path| {
+        anyhow::anyhow!(
+            "--confirm: the run in {} recorded no sysbench script after `lua`",
+            dir.display()
+        )
+    };
+    let (file, run) = lua_script(&b.args).ok_or_else(|| no_script(before.0))?;
+    let (file_after, run_after) = lua_script(&a.args).ok_or_else(|| no_script(after.0))?;
+    let sha = |c: &RunConfig| c.workload_options["sha256"].as_str().map(String::from);
+    if file != file_after || sha(b).is_none() || sha(b) != sha(a) {
+        bail!(
+            "--confirm: the runs in {} and {} ran other scripts, or the script changed between them ({file} against {file_after})",
+            before.0.display(),
+            after.0.display()
+        );
+    }
+    let Some((_, prepare)) = lua_script(&b.prepare_args).filter(|(f, _)| *f == file) else {
+        bail!(
+            "--confirm: the data of the run in {} was not made by `txbench prepare lua {file}`: run the two builds with `txbench experiment run` and a plan of two `binary` variants",
+            before.0.display()
+        );
+    };
+    Ok(Recorded {
+        script: Some(file),
+        run,
+        run_after,
+        prepare,
+    })
+}
+
 /// The plan that measures `before`'s build against `after`'s, for the benchmark both runs
 /// recorded: `repetitions` blocks of one cell per build, in random order, each from a copy
 /// of the same prepared data.
@@ -183,9 +244,13 @@ pub fn plan(
         );
     }
     let w = &b.config.workload;
-    let run = replayed(&b.config.args, w, &replay.run, &before.0.dir)?;
-    let prepare = replayed(&b.config.prepare_args, w, &replay.prepare, &before.0.dir)?;
-    let run_after = replayed(&a.config.args, w, &replay.run, &after.0.dir)?;
+    let r = recorded(
+        (before.0.dir.as_path(), &b.config),
+        (after.0.dir.as_path(), &a.config),
+    )?;
+    let run = replayed(&r.run, w, &replay.run, &before.0.dir)?;
+    let prepare = replayed(&r.prepare, w, &replay.prepare, &before.0.dir)?;
+    let run_after = replayed(&r.run_after, w, &replay.run, &after.0.dir)?;
     if run != run_after {
         bail!(
             "--confirm: the runs in {} and {} were started with other options ({} against {})",
@@ -213,7 +278,7 @@ pub fn plan(
         workloads: vec![Workload {
             name: w.clone(),
             label: None,
-            script: None,
+            script: r.script,
             prepare,
             run,
         }],
@@ -227,6 +292,57 @@ mod tests {
 
     fn words(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
+    }
+
+    /// A Lua run's recorded configuration.
+    fn lua_config(sha: &str, args: &str, prepare: &str) -> RunConfig {
+        serde_json::from_value(serde_json::json!({
+            "workload": "lua", "url": "mysql://u@h/db", "threads": 2, "time_s": 3.0,
+            "warmup_s": 0.0, "events": null, "report_interval_s": 1.0, "rate": null,
+            "rate_dist": "poisson", "seed": 1, "retries": 3, "max_error_rate": 0.05,
+            "isolation": null, "stability_window_s": 0.0, "server_metrics": true,
+            "workload_options": {"script": "/s/x.lua", "sha256": sha},
+            "args": words(args), "prepare_args": words(prepare),
+        }))
+        .unwrap()
+    }
+
+    /// A Lua run is replayed with its script named in the plan and `lua FILE` out of the
+    /// arguments; the same script unchanged, on data its own prepare made, or refused.
+    #[test]
+    fn a_lua_run_is_replayed_with_its_script() {
+        let b = lua_config(
+            "aa",
+            "--time 2 lua /s/x.lua --tables 2 --threads=4",
+            "lua /s/x.lua --tables 2 --table-size 1000",
+        );
+        let (r1, r2) = (Path::new("r1"), Path::new("r2"));
+        let r = recorded((r1, &b), (r2, &b)).unwrap();
+        assert_eq!(r.script.as_deref(), Some("/s/x.lua"));
+        assert_eq!(r.run, words("--time 2 --tables 2 --threads=4"));
+        assert_eq!(r.run_after, r.run);
+        assert_eq!(r.prepare, words("--tables 2 --table-size 1000"));
+        let changed = lua_config("bb", "lua /s/x.lua --tables 2", "lua /s/x.lua");
+        let e = recorded((r1, &b), (r2, &changed))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("the script changed between them"), "{e}");
+        let mut tpcc_data = b.clone();
+        tpcc_data.prepare_args = words("tpcc --warehouses 10");
+        let e = recorded((r1, &tpcc_data), (r2, &b))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("was not made by `txbench prepare lua /s/x.lua`"),
+            "{e}"
+        );
+        // Another workload's arguments pass as they are.
+        let mut tpcc = b.clone();
+        tpcc.workload = "tpcc".into();
+        let r = recorded((r1, &tpcc), (r2, &tpcc)).unwrap();
+        assert_eq!((r.script, r.run), (None, tpcc.args.clone()));
     }
 
     #[test]
