@@ -453,15 +453,8 @@ mod tests {
         )
         .unwrap();
         let script = crate::workload::lua::Script::load(&file, "run").unwrap();
-        let mut config: crate::config::RunConfig = serde_json::from_value(serde_json::json!({
-            "workload": "lua", "url": "mysql://u@h/db", "threads": 2, "time_s": 3.0,
-            "warmup_s": 0.0, "events": null, "report_interval_s": 1.0, "rate": null,
-            "rate_dist": "poisson", "seed": 1, "retries": 3, "max_error_rate": 0.05,
-            "isolation": null, "stability_window_s": 0.0, "server_metrics": true,
-            "workload_options": {"sha256": script.sha256},
-            "args": ["lua", file.display().to_string(), "--table-size=5"], "prepare_args": [],
-        }))
-        .unwrap();
+        let args = format!("lua {} --table-size=5", file.display());
+        let mut config = crate::experiment::confirm::tests::lua_config(&script.sha256, &args, "");
         let mut r = super::replayable("lua");
         super::lua_replayable(&mut r, &config, dir.path()).unwrap();
         let has = |l: &[(String, bool)], o: &str| l.iter().any(|(n, _)| n == o);

@@ -287,15 +287,15 @@ pub fn plan(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn words(s: &str) -> Vec<String> {
+    pub(crate) fn words(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
     }
 
-    /// A Lua run's recorded configuration.
-    fn lua_config(sha: &str, args: &str, prepare: &str) -> RunConfig {
+    /// A Lua run's recorded configuration (commands/confirm.rs's tests use it too).
+    pub(crate) fn lua_config(sha: &str, args: &str, prepare: &str) -> RunConfig {
         serde_json::from_value(serde_json::json!({
             "workload": "lua", "url": "mysql://u@h/db", "threads": 2, "time_s": 3.0,
             "warmup_s": 0.0, "events": null, "report_interval_s": 1.0, "rate": null,

@@ -54,6 +54,8 @@ pub struct Script {
     pub functions: Vec<String>,
     /// It defines sysbench.hooks.before_restart_event.
     pub restart_hook: bool,
+    /// Whether it sets `sysbench.hooks.report_intermediate` and `report_cumulative`.
+    pub report_hooks: [bool; 2],
     /// Its transaction kinds' global functions and the kinds' names (lua/kinds.rs; empty:
     /// every event is one kind, the script's).
     pub kinds: Vec<(String, String)>,
@@ -90,6 +92,7 @@ impl Script {
             commands: Vec::new(),
             functions: Vec::new(),
             restart_hook: false,
+            report_hooks: [false; 2],
             kinds: Vec::new(),
         };
         let values = Default::default();
@@ -143,10 +146,14 @@ impl Script {
         self.kinds =
             kinds::detect(|f| matches!(g.get::<mlua::Value>(f), Ok(mlua::Value::Function(_))));
         let hooks: mlua::Table = sb.get("hooks")?;
-        self.restart_hook = matches!(
-            hooks.get::<mlua::Value>("before_restart_event")?,
-            mlua::Value::Function(_)
-        );
+        let set = |name: &str| -> mlua::Result<bool> {
+            Ok(matches!(
+                hooks.get::<mlua::Value>(name)?,
+                mlua::Value::Function(_)
+            ))
+        };
+        self.restart_hook = set("before_restart_event")?;
+        self.report_hooks = [set("report_intermediate")?, set("report_cumulative")?];
         let mut h = Sha256::new();
         h.update(self.source.as_bytes());
         let package: mlua::Table = g.get("package")?;

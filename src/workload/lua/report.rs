@@ -123,17 +123,21 @@ const CUMULATIVE_WAIT: Duration = Duration::from_secs(10);
 
 impl Reporter {
     /// A state for `script` with the options `given` and sysbench.opt's `general`, on a
-    /// thread of its own; None when the script sets neither hook. Err: the script's error
-    /// at load, file:line first.
+    /// thread of its own; None when the script sets neither hook (as its load found,
+    /// `Script::report_hooks`). Err: the script's error at load, file:line first.
     pub fn start(
         script: Arc<Script>,
         given: Arc<Given>,
         general: Vec<(&'static str, f64)>,
         engine: crate::engine::Engine,
     ) -> Result<Option<Reporter>, String> {
+        let [intermediate, cumulative] = script.report_hooks;
+        if !(intermediate || cumulative) {
+            return Ok(None);
+        }
         let driver = super::worker::driver_name(engine);
         let (tx, rx) = unbounded::<Msg>();
-        let (said, hooks) = bounded::<Result<(bool, bool), String>>(1);
+        let (said, loaded) = bounded::<Result<(), String>>(1);
         let thread = std::thread::Builder::new()
             .name("lua-report".into())
             .spawn(move || {
@@ -151,14 +155,8 @@ impl Reporter {
                 let session = Session::new(rng, &given.values, 0, threads, driver);
                 match new_state(&script, &made, session) {
                     Ok(lua) => {
-                        let set = (
-                            is_hook(&lua, "report_intermediate"),
-                            is_hook(&lua, "report_cumulative"),
-                        );
-                        let _ = said.send(Ok(set));
-                        if set.0 || set.1 {
-                            serve(&lua, &rx);
-                        }
+                        let _ = said.send(Ok(()));
+                        serve(&lua, &rx);
                     }
                     Err(e) => {
                         let _ = said.send(Err(one_line(&e)));
@@ -166,13 +164,9 @@ impl Reporter {
                 }
             })
             .map_err(|e| format!("the report hooks' thread: {e}"))?;
-        let (intermediate, cumulative) = hooks
+        loaded
             .recv()
             .map_err(|_| "the report hooks' thread ended".to_string())??;
-        if !(intermediate || cumulative) {
-            let _ = thread.join();
-            return Ok(None);
-        }
         Ok(Some(Reporter {
             intermediate,
             cumulative,
@@ -208,19 +202,6 @@ impl Drop for Reporter {
             let _ = t.join();
         }
     }
-}
-
-/// Whether the script set `sysbench.hooks.NAME` to a function.
-fn is_hook(lua: &mlua::Lua, name: &str) -> bool {
-    let hook = || -> mlua::Result<bool> {
-        let sb: mlua::Table = lua.globals().get("sysbench")?;
-        let hooks: mlua::Table = sb.get("hooks")?;
-        Ok(matches!(
-            hooks.get::<mlua::Value>(name)?,
-            mlua::Value::Function(_)
-        ))
-    };
-    hook().unwrap_or(false)
 }
 
 /// Calls the hooks until the channel closes; a hook's error is said once on stderr.
