@@ -21,13 +21,16 @@ if [ -z "${TXBENCH_HOME:-}" ]; then
   export TXBENCH_HOME=$OWN_HOME
 fi
 URL=$("$T" --json server start statements | jq -r .url)
-trap '"$T" server stop statements --rm >/dev/null 2>&1 || true; [ -z "$OWN_HOME" ] || rm -rf "$OWN_HOME"' EXIT
+trap '"$T" server stop statements --rm >/dev/null 2>&1 || true; rm -f "${CFG:-}"; [ -z "$OWN_HOME" ] || rm -rf "$OWN_HOME"' EXIT
 PORT=$(echo "$URL" | sed -E 's|.*:([0-9]+)/.*|\1|')
 SOCK=$("$T" --json server status statements | jq -r .socket)
-# The sandbox's user; its password stays in $TXBENCH_HOME/secret and sysbench's arguments.
-SB=(--db-driver=mysql --mysql-host=127.0.0.1 "--mysql-port=$PORT" --mysql-user=txbench
-  "--mysql-password=$(cat "$TXBENCH_HOME/secret")" --mysql-db=txbench --tables=1
-  "--table-size=$SIZE")
+# The sandbox's user; its password goes to sysbench in a file only we read (never on a
+# command line, which every local user can read).
+CFG=$(mktemp)
+chmod 600 "$CFG"
+echo "mysql-password=$(cat "$TXBENCH_HOME/secret")" > "$CFG"
+SB=("--config-file=$CFG" --db-driver=mysql --mysql-host=127.0.0.1 "--mysql-port=$PORT"
+  --mysql-user=txbench --mysql-db=txbench --tables=1 "--table-size=$SIZE")
 COUNTERS=(Com_select Com_insert Com_update Com_delete Com_begin Com_commit Com_rollback
   Com_stmt_prepare Com_stmt_execute Com_stmt_close)
 LIST=$(printf "'%s'," "${COUNTERS[@]}")

@@ -45,15 +45,31 @@ fn added(s: &common::Server, run: impl FnOnce()) -> Vec<(String, u64)> {
 pub(super) fn same_statements_per_event_as_sysbench(home: &Home, s: &common::Server) {
     let rw = format!("{SYSBENCH}/oltp_read_write.lua");
     let u = s.login_url();
+    // The password in a file only its owner reads, not on a command line every local user
+    // can read.
+    let cfg = home.path().join("sysbench.cfg");
+    {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&cfg)
+            .unwrap();
+        writeln!(
+            f,
+            "mysql-password={}",
+            u.password.clone().unwrap_or_default()
+        )
+        .unwrap();
+    }
     let sb = added(s, || {
         let out = std::process::Command::new("sysbench")
+            .arg(format!("--config-file={}", cfg.display()))
             .args(["--db-driver=mysql", "--mysql-host=127.0.0.1"])
             .arg(format!("--mysql-port={}", u.port))
             .arg(format!("--mysql-user={}", u.user))
-            .arg(format!(
-                "--mysql-password={}",
-                u.password.clone().unwrap_or_default()
-            ))
             .arg(format!("--mysql-db={}", u.database))
             .args(["--tables=2", "--table-size=1000", "--threads=1"])
             .args(["--events=1000", "--time=0", &rw, "run"])
