@@ -110,7 +110,7 @@ fn txbench_statements_keep_their_column_types_and_not_their_names() {
     let st = conn
         .prep("SELECT ? AS a, CAST(? AS UNSIGNED) AS b, CAST(? AS DECIMAL(6,2)) AS c, ? AS d, CAST(? AS DATE) AS e, NULL AS f")
         .unwrap();
-    let txbench::engine::Stmt::Mysql(inner) = &st else {
+    let txbench::engine::Stmt::Mysql(inner, _) = &st else {
         panic!("a MariaDB statement")
     };
     assert_eq!(inner.columns().len(), 6);

@@ -137,6 +137,7 @@ fn builtin_scripts_run_on_mariadb() {
     let (home, s) = builtins_run_on(Db::MariaDb);
     retries_repeat_their_inputs(&home, &s);
     too_many_inside_at_the_end_are_waited_for(&home, &s);
+    users_before_their_commit_are_cut_however_many(&home, &s);
     commits_held_across_the_opening_are_allowed_for(&home, &s);
 }
 
@@ -192,17 +193,105 @@ fn commits_held_across_the_opening_are_allowed_for(home: &Home, s: &Server) {
 
 /// The end of a run cuts the users still inside a transaction a second after it only while
 /// they are few against those completed: here client 0 completes about 60 short transactions
-/// in 3 s while the other 7 sit in one 6-s transaction each, so the 7 still inside at 4 s
+/// in 3 s while the other 7 sit in one autocommitted 6-s SLEEP each (which the server may
+/// count when cut), so the 7 still inside at 4 s
 /// (4.5 s with the closing sample's wait) are more than 5 % of those completed and are
 /// waited for, not cut, and the run says so.
 fn too_many_inside_at_the_end_are_waited_for(home: &Home, s: &Server) {
-    let file = home.path().join("sleepers.sql");
-    std::fs::write(
-        &file,
+    let (out, r) = eight_users_for_3s(
+        home,
+        s,
+        "sleepers",
         "\\if :client_id = 0\nSELECT SLEEP(0.05);\n\\else\nSELECT SLEEP(6);\n\\endif\n",
-    )
-    .unwrap();
-    let dir = home.path().join("sleepers");
+    );
+    let notes = r["notes"].to_string();
+    assert!(
+        notes.contains("7 virtual user(s) were still inside a transaction")
+            && notes.contains("they were waited for, not cut"),
+        "{notes}\n{:?}",
+        text(&out)
+    );
+    assert!(!notes.contains("they were cut"), "{notes}");
+    let sum = &r["summary"];
+    assert_eq!(sum["cut"], 0, "{sum}");
+    // Waited for: the sleepers' transactions ended at about 6 s, 3 s past the end.
+    assert!(sum["overrun_s"].as_f64().unwrap() > 1.0, "{sum}");
+}
+
+/// The same 7 sleepers as above, each inside a transaction that has updated a row and not
+/// yet sent its COMMIT: all 7 are cut, however many against those completed, since their
+/// transactions certainly roll back and the server counts nothing for them. VALID, the
+/// cross-checks agreeing, the rows unchanged. A sleeper whose attempt committed a first
+/// transaction before it (its COMMIT went out) is waited for as before.
+fn users_before_their_commit_are_cut_however_many(home: &Home, s: &Server) {
+    s.exec(&[
+        "CREATE TABLE held (id INT PRIMARY KEY, n INT) ENGINE=InnoDB",
+        "INSERT INTO held VALUES (0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), (7, 0)",
+    ]);
+    let sleeper = |name: &str, first: &str| {
+        let script = format!(
+            "\\if :client_id = 0\nSELECT SLEEP(0.05);\n\\else\n{first}BEGIN;\n\
+             UPDATE held SET n = n + 1 WHERE id = :client_id;\nSELECT SLEEP(6);\nCOMMIT;\n\\endif\n"
+        );
+        eight_users_for_3s(home, s, name, &script)
+    };
+    let (out, r) = sleeper("uncommitted", "");
+    let (notes, sum) = (r["notes"].to_string(), &r["summary"]);
+    assert_eq!(out.status.code(), Some(0), "{}\n{notes}", r["validity"]);
+    assert!(
+        notes.contains("7 virtual user(s) were still inside a transaction")
+            && notes.contains("they were cut")
+            && notes.contains("7 of them before they sent anything that could end"),
+        "{notes}"
+    );
+    assert_eq!(
+        (&sum["cut"], &sum["cut_uncommitted"]),
+        (&0.into(), &7.into()),
+        "{sum}"
+    );
+    let checks = sum["server"]["cross_checks"].as_array().unwrap();
+    assert!(
+        !checks.is_empty() && checks.iter().all(|c| c["agrees"] == true),
+        "{checks:?}"
+    );
+    assert!(
+        text(&out).0.contains("and 7 before their COMMIT"),
+        "{:?}",
+        text(&out)
+    );
+    assert_none_held(s, "the cut transactions' updates were rolled back");
+
+    // A COMMIT sent earlier in the attempt: its transaction reached the server, so the
+    // attempt cannot be cut as if nothing had (each such cut counts against the 5 %).
+    let (out, r) = sleeper(
+        "committed",
+        "BEGIN;\nUPDATE held SET n = n WHERE id = 0;\nCOMMIT;\n",
+    );
+    let (notes, sum) = (r["notes"].to_string(), &r["summary"]);
+    assert!(
+        notes.contains("7 virtual user(s) were still inside a transaction")
+            && notes.contains("they were waited for, not cut"),
+        "{notes}\n{:?}",
+        text(&out)
+    );
+    assert_eq!(
+        (&sum["cut"], &sum["cut_uncommitted"]),
+        (&0.into(), &0.into()),
+        "{sum}"
+    );
+}
+
+/// `script` (written to NAME.sql) run by 8 users for 3 s into `name`: the command's output
+/// and its result.json.
+fn eight_users_for_3s(
+    home: &Home,
+    s: &Server,
+    name: &str,
+    script: &str,
+) -> (std::process::Output, serde_json::Value) {
+    let file = home.path().join(format!("{name}.sql"));
+    std::fs::write(&file, script).unwrap();
+    let dir = home.path().join(name);
     let out = txbench(
         home,
         s,
@@ -218,19 +307,22 @@ fn too_many_inside_at_the_end_are_waited_for(home: &Home, s: &Server) {
             dir.to_str().unwrap(),
         ],
     );
-    let r = result_json(&dir);
-    let notes = r["notes"].to_string();
-    assert!(
-        notes.contains("7 virtual user(s) were still inside a transaction")
-            && notes.contains("they were waited for, not cut"),
-        "{notes}\n{:?}",
-        text(&out)
+    (out, result_json(&dir))
+}
+
+/// Every `held` row still 0, within 3 s (a cut session's rollback ends after its KILL).
+fn assert_none_held(s: &Server, what: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while s.count("SELECT COUNT(*) FROM held WHERE n <> 0") > 0
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(
+        s.count("SELECT COUNT(*) FROM held WHERE n <> 0"),
+        0,
+        "{what}"
     );
-    assert!(!notes.contains("they were cut"), "{notes}");
-    let sum = &r["summary"];
-    assert_eq!(sum["cut"], 0, "{sum}");
-    // Waited for: the sleepers' transactions ended at about 6 s, 3 s past the end.
-    assert!(sum["overrun_s"].as_f64().unwrap() > 1.0, "{sum}");
 }
 
 /// Deadlocks are retried with the same random inputs (pgbench 15+): each attempt logs its

@@ -55,7 +55,10 @@ pub fn cross_checks(
         let txbench = (summary.stmts.reads + summary.stmts.writes) as f64;
         let per_txn = txbench / (summary.transactions.max(1) as f64);
         let slack = txbench / summary.duration_s.max(1e-9) * opening_lag_s
-            + attempts_not_ended * per_txn.max(1.0);
+            + attempts_not_ended * per_txn.max(1.0)
+            // A user cut before it could end its transaction: its statement in flight may
+            // not have been read (queued behind a thread pool), or its next refused.
+            + summary.cut_uncommitted as f64;
         out.push(
             CrossCheck::new(
                 "statements (Com_select + Com_insert + Com_update + Com_delete + Com_replace)",
@@ -297,8 +300,9 @@ fn pg_transactions(
     // rollback of its session's end, or its autocommitted statements); each connection that
     // cut them logged in and ran one statement.
     let slack = opening
-        + ((summary.errors + summary.retries + summary.cut) * autocommit_most + summary.reconnects)
-            as f64
+        + ((summary.errors + summary.retries + summary.cut) * autocommit_most
+            + summary.reconnects
+            + summary.cut_uncommitted) as f64
         + costs.cut_connections as f64
         + costs.per_connection
             * (ends.connections + summary.reconnects + costs.cut_connections) as f64

@@ -7,14 +7,17 @@
 //! on the server from a connection of its own (engine::sessions), so their statements stop
 //! and their locks go before the closing sample (waited for after the measured phase, which
 //! ends when the users have stopped). A cut user's attempt is counted as cut,
-//! neither completed nor failed (its statements sent are counted, and the cross-checks
-//! allow each cut attempt to have ended on the server either way).
+//! neither completed nor failed (its statements sent are counted). A user cut before it sent
+//! anything that could end a transaction (its gate still clean, then closed by the cut, so
+//! that it never sends one) is counted apart, as cut uncommitted: on MySQL the server
+//! counts nothing for it, so any number may be cut. The cross-checks allow each other cut
+//! attempt to have ended on the server either way, so those are cut only while few.
 
 use crate::engine::TargetUrl;
-use crate::engine::sessions::Handle;
+use crate::engine::sessions::{Gate, Handle};
 use crossbeam_channel::Receiver;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long the end of a run waits for the transactions in flight before it cuts the users
@@ -26,13 +29,15 @@ pub(super) const GRACE: Duration = Duration::from_secs(1);
 const CUT_LIMIT: Duration = Duration::from_secs(5);
 
 /// A virtual user's session: on which target, the server's id of it (0: not known), a
-/// hold on its socket, and whether the end of the run cut it.
+/// hold on its socket, whether the end of the run cut it, and its attempt's gate.
 #[derive(Default)]
 pub(super) struct Session {
     target: AtomicUsize,
     id: AtomicU64,
     socket: Mutex<Option<Handle>>,
     cut: AtomicBool,
+    /// Passed by the user's thread before each statement that could end a transaction.
+    pub(super) gate: Arc<Gate>,
 }
 
 impl Session {
@@ -52,15 +57,18 @@ impl Session {
         *self.socket.lock().unwrap_or_else(|p| p.into_inner()) = None;
     }
 
-    /// Whether the end of the run cut this user's session.
+    /// Whether the end of the run cut this user's session (a closed gate is a cut
+    /// decided, its flag perhaps not yet set).
     pub(super) fn was_cut(&self) -> bool {
-        self.cut.load(Ordering::SeqCst)
+        self.cut.load(Ordering::SeqCst) || self.gate.closed()
     }
 }
 
 /// A cut under way: the users cut, and the servers' answers to come.
 pub(super) struct Cutting {
     pub(super) users: u64,
+    /// Of them, those cut before they sent anything that could end a transaction.
+    pub(super) uncommitted: u64,
     /// Connections opened to end the sessions (one per target; on PostgreSQL each is a
     /// login and a transaction).
     pub(super) connections: u64,
@@ -69,11 +77,17 @@ pub(super) struct Cutting {
     at: Instant,
 }
 
-/// Cuts `users` (indexes into `sessions`): each is marked cut (so that the error it then
-/// sees is counted as the cut), its socket shut, and its session ended on its target's
-/// server, each target from a thread of its own, through the first of its `ways` in that
-/// takes the connection (past a thread pool first).
-pub(super) fn cut(sessions: &[Session], users: &[usize], ways: &[Vec<TargetUrl>]) -> Cutting {
+/// Cuts `users` (indexes into `sessions`), of which `uncommitted` were cut with their gates
+/// closed: each is marked cut (so that the error it then sees is counted as the cut), its
+/// socket shut, and its session ended on its target's server, each target from a thread of
+/// its own, through the first of its `ways` in that takes the connection (past a thread
+/// pool first).
+pub(super) fn cut(
+    sessions: &[Session],
+    users: &[usize],
+    uncommitted: u64,
+    ways: &[Vec<TargetUrl>],
+) -> Cutting {
     let at = Instant::now();
     let mut by_target: Vec<Vec<u64>> = vec![Vec::new(); ways.len()];
     for &u in users {
@@ -111,6 +125,7 @@ pub(super) fn cut(sessions: &[Session], users: &[usize], ways: &[Vec<TargetUrl>]
     }
     Cutting {
         users: users.len() as u64,
+        uncommitted,
         connections,
         answers,
         at,

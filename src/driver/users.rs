@@ -68,8 +68,8 @@ fn ensure_open_files(users: usize) -> Result<bool> {
 pub(super) struct InFlight {
     /// The users cut (None: nobody was).
     pub(super) cutting: Option<Cutting>,
-    /// Users still inside a transaction after the grace and waited for, not cut: too many
-    /// against the transactions completed.
+    /// Users still inside a transaction after the grace and waited for, not cut: those that
+    /// may have sent what ends one, too many against the transactions completed.
     pub(super) waited_for: usize,
     /// Users that did not finish within END_JOIN_LIMIT.
     pub(super) left: usize,
@@ -245,23 +245,40 @@ impl Users {
     }
 
     /// Waits for the transactions in flight: with `cut` (the targets' URLs, and how many
-    /// users may be cut), a [`cut::GRACE`] for them to end, then the users still inside one
-    /// are cut, unless they are more than may be (they are waited for); then up to
-    /// END_JOIN_LIMIT for the rest.
+    /// users may be cut after they may have sent what ends a transaction), a [`cut::GRACE`]
+    /// for them to end, then the users still inside one are cut: on MySQL every one that
+    /// sent nothing that could end it (its gate closed), and the others unless they are
+    /// more than may be (then they are waited for); then up to END_JOIN_LIMIT for the rest.
     pub(super) fn join_in_flight(&mut self, cut: Option<(&[Vec<TargetUrl>], u64)>) -> InFlight {
         let mut left = std::mem::take(&mut self.handles);
         let mut ended = InFlight::default();
         if let Some((ways, most)) = cut {
             left = join_within(left, cut::GRACE);
-            let inside: Vec<usize> = left
+            let sessions = &self.shared.sessions;
+            let clean_free = ways
                 .iter()
-                .map(|(id, _)| *id)
-                .filter(|id| self.shared.busy.is_inside(*id))
-                .collect();
-            if inside.len() as u64 > most {
-                ended.waited_for = inside.len();
-            } else if !inside.is_empty() {
-                ended.cutting = Some(cut::cut(&self.shared.sessions, &inside, ways));
+                .flatten()
+                .next()
+                .is_some_and(|u| crate::engine::sessions::clean_cut_uncounted(u.engine));
+            let (mut clean, mut others) = (Vec::new(), Vec::new());
+            for id in left.iter().map(|(id, _)| *id) {
+                if !self.shared.busy.is_inside(id) {
+                    continue;
+                }
+                if clean_free && sessions[id].gate.close() {
+                    clean.push(id);
+                } else {
+                    others.push(id);
+                }
+            }
+            let uncommitted = clean.len() as u64;
+            if others.len() as u64 > most {
+                ended.waited_for = others.len();
+            } else {
+                clean.append(&mut others);
+            }
+            if !clean.is_empty() {
+                ended.cutting = Some(cut::cut(sessions, &clean, uncommitted, ways));
             }
         }
         ended.left = join_within(left, END_JOIN_LIMIT).len();

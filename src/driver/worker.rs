@@ -131,13 +131,15 @@ fn worker_loop(
             break;
         }
         shared.busy.enter(id);
+        let session = &shared.sessions[id];
+        session.gate.attempt(conn.in_transaction());
         let start = Instant::now();
         let galera_node = galera.get(*current).copied().unwrap_or(false);
         let attempts = attempt(cfg, worker, conn, kind, galera_node);
         let end = Instant::now();
         let kind = worker.kind_ran().unwrap_or(kind);
         shared.busy.leave(id);
-        let cut = shared.sessions[id].was_cut();
+        let cut = session.was_cut().then(|| session.gate.closed());
         let at = (intended, start, end);
         let lost = attempts.record(recorder, kind, names, at, cut, &shared.opening);
         if worker.finished() {
@@ -216,7 +218,8 @@ fn attempt(
 impl Attempts {
     /// Counts the transaction in its virtual user's recorder: statements, retries by class,
     /// and its latencies (`at`: intended start, actual start, end), or its failure, or (its
-    /// session `cut` at the end of the run) the cut. Returns whether it lost its connection.
+    /// session `cut` at the end of the run: whether before it sent anything that could end
+    /// a transaction) the cut. Returns whether it lost its connection.
     #[inline]
     fn record(
         &self,
@@ -224,7 +227,7 @@ impl Attempts {
         kind: usize,
         names: &[String],
         at: (Instant, Instant, Instant),
-        cut: bool,
+        cut: Option<bool>,
         opening: &std::sync::OnceLock<Instant>,
     ) -> bool {
         let (intended, start, end) = at;
@@ -260,8 +263,12 @@ impl Attempts {
                 false
             }
             // Whatever the error, it is the cut's: the session ended under it.
-            Err(_) if cut => {
-                r.cut += 1;
+            Err(_) if cut.is_some() => {
+                if cut == Some(true) {
+                    r.cut_uncommitted += 1;
+                } else {
+                    r.cut += 1;
+                }
                 true
             }
             Err((class, msg)) => {
@@ -420,6 +427,8 @@ pub(super) fn spawn(
             };
             barrier.wait();
             let Ok(schedule) = go_rx.recv() else { return };
+            // The user's statements from now on pass its gate (the end of the run's cut).
+            engine::sessions::guard(Some(shared.sessions[id].gate.clone()));
             if let Some(conn) = conn.as_mut() {
                 // A panic is a txbench bug; a virtual user that vanished silently would
                 // leave numbers that look fine, so it ends the run as INVALID.

@@ -22,6 +22,9 @@ pub enum Error {
     /// An error a workload's script raised (a sysbench Lua script): its message, with the
     /// file and line.
     Script(String),
+    /// The end of the run cut this session before a statement that could end its
+    /// transaction went out ([`sessions::Gate`]): nothing was sent.
+    Cut,
 }
 
 /// A database call's result.
@@ -65,6 +68,7 @@ pub fn classify(e: &Error) -> ErrorClass {
         Error::Decode(_) => ErrorClass::Other,
         Error::Conflict(_) => ErrorClass::Serialization,
         Error::Script(_) => ErrorClass::Other,
+        Error::Cut => ErrorClass::LostConnection,
     }
 }
 
@@ -77,6 +81,7 @@ pub fn error_message(e: &Error) -> String {
         Error::Postgres(e) => postgres::error_message(e),
         Error::Data(m) => format!("{m} ({DATA_ERROR_STATE})"),
         Error::Decode(m) | Error::Conflict(m) | Error::Script(m) => m.clone(),
+        Error::Cut => "the end of the run cut this session".to_string(),
     }
 }
 

@@ -60,19 +60,34 @@ pub enum Conn {
 pub enum Stmt {
     /// MySQL's server-side statement.
     #[cfg(feature = "mysql")]
-    Mysql(::mysql::Statement),
+    Mysql(::mysql::Statement, sessions::Class),
     /// PostgreSQL's named statement.
     #[cfg(feature = "postgres")]
-    Postgres(postgres::Statement),
+    Postgres(postgres::Statement, sessions::Class),
 }
 
 /// What `exec*` runs: a prepared [`Stmt`], or SQL text with `?` placeholders (prepared for
 /// the one call).
+#[derive(Clone, Copy)]
 pub enum StmtRef<'a> {
     /// Prepared on this connection.
     Prepared(&'a Stmt),
     /// Text.
     Text(&'a str),
+}
+
+impl StmtRef<'_> {
+    /// What the statement can do to the transaction around it.
+    #[inline]
+    fn class(&self) -> sessions::Class {
+        match self {
+            #[cfg(feature = "mysql")]
+            StmtRef::Prepared(Stmt::Mysql(_, c)) => *c,
+            #[cfg(feature = "postgres")]
+            StmtRef::Prepared(Stmt::Postgres(_, c)) => *c,
+            StmtRef::Text(s) => sessions::Class::of(s),
+        }
+    }
 }
 
 /// A prepared statement or statement text.
@@ -193,6 +208,7 @@ impl Conn {
     /// Runs SQL text (one or more statements) and drops any result.
     #[inline]
     pub fn query_drop(&mut self, sql: impl AsRef<str>) -> Result<()> {
+        self.gate(|| sessions::Class::of(sql.as_ref()))?;
         match self {
             #[cfg(feature = "mysql")]
             Conn::Mysql(c) => Ok(::mysql::prelude::Queryable::query_drop(c, sql.as_ref())?),
@@ -203,6 +219,7 @@ impl Conn {
 
     /// Runs SQL text and returns its first row.
     pub fn query_first<T: FromRow>(&mut self, sql: impl AsRef<str>) -> Result<Option<T>> {
+        self.gate(|| sessions::Class::of(sql.as_ref()))?;
         match self {
             #[cfg(feature = "mysql")]
             Conn::Mysql(c) => {
@@ -222,6 +239,7 @@ impl Conn {
 
     /// Runs SQL text and returns every row.
     pub fn query<T: FromRow>(&mut self, sql: impl AsRef<str>) -> Result<Vec<T>> {
+        self.gate(|| sessions::Class::of(sql.as_ref()))?;
         match self {
             #[cfg(feature = "mysql")]
             Conn::Mysql(c) => {
@@ -243,6 +261,7 @@ impl Conn {
     /// names and every row's cells as the server wrote them (None: NULL), as libpq's
     /// PQgetvalue gives them to pgbench (a script's `\gset`).
     pub fn query_text(&mut self, sql: &str) -> Result<TextRows> {
+        self.gate(|| sessions::Class::of(sql))?;
         match self {
             #[cfg(feature = "mysql")]
             Conn::Mysql(c) => {
@@ -277,14 +296,15 @@ impl Conn {
 
     /// Prepares a statement written with `?` placeholders.
     pub fn prep(&mut self, sql: impl AsRef<str>) -> Result<Stmt> {
+        let class = sessions::Class::of(sql.as_ref());
         match self {
             #[cfg(feature = "mysql")]
-            Conn::Mysql(c) => Ok(Stmt::Mysql(::mysql::prelude::Queryable::prep(
-                c,
-                sql.as_ref(),
-            )?)),
+            Conn::Mysql(c) => Ok(Stmt::Mysql(
+                ::mysql::prelude::Queryable::prep(c, sql.as_ref())?,
+                class,
+            )),
             #[cfg(feature = "postgres")]
-            Conn::Postgres(c) => Ok(Stmt::Postgres(c.prep(sql.as_ref())?)),
+            Conn::Postgres(c) => Ok(Stmt::Postgres(c.prep(sql.as_ref())?, class)),
         }
     }
 
@@ -295,7 +315,7 @@ impl Conn {
     pub fn close_stmt(&mut self, st: &Stmt) -> Result<()> {
         match (self, st) {
             #[cfg(feature = "mysql")]
-            (Conn::Mysql(c), Stmt::Mysql(s)) => {
+            (Conn::Mysql(c), Stmt::Mysql(s, _)) => {
                 Ok(::mysql::prelude::Queryable::close(c, s.clone())?)
             }
             #[allow(unreachable_patterns)]
@@ -306,9 +326,11 @@ impl Conn {
     /// Executes a statement and drops its result (rows changed: [`Conn::affected_rows`]).
     #[inline]
     pub fn exec_drop<S: AsStmt, P: Params>(&mut self, st: S, params: P) -> Result<()> {
-        match (self, st.as_stmt()) {
+        let st = st.as_stmt();
+        self.gate(|| st.class())?;
+        match (self, st) {
             #[cfg(feature = "mysql")]
-            (Conn::Mysql(c), StmtRef::Prepared(Stmt::Mysql(s))) => Ok(
+            (Conn::Mysql(c), StmtRef::Prepared(Stmt::Mysql(s, _))) => Ok(
                 ::mysql::prelude::Queryable::exec_drop(c, s, params.into_mysql())?,
             ),
             #[cfg(feature = "mysql")]
@@ -318,7 +340,7 @@ impl Conn {
                 params.into_mysql(),
             )?),
             #[cfg(feature = "postgres")]
-            (Conn::Postgres(c), StmtRef::Prepared(Stmt::Postgres(s))) => {
+            (Conn::Postgres(c), StmtRef::Prepared(Stmt::Postgres(s, _))) => {
                 c.exec_drop(s, params.into_values())
             }
             #[cfg(feature = "postgres")]
@@ -350,16 +372,18 @@ impl Conn {
         params: P,
         first: bool,
     ) -> Result<Vec<T>> {
-        match (self, st.as_stmt()) {
+        let st = st.as_stmt();
+        self.gate(|| st.class())?;
+        match (self, st) {
             #[cfg(feature = "mysql")]
             (Conn::Mysql(c), st) => {
                 use ::mysql::prelude::Queryable;
                 let params = params.into_mysql();
                 let rows: Vec<::mysql::Row> = match (st, first) {
-                    (StmtRef::Prepared(Stmt::Mysql(s)), true) => {
+                    (StmtRef::Prepared(Stmt::Mysql(s, _)), true) => {
                         c.exec_first(s, params)?.into_iter().collect()
                     }
-                    (StmtRef::Prepared(Stmt::Mysql(s)), false) => c.exec(s, params)?,
+                    (StmtRef::Prepared(Stmt::Mysql(s, _)), false) => c.exec(s, params)?,
                     (StmtRef::Text(s), true) => c.exec_first(s, params)?.into_iter().collect(),
                     (StmtRef::Text(s), false) => c.exec(s, params)?,
                     #[allow(unreachable_patterns)]
@@ -370,7 +394,7 @@ impl Conn {
             #[cfg(feature = "postgres")]
             (Conn::Postgres(c), st) => {
                 let rows = match st {
-                    StmtRef::Prepared(Stmt::Postgres(s)) => c.exec(s, params.into_values())?,
+                    StmtRef::Prepared(Stmt::Postgres(s, _)) => c.exec(s, params.into_values())?,
                     StmtRef::Text(s) => c.exec_once(s, params.into_values())?,
                     #[allow(unreachable_patterns)]
                     _ => return Err(foreign_statement()),

@@ -6,7 +6,10 @@
 //! without any privilege.
 
 use super::{Conn, Engine, TargetUrl};
+use std::cell::RefCell;
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 impl Conn {
     /// The server's id of this session (MySQL's connection id, PostgreSQL's backend pid),
@@ -29,6 +32,179 @@ impl Conn {
             #[cfg(feature = "postgres")]
             Conn::Postgres(c) => c.raw_fd(),
         }
+    }
+}
+
+/// Whether a virtual user's attempt sent a statement that could end a transaction in the
+/// server's counts (a COMMIT or ROLLBACK, an autocommitted statement), so that the end of
+/// the run can cut, without any allowance, the users that did not: their transactions roll
+/// back and MySQL counts nothing for them (Com_commit and Com_rollback count statements).
+/// The user passes its gate before each such statement; the cut closes a gate still clean,
+/// and a closed gate refuses the statement ([`Error::Cut`](super::Error::Cut)), so that a
+/// user cut as clean never sends one.
+#[derive(Debug, Default)]
+pub struct Gate(AtomicU8);
+
+/// Nothing sent in this attempt could have ended a transaction.
+const CLEAN: u8 = 0;
+/// Something sent in this attempt could have.
+const PASSED: u8 = 1;
+/// The end of the run cut the user while clean.
+const CLOSED: u8 = 2;
+
+impl Gate {
+    /// An attempt starts: clean, unless `open` (a transaction an earlier attempt left open,
+    /// which this one may end). A closed gate stays closed.
+    pub fn attempt(&self, open: bool) {
+        let to = if open { PASSED } else { CLEAN };
+        let _ = self
+            .0
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |g| {
+                (g != CLOSED).then_some(to)
+            });
+    }
+
+    /// A statement that could end a transaction is about to go out: false when the gate is
+    /// closed (then it must not).
+    fn pass(&self) -> bool {
+        match self
+            .0
+            .compare_exchange(CLEAN, PASSED, Ordering::SeqCst, Ordering::SeqCst)
+        {
+            Ok(_) => true,
+            Err(g) => g == PASSED,
+        }
+    }
+
+    /// The end of the run cuts the user: closes the gate when clean. Returns whether it did
+    /// (the user's transaction certainly ends uncounted), or false: something that could end
+    /// one may have gone out.
+    pub fn close(&self) -> bool {
+        self.0
+            .compare_exchange(CLEAN, CLOSED, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    }
+
+    /// Whether the end of the run closed it.
+    pub fn closed(&self) -> bool {
+        self.0.load(Ordering::SeqCst) == CLOSED
+    }
+}
+
+thread_local! {
+    /// The gate of the virtual user this thread runs ([`guard`]).
+    static GATE: RefCell<Option<Arc<Gate>>> = const { RefCell::new(None) };
+}
+
+/// The statements this thread sends from now on pass `gate` (None: none), as a virtual
+/// user's thread, which alone uses its connection, sets at its start.
+pub fn guard(gate: Option<Arc<Gate>>) {
+    GATE.with(|g| *g.borrow_mut() = gate);
+}
+
+/// Whether the end of a run may cut a session before it sent anything that could end its
+/// transaction without the server counting anything for it: MySQL counts COMMIT and ROLLBACK
+/// statements (Com_commit, Com_rollback), not the rollback of a killed session;
+/// PostgreSQL's pg_stat_database counts a terminated backend's open transaction as rolled
+/// back, or nothing if it had not begun, so each cut stays either way there.
+pub fn clean_cut_uncounted(engine: Engine) -> bool {
+    engine == Engine::Mysql
+}
+
+/// What a statement can do to the transaction around it, from its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// BEGIN or START TRANSACTION alone: outside a transaction, it ends none.
+    Begin,
+    /// One SELECT, INSERT, UPDATE, DELETE or REPLACE (or WITH, VALUES, TABLE, DO, SHOW):
+    /// inside a transaction, it ends none.
+    Dml,
+    /// Anything else (COMMIT, ROLLBACK, CALL, SET, DDL, several statements): it may.
+    Other,
+}
+
+impl Class {
+    /// The class of SQL text: its first word after white space, comments and parentheses,
+    /// and whether a second statement follows a `;`.
+    pub fn of(sql: &str) -> Class {
+        let rest = skip_blank(sql);
+        let end = rest
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(rest.len());
+        let (word, after) = rest.split_at(end);
+        if after.split(';').skip(1).any(|s| !skip_blank(s).is_empty()) {
+            return Class::Other;
+        }
+        let is = |w: &str| word.eq_ignore_ascii_case(w);
+        if is("BEGIN") && !after.to_ascii_uppercase().contains("ATOMIC")
+            || is("START")
+                && skip_blank(after)
+                    .to_ascii_uppercase()
+                    .starts_with("TRANSACTION")
+        {
+            Class::Begin
+        } else if [
+            "SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "VALUES", "TABLE", "DO",
+            "SHOW",
+        ]
+        .iter()
+        .any(|w| is(w))
+        {
+            Class::Dml
+        } else {
+            Class::Other
+        }
+    }
+
+    /// Whether a statement of this class could end a transaction in the server's counts:
+    /// inside one (`inside`) only what is not one DML statement; outside, every statement
+    /// but BEGIN autocommits.
+    pub fn may_end(self, inside: bool) -> bool {
+        if inside {
+            self != Class::Dml
+        } else {
+            self != Class::Begin
+        }
+    }
+}
+
+/// `s` past its leading white space, comments (`--`, `#`, `/* */`) and opening parentheses.
+fn skip_blank(mut s: &str) -> &str {
+    loop {
+        let t = s.trim_start_matches(|c: char| c.is_whitespace() || c == '(');
+        s = if let Some(r) = t.strip_prefix("--").or_else(|| t.strip_prefix('#')) {
+            r.split_once('\n').map_or("", |(_, r)| r)
+        } else if let Some(r) = t.strip_prefix("/*") {
+            r.split_once("*/").map_or("", |(_, r)| r)
+        } else {
+            return t;
+        };
+    }
+}
+
+impl Conn {
+    /// Whether a transaction is open on this session, as the server last said (false when
+    /// not known, as after an error).
+    pub fn in_transaction(&self) -> bool {
+        match self {
+            #[cfg(feature = "mysql")]
+            Conn::Mysql(c) => c.in_transaction(),
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(c) => c.in_transaction(),
+        }
+    }
+
+    /// Before a statement of `class` goes out on a virtual user's thread: when it could end
+    /// a transaction, the thread's gate is passed. Err: the end of the run closed it (the
+    /// user was cut). Threads without a gate (loaders, monitors) classify nothing.
+    #[inline]
+    pub(super) fn gate(&self, class: impl FnOnce() -> Class) -> super::Result<()> {
+        GATE.with(|g| match &*g.borrow() {
+            Some(gate) if class().may_end(self.in_transaction()) && !gate.pass() => {
+                Err(super::Error::Cut)
+            }
+            _ => Ok(()),
+        })
     }
 }
 
@@ -107,3 +283,7 @@ fn first_connection(urls: &[TargetUrl]) -> anyhow::Result<(Conn, &TargetUrl)> {
     }
     Err(last.unwrap_or_else(|| anyhow::anyhow!("no server to end the sessions on")))
 }
+
+#[cfg(test)]
+#[path = "sessions/tests.rs"]
+mod tests;

@@ -68,6 +68,7 @@ impl Conn {
     /// Runs SQL text (text protocols) and keeps its rows undecoded in `into`, whose buffers
     /// are reused when it holds an earlier result (after an error it holds none to read).
     pub fn query_stored(&mut self, sql: &str, into: &mut Option<StoredRows>) -> Result<()> {
+        self.gate(|| super::sessions::Class::of(sql))?;
         match self {
             #[cfg(feature = "mysql")]
             Conn::Mysql(c) => {
@@ -91,13 +92,15 @@ impl Conn {
         params: P,
         into: &mut Option<StoredRows>,
     ) -> Result<()> {
-        match (self, st.as_stmt()) {
+        let st = st.as_stmt();
+        self.gate(|| st.class())?;
+        match (self, st) {
             #[cfg(feature = "mysql")]
             (Conn::Mysql(c), st) => {
                 use ::mysql::prelude::Queryable;
                 let params = params.into_mysql();
                 let result = match st {
-                    StmtRef::Prepared(Stmt::Mysql(s)) => c.exec_iter(s, params)?,
+                    StmtRef::Prepared(Stmt::Mysql(s, _)) => c.exec_iter(s, params)?,
                     StmtRef::Text(s) => c.exec_iter(s, params)?,
                     #[allow(unreachable_patterns)]
                     _ => return Err(foreign_statement()),
@@ -108,7 +111,7 @@ impl Conn {
             (Conn::Postgres(c), st) => {
                 *into = None;
                 *into = Some(StoredRows::Postgres(match st {
-                    StmtRef::Prepared(Stmt::Postgres(s)) => c.exec(s, params.into_values())?,
+                    StmtRef::Prepared(Stmt::Postgres(s, _)) => c.exec(s, params.into_values())?,
                     StmtRef::Text(s) => c.exec_once(s, params.into_values())?,
                     #[allow(unreachable_patterns)]
                     _ => return Err(foreign_statement()),

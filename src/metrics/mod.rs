@@ -298,9 +298,12 @@ pub struct Recorder {
     pub stmts: StmtCounts,
     /// Reconnects after a lost connection.
     pub reconnects: u64,
-    /// Transactions in flight at the end of the run whose sessions the end cut (neither
-    /// completed nor failed).
+    /// Transactions in flight at the end of the run whose sessions the end cut after they
+    /// may have sent a statement that ends a transaction (neither completed nor failed).
     pub cut: u64,
+    /// Transactions the end cut before they sent anything that could end a transaction
+    /// (engine::sessions::Gate): rolled back, in neither txbench's counts nor the server's.
+    pub cut_uncommitted: u64,
     /// Distinct error messages with their class and count.
     pub messages: Vec<ErrorMessage>,
 }
@@ -326,6 +329,7 @@ impl Recorder {
             stmts: StmtCounts::default(),
             reconnects: 0,
             cut: 0,
+            cut_uncommitted: 0,
             messages: Vec::new(),
         }
     }
@@ -390,6 +394,7 @@ impl Recorder {
         self.stmts.add(&o.stmts);
         self.reconnects += o.reconnects;
         self.cut += o.cut;
+        self.cut_uncommitted += o.cut_uncommitted;
         for m in &o.messages {
             self.note_message(m.class, &m.kind, &m.message, m.count);
         }

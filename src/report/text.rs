@@ -235,10 +235,10 @@ fn totals(out: &mut String, r: &RunResult, s: &Summary) {
         s.retries,
         by_class(&s.retries_by_class),
         s.reconnects,
-        if s.cut > 0 {
-            format!("  cut at the end: {}", s.cut)
-        } else {
-            String::new()
+        match (s.cut, s.cut_uncommitted) {
+            (0, 0) => String::new(),
+            (c, 0) => format!("  cut at the end: {c}"),
+            (c, u) => format!("  cut at the end: {c}, and {u} before their COMMIT"),
         },
         s.duration_s,
         r.config.warmup_s,

@@ -99,10 +99,16 @@ pub struct Summary {
     pub retries_by_class: BTreeMap<String, u64>,
     /// Reconnects.
     pub reconnects: u64,
-    /// Transactions in flight a second after the run's end whose sessions the end cut:
-    /// neither completed nor failed (their statements sent are counted).
+    /// Transactions in flight a second after the run's end whose sessions the end cut after
+    /// they may have sent a statement that ends a transaction (a COMMIT, an autocommitted
+    /// statement): neither completed nor failed (their statements sent are counted), and
+    /// the server may have counted each either way.
     #[serde(default)]
     pub cut: u64,
+    /// Transactions the end cut before they sent anything that could end a transaction:
+    /// rolled back, counted by neither txbench nor the server (their statements sent are).
+    #[serde(default)]
+    pub cut_uncommitted: u64,
     /// All kinds, response time.
     pub response: LatencyStats,
     /// All kinds, service time.
@@ -205,6 +211,7 @@ impl Summary {
             retries_by_class: rec.retries_by_class(),
             reconnects: rec.reconnects,
             cut: rec.cut,
+            cut_uncommitted: rec.cut_uncommitted,
             response: LatencyStats::of(&rec.all_response()),
             service: LatencyStats::of(&rec.all_service()),
             kinds: rec

@@ -55,6 +55,7 @@ pub(super) fn merge_summary(
         retries_by_class: retries_by_class(&shard_summaries),
         reconnects: count(&|r| r.reconn_ps),
         cut: shard_summaries.iter().map(|s| s.cut).sum(),
+        cut_uncommitted: shard_summaries.iter().map(|s| s.cut_uncommitted).sum(),
         response: LatencyStats::of(&over(false)),
         service: LatencyStats::of(&over(true)),
         kinds,

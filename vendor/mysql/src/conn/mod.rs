@@ -1491,6 +1491,14 @@ impl Conn {
         self.0.local_infile_handler = handler;
     }
 
+    /// Whether the server said, in its last OK packet, that a transaction is open on this
+    /// session (`SERVER_STATUS_IN_TRANS`; false after an error, when it is not known).
+    pub fn in_transaction(&self) -> bool {
+        self.0
+            .status_flags
+            .contains(StatusFlags::SERVER_STATUS_IN_TRANS)
+    }
+
     pub fn no_backslash_escape(&self) -> bool {
         self.0
             .status_flags
