@@ -293,6 +293,7 @@ fn oltp_scripts_run_unchanged_on_mariadb() {
     preparing::still_preparing_is_found(&home, &s);
     statements::same_statements_per_event_as_sysbench(&home, &s);
     reports::report_hooks_print_the_intervals_and_the_run(&home, &s);
+    reports::a_hook_that_never_returns_is_left(&home, &s);
 
     ok(
         &txbench(

@@ -77,3 +77,33 @@ pub(super) fn report_hooks_print_the_intervals_and_the_run(home: &Home, s: &comm
         "{stdout}"
     );
 }
+
+/// A report hook that never returns holds neither the run nor txbench's exit: the end waits
+/// 2 s for the hooks' thread, says so, and leaves it (before, the exit joined it forever).
+pub(super) fn a_hook_that_never_returns_is_left(home: &Home, s: &common::Server) {
+    let script = home.path().join("forever.lua");
+    std::fs::write(
+        &script,
+        "local con\nfunction thread_init() con = sysbench.sql.driver():connect() end\n\
+         function event() con:query(\"SELECT 1\") end\n\
+         function sysbench.hooks.report_intermediate(stat) while true do end end\n",
+    )
+    .unwrap();
+    let dir = home.path().join("forever");
+    // Hung, the command never ends: killed at 90 s, far beyond a 2-s run's end on any machine.
+    let out = home
+        .cmd()
+        .args(["--url", &s.url, "run", "lua", script.to_str().unwrap()])
+        .args(["--threads=2", "--time=2", "--report-interval=1", "--out"])
+        .arg(&dir)
+        .timeout(std::time::Duration::from_secs(90))
+        .output()
+        .unwrap();
+    let (_, stderr) = common::text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("report hook had not returned 2 s after the run's end"),
+        "{stderr}"
+    );
+    assert_eq!(result_json(&dir)["validity"]["valid"], true);
+}

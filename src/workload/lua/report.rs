@@ -194,12 +194,28 @@ impl Reporter {
     }
 }
 
+/// The longest the end waits for the hooks' thread to end once everything is sent: a hook
+/// that never returns (sysbench would hang on it) is left running as txbench exits.
+const END_WAIT: Duration = Duration::from_secs(2);
+
 impl Drop for Reporter {
-    /// Ends the thread after what was sent (report_json's closing bracket last).
+    /// Ends the thread after what was sent (report_json's closing bracket last), waiting at
+    /// most [`END_WAIT`] for it.
     fn drop(&mut self) {
         drop(self.tx.lock().unwrap_or_else(|p| p.into_inner()).take());
         if let Some(t) = self.thread.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            let _ = t.join();
+            let deadline = std::time::Instant::now() + END_WAIT;
+            while !t.is_finished() && std::time::Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            if t.is_finished() {
+                let _ = t.join();
+            } else {
+                eprintln!(
+                    "txbench: the script's report hook had not returned {} s after the run's end: left running as txbench exits",
+                    END_WAIT.as_secs()
+                );
+            }
         }
     }
 }
