@@ -36,7 +36,7 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
             &format!("--threads={}", txbench_cpus()),
             "prepare",
         ],
-    ))?;
+    )?)?;
     conn.query_drop("DROP DATABASE txbench_sbprep")?;
     println!(
         "  sysbench 1.0.20 ({} threads) {:>7.2} s   txbench ({} loaders) {:>7.2} s   ratio txbench/sysbench {:.2}",

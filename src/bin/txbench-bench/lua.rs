@@ -40,7 +40,7 @@ fn sysbench_lua(url: &TargetUrl, case: &Case, threads: u32, secs: u32) -> Result
         "run".into(),
     ]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let mut cmd = sysbench_cmd(url, "txbench", &args);
+    let mut cmd = sysbench_cmd(url, "txbench", &args)?;
     // sysbench finds a script's modules (sysbench-tpcc's tpcc_common.lua) in the current
     // directory only.
     if let Some(dir) = Path::new(case.script).parent() {

@@ -134,8 +134,8 @@ fn measure_exit(mut cmd: Command, ok: &[i32]) -> Result<(Measured, i32)> {
         -1
     };
     if !ok.contains(&code) {
-        // The command without a password sysbench was given (--mysql-password=…), and
-        // what it said (sysbench says its errors on stdout).
+        // The command, any password=… in it hidden (a guard: none is given one), and what
+        // it said (sysbench says its errors on stdout).
         let shown: Vec<String> = std::iter::once(cmd.get_program())
             .chain(cmd.get_args())
             .map(|a| {
@@ -182,19 +182,33 @@ fn txbench_bin() -> Result<PathBuf> {
     Ok(bin)
 }
 
-fn sysbench_cmd(url: &TargetUrl, db: &str, args: &[&str]) -> Command {
+/// sysbench against `url`'s database `db`: its password in a file of the benchmark's own
+/// state directory that only this user may read (`--config-file`), not on its command line,
+/// where every local user could read it in /proc.
+fn sysbench_cmd(url: &TargetUrl, db: &str, args: &[&str]) -> Result<Command> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let cfg = bench_root().join("sysbench.cfg");
+    let _ = std::fs::remove_file(&cfg);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&cfg)
+        .with_context(|| format!("{}: cannot write sysbench's options", cfg.display()))?;
+    writeln!(
+        f,
+        "mysql-password={}",
+        url.password.as_deref().unwrap_or_default()
+    )?;
     let mut c = Command::new("sysbench");
-    c.arg(format!("--mysql-host={}", url.host))
+    c.arg(format!("--config-file={}", cfg.display()))
+        .arg(format!("--mysql-host={}", url.host))
         .arg(format!("--mysql-port={}", url.port))
         .arg(format!("--mysql-user={}", url.user))
-        // sysbench reads its password from the command line only (a throw-away sandbox).
-        .arg(format!(
-            "--mysql-password={}",
-            url.password.as_deref().unwrap_or_default()
-        ))
         .arg(format!("--mysql-db={db}"))
         .args(args);
-    c
+    Ok(c)
 }
 
 /// The benchmark's state directory: its sandboxes and their secret.
@@ -354,7 +368,7 @@ fn side_by_side(
     let sysbench = || {
         let args = sysbench_args(workload, tables, size, threads, secs);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        sysbench_sample(sysbench_cmd(url, "txbench", &args))
+        sysbench_sample(sysbench_cmd(url, "txbench", &args)?)
     };
     let txbench = || {
         let args = [workload, "--tables", tables, "--table-size", size];
