@@ -198,11 +198,12 @@ fn commits_held_across_the_opening_are_allowed_for(home: &Home, s: &Server) {
 /// (4.5 s with the closing sample's wait) are more than 5 % of those completed and are
 /// waited for, not cut, and the run says so.
 fn too_many_inside_at_the_end_are_waited_for(home: &Home, s: &Server) {
-    let (out, r) = eight_users_for_3s(
+    let (out, r) = users_for_3s(
         home,
         s,
         "sleepers",
         "\\if :client_id = 0\nSELECT SLEEP(0.05);\n\\else\nSELECT SLEEP(6);\n\\endif\n",
+        8,
     );
     let notes = r["notes"].to_string();
     assert!(
@@ -218,35 +219,45 @@ fn too_many_inside_at_the_end_are_waited_for(home: &Home, s: &Server) {
     assert!(sum["overrun_s"].as_f64().unwrap() > 1.0, "{sum}");
 }
 
-/// The same 7 sleepers as above, each inside a transaction that has updated a row and not
-/// yet sent its COMMIT: all 7 are cut, however many against those completed, since their
-/// transactions certainly roll back and the server counts nothing for them. VALID, the
-/// cross-checks agreeing, the rows unchanged. A sleeper whose attempt committed a first
-/// transaction before it (its COMMIT went out) is waited for as before.
+/// 12 sleepers like the 7 above, each inside a transaction that has updated a row and not
+/// yet sent its COMMIT: all 12 are cut, however many against those completed, since their
+/// transactions certainly roll back and the server counts nothing for them: Com_commit and
+/// Com_rollback do not move over the run (no other statement of the run commits or rolls
+/// back), and the rows are unchanged. VALID, the cross-checks agreeing: the statements check
+/// allows the 12 SLEEPs killed (more than its floor of 10). Sleepers whose attempt committed
+/// a first transaction before (its COMMIT went out) are waited for as before.
 fn users_before_their_commit_are_cut_however_many(home: &Home, s: &Server) {
+    let ids: Vec<String> = (0..13).map(|i| format!("({i}, 0)")).collect();
     s.exec(&[
         "CREATE TABLE held (id INT PRIMARY KEY, n INT) ENGINE=InnoDB",
-        "INSERT INTO held VALUES (0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), (7, 0)",
+        &format!("INSERT INTO held VALUES {}", ids.join(", ")),
     ]);
     let sleeper = |name: &str, first: &str| {
         let script = format!(
             "\\if :client_id = 0\nSELECT SLEEP(0.05);\n\\else\n{first}BEGIN;\n\
              UPDATE held SET n = n + 1 WHERE id = :client_id;\nSELECT SLEEP(6);\nCOMMIT;\n\\endif\n"
         );
-        eight_users_for_3s(home, s, name, &script)
+        users_for_3s(home, s, name, &script, 13)
     };
+    let ends = |s: &Server| {
+        s.count(
+            "SELECT SUM(VARIABLE_VALUE) FROM information_schema.GLOBAL_STATUS \
+             WHERE VARIABLE_NAME IN ('COM_COMMIT', 'COM_ROLLBACK')",
+        )
+    };
+    let before = ends(s);
     let (out, r) = sleeper("uncommitted", "");
     let (notes, sum) = (r["notes"].to_string(), &r["summary"]);
     assert_eq!(out.status.code(), Some(0), "{}\n{notes}", r["validity"]);
     assert!(
-        notes.contains("7 virtual user(s) were still inside a transaction")
+        notes.contains("12 virtual user(s) were still inside a transaction")
             && notes.contains("they were cut")
-            && notes.contains("7 of them before they sent anything that could end"),
+            && notes.contains("12 of them before they sent anything that could end"),
         "{notes}"
     );
     assert_eq!(
         (&sum["cut"], &sum["cut_uncommitted"]),
-        (&0.into(), &7.into()),
+        (&0.into(), &12.into()),
         "{sum}"
     );
     let checks = sum["server"]["cross_checks"].as_array().unwrap();
@@ -255,11 +266,18 @@ fn users_before_their_commit_are_cut_however_many(home: &Home, s: &Server) {
         "{checks:?}"
     );
     assert!(
-        text(&out).0.contains("and 7 before their COMMIT"),
+        text(&out)
+            .0
+            .contains("cut at the end: 12, 12 of them before their COMMIT"),
         "{:?}",
         text(&out)
     );
     assert_none_held(s, "the cut transactions' updates were rolled back");
+    assert_eq!(
+        ends(s),
+        before,
+        "Com_commit + Com_rollback moved: a cut counted"
+    );
 
     // A COMMIT sent earlier in the attempt: its transaction reached the server, so the
     // attempt cannot be cut as if nothing had (each such cut counts against the 5 %).
@@ -269,7 +287,7 @@ fn users_before_their_commit_are_cut_however_many(home: &Home, s: &Server) {
     );
     let (notes, sum) = (r["notes"].to_string(), &r["summary"]);
     assert!(
-        notes.contains("7 virtual user(s) were still inside a transaction")
+        notes.contains("12 virtual user(s) were still inside a transaction")
             && notes.contains("they were waited for, not cut"),
         "{notes}\n{:?}",
         text(&out)
@@ -281,17 +299,19 @@ fn users_before_their_commit_are_cut_however_many(home: &Home, s: &Server) {
     );
 }
 
-/// `script` (written to NAME.sql) run by 8 users for 3 s into `name`: the command's output
-/// and its result.json.
-fn eight_users_for_3s(
+/// `script` (written to NAME.sql) run by `threads` users for 3 s into `name`: the command's
+/// output and its result.json.
+fn users_for_3s(
     home: &Home,
     s: &Server,
     name: &str,
     script: &str,
+    threads: u32,
 ) -> (std::process::Output, serde_json::Value) {
     let file = home.path().join(format!("{name}.sql"));
     std::fs::write(&file, script).unwrap();
     let dir = home.path().join(name);
+    let threads = threads.to_string();
     let out = txbench(
         home,
         s,
@@ -300,7 +320,7 @@ fn eight_users_for_3s(
             "script",
             file.to_str().unwrap(),
             "--threads",
-            "8",
+            &threads,
             "--time",
             "3",
             "--out",

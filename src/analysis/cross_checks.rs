@@ -300,9 +300,8 @@ fn pg_transactions(
     // rollback of its session's end, or its autocommitted statements); each connection that
     // cut them logged in and ran one statement.
     let slack = opening
-        + ((summary.errors + summary.retries + summary.cut) * autocommit_most
-            + summary.reconnects
-            + summary.cut_uncommitted) as f64
+        + ((summary.errors + summary.retries + summary.cut) * autocommit_most + summary.reconnects)
+            as f64
         + costs.cut_connections as f64
         + costs.per_connection
             * (ends.connections + summary.reconnects + costs.cut_connections) as f64

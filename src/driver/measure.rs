@@ -230,7 +230,7 @@ impl<'a> Measure<'a> {
         let ended = self.users.join_in_flight(cut_on);
         if ended.waited_for > 0 {
             self.result.notes.push(format!(
-                "{} virtual user(s) were still inside a transaction {} s after the run's end, after they may have sent what ends one (a COMMIT, an autocommitted statement), more than {:.0} % of the {completed} completed: they were waited for, not cut (each such cut attempt may or may not reach the server's counts, and past that share the cross-checks could not see another client)",
+                "{} virtual user(s) were still inside a transaction {} s after the run's end that the server may count if cut (they may have sent what ends it, or the server is PostgreSQL), more than {:.0} % of the {completed} completed: they were waited for, not cut (each such cut attempt may or may not reach the server's counts, and past that share the cross-checks could not see another client)",
                 ended.waited_for,
                 cut::GRACE.as_secs(),
                 CUT_SHARE * 100.0
@@ -238,11 +238,15 @@ impl<'a> Measure<'a> {
         }
         if let Some(c) = ended.cutting {
             self.tally.cut_connections = c.connections;
+            let before = format!(
+                "; {} of them before they sent anything that could end their transaction (rolled back, in neither txbench's counts nor the server's)",
+                c.uncommitted
+            );
             self.result.notes.push(format!(
-                "{} virtual user(s) were still inside a transaction {} s after the run's end: they were cut (their sockets shut, their sessions ended on the server with KILL CONNECTION or pg_terminate_backend), and those transactions are counted as cut, neither completed nor failed; {} of them before they sent anything that could end their transaction (rolled back, in neither txbench's counts nor the server's)",
+                "{} virtual user(s) were still inside a transaction {} s after the run's end: they were cut (their sockets shut, their sessions ended on the server with KILL CONNECTION or pg_terminate_backend), and those transactions are counted as cut, neither completed nor failed{}",
                 c.users,
                 cut::GRACE.as_secs(),
-                c.uncommitted
+                if c.uncommitted > 0 { &before } else { "" }
             ));
             // The users have stopped with their sockets shut: the server's end of their
             // sessions is waited for after the measured phase, before the closing sample

@@ -132,7 +132,8 @@ fn worker_loop(
         }
         shared.busy.enter(id);
         let session = &shared.sessions[id];
-        session.gate.attempt(conn.in_transaction());
+        // Open unless the server said it is not (after an error it may still be).
+        session.gate.attempt(conn.in_transaction() != Some(false));
         let start = Instant::now();
         let galera_node = galera.get(*current).copied().unwrap_or(false);
         let attempts = attempt(cfg, worker, conn, kind, galera_node);
@@ -194,7 +195,12 @@ fn attempt(
                     break Err((class, engine::error_message(&e)));
                 }
                 // A lock-wait timeout rolls back only the statement: end the transaction.
-                let _ = conn.rollback();
+                // Without the connection (lost, or the end of the run cut the user), no retry.
+                if let Err(r) = conn.rollback()
+                    && engine::classify(&r).disconnects()
+                {
+                    break Err((engine::classify(&r), engine::error_message(&r)));
+                }
                 // On Galera another node's write can reach a row between this
                 // transaction's read and its write (certification would roll it back).
                 let conflict = class == crate::metrics::ErrorClass::Data && galera_node;
@@ -427,8 +433,14 @@ pub(super) fn spawn(
             };
             barrier.wait();
             let Ok(schedule) = go_rx.recv() else { return };
-            // The user's statements from now on pass its gate (the end of the run's cut).
-            engine::sessions::guard(Some(shared.sessions[id].gate.clone()));
+            // The user's statements from now on pass its gate (the end of the run's cut),
+            // where a user cut before its COMMIT is counted by nobody.
+            if urls
+                .first()
+                .is_some_and(|u| engine::sessions::clean_cut_uncounted(u.engine))
+            {
+                engine::sessions::guard(Some(shared.sessions[id].gate.clone()));
+            }
             if let Some(conn) = conn.as_mut() {
                 // A panic is a txbench bug; a virtual user that vanished silently would
                 // leave numbers that look fine, so it ends the run as INVALID.

@@ -40,7 +40,7 @@ impl Conn {
 /// the run can cut, without any allowance, the users that did not: their transactions roll
 /// back and MySQL counts nothing for them (Com_commit and Com_rollback count statements).
 /// The user passes its gate before each such statement; the cut closes a gate still clean,
-/// and a closed gate refuses the statement ([`Error::Cut`](super::Error::Cut)), so that a
+/// and a closed gate refuses every statement ([`Error::Cut`](super::Error::Cut)), so that a
 /// user cut as clean never sends one.
 #[derive(Debug, Default)]
 pub struct Gate(AtomicU8);
@@ -158,23 +158,28 @@ impl Class {
 
     /// Whether a statement of this class could end a transaction in the server's counts:
     /// inside one (`inside`) only what is not one DML statement; outside, every statement
-    /// but BEGIN autocommits.
-    pub fn may_end(self, inside: bool) -> bool {
-        if inside {
-            self != Class::Dml
-        } else {
-            self != Class::Begin
+    /// but BEGIN autocommits; not known (after an error, when MySQL's BEGIN may commit the
+    /// transaction still open), every statement.
+    pub fn may_end(self, inside: Option<bool>) -> bool {
+        match inside {
+            Some(true) => self != Class::Dml,
+            Some(false) => self != Class::Begin,
+            None => true,
         }
     }
 }
 
 /// `s` past its leading white space, comments (`--`, `#`, `/* */`) and opening parentheses.
+/// An executable comment (`/*!`, `/*M!`, which MySQL and MariaDB run) is not blank.
 fn skip_blank(mut s: &str) -> &str {
     loop {
         let t = s.trim_start_matches(|c: char| c.is_whitespace() || c == '(');
         s = if let Some(r) = t.strip_prefix("--").or_else(|| t.strip_prefix('#')) {
             r.split_once('\n').map_or("", |(_, r)| r)
-        } else if let Some(r) = t.strip_prefix("/*") {
+        } else if let Some(r) = t.strip_prefix("/*")
+            && !r.starts_with('!')
+            && !r.starts_with("M!")
+        {
             r.split_once("*/").map_or("", |(_, r)| r)
         } else {
             return t;
@@ -183,24 +188,27 @@ fn skip_blank(mut s: &str) -> &str {
 }
 
 impl Conn {
-    /// Whether a transaction is open on this session, as the server last said (false when
-    /// not known, as after an error).
-    pub fn in_transaction(&self) -> bool {
+    /// Whether a transaction is open on this session, as the server last said; None when
+    /// it did not say (MySQL after an error).
+    pub fn in_transaction(&self) -> Option<bool> {
         match self {
             #[cfg(feature = "mysql")]
             Conn::Mysql(c) => c.in_transaction(),
             #[cfg(feature = "postgres")]
-            Conn::Postgres(c) => c.in_transaction(),
+            Conn::Postgres(c) => Some(c.in_transaction()),
         }
     }
 
     /// Before a statement of `class` goes out on a virtual user's thread: when it could end
     /// a transaction, the thread's gate is passed. Err: the end of the run closed it (the
-    /// user was cut). Threads without a gate (loaders, monitors) classify nothing.
+    /// user was cut), whatever the statement. Threads without a gate (loaders, monitors,
+    /// users on PostgreSQL) classify nothing.
     #[inline]
     pub(super) fn gate(&self, class: impl FnOnce() -> Class) -> super::Result<()> {
         GATE.with(|g| match &*g.borrow() {
-            Some(gate) if class().may_end(self.in_transaction()) && !gate.pass() => {
+            Some(gate)
+                if gate.closed() || class().may_end(self.in_transaction()) && !gate.pass() =>
+            {
                 Err(super::Error::Cut)
             }
             _ => Ok(()),

@@ -238,7 +238,10 @@ fn totals(out: &mut String, r: &RunResult, s: &Summary) {
         match (s.cut, s.cut_uncommitted) {
             (0, 0) => String::new(),
             (c, 0) => format!("  cut at the end: {c}"),
-            (c, u) => format!("  cut at the end: {c}, and {u} before their COMMIT"),
+            (c, u) => format!(
+                "  cut at the end: {}, {u} of them before their COMMIT",
+                c + u
+            ),
         },
         s.duration_s,
         r.config.warmup_s,

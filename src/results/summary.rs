@@ -101,8 +101,8 @@ pub struct Summary {
     pub reconnects: u64,
     /// Transactions in flight a second after the run's end whose sessions the end cut after
     /// they may have sent a statement that ends a transaction (a COMMIT, an autocommitted
-    /// statement): neither completed nor failed (their statements sent are counted), and
-    /// the server may have counted each either way.
+    /// statement; on PostgreSQL, every cut): neither completed nor failed (their statements
+    /// sent are counted), and the server may have counted each either way.
     #[serde(default)]
     pub cut: u64,
     /// Transactions the end cut before they sent anything that could end a transaction:

@@ -32,6 +32,8 @@ fn statements_are_classed_by_their_first_word() {
         ("SELECTED", Class::Other),
         ("", Class::Other),
         ("/* never closed", Class::Other),
+        ("/*!00000 COMMIT; */ SELECT 1", Class::Other),
+        ("/*M!100000 COMMIT */ SELECT 1", Class::Other),
     ] {
         assert_eq!(Class::of(sql), class, "{sql:?}");
     }
@@ -39,14 +41,18 @@ fn statements_are_classed_by_their_first_word() {
 
 #[test]
 fn inside_a_transaction_only_dml_ends_nothing_and_outside_only_begin() {
-    assert!(!Class::Dml.may_end(true));
-    assert!(Class::Dml.may_end(false), "autocommitted");
-    assert!(!Class::Begin.may_end(false));
+    assert!(!Class::Dml.may_end(Some(true)));
+    assert!(Class::Dml.may_end(Some(false)), "autocommitted");
+    assert!(!Class::Begin.may_end(Some(false)));
     assert!(
-        Class::Begin.may_end(true),
+        Class::Begin.may_end(Some(true)),
         "MySQL's BEGIN commits the open transaction"
     );
-    assert!(Class::Other.may_end(true) && Class::Other.may_end(false));
+    assert!(Class::Other.may_end(Some(true)) && Class::Other.may_end(Some(false)));
+    // After an error the status is not known: a transaction may still be open.
+    for c in [Class::Begin, Class::Dml, Class::Other] {
+        assert!(c.may_end(None), "{c:?}");
+    }
 }
 
 #[test]
@@ -78,9 +84,9 @@ fn a_gate_closes_only_while_clean_and_then_refuses() {
 }
 
 #[test]
-fn threads_without_a_gate_and_users_with_one() {
-    // No gate on this thread: nothing is refused (a loader, a monitor).
+fn a_thread_holds_the_gate_it_is_given() {
     guard(None);
+    assert!(GATE.with(|g| g.borrow().is_none()));
     let closed = Arc::new(Gate::default());
     closed.attempt(false);
     assert!(closed.close());

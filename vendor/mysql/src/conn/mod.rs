@@ -1491,12 +1491,15 @@ impl Conn {
         self.0.local_infile_handler = handler;
     }
 
-    /// Whether the server said, in its last OK packet, that a transaction is open on this
-    /// session (`SERVER_STATUS_IN_TRANS`; false after an error, when it is not known).
-    pub fn in_transaction(&self) -> bool {
-        self.0
-            .status_flags
-            .contains(StatusFlags::SERVER_STATUS_IN_TRANS)
+    /// Whether the server said, in its last reply, that a transaction is open on this
+    /// session (`SERVER_STATUS_IN_TRANS`); None when it did not say: its last reply was an
+    /// error packet, which carries no status (the flags are then empty).
+    pub fn in_transaction(&self) -> Option<bool> {
+        (!self.0.status_flags.is_empty()).then(|| {
+            self.0
+                .status_flags
+                .contains(StatusFlags::SERVER_STATUS_IN_TRANS)
+        })
     }
 
     pub fn no_backslash_escape(&self) -> bool {
