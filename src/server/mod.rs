@@ -23,7 +23,7 @@ pub mod binary;
 pub mod cluster;
 pub mod cnf;
 pub mod placement;
-mod private;
+pub mod private;
 pub mod process;
 pub mod secret;
 pub mod snapshot;

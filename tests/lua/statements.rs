@@ -48,22 +48,8 @@ pub(super) fn same_statements_per_event_as_sysbench(home: &Home, s: &common::Ser
     // The password in a file only its owner reads, not on a command line every local user
     // can read.
     let cfg = home.path().join("sysbench.cfg");
-    {
-        use std::io::Write;
-        use std::os::unix::fs::OpenOptionsExt;
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&cfg)
-            .unwrap();
-        writeln!(
-            f,
-            "mysql-password={}",
-            u.password.clone().unwrap_or_default()
-        )
-        .unwrap();
-    }
+    let password = u.password.clone().unwrap_or_default();
+    txbench::server::private::write(&cfg, &format!("mysql-password={password}\n"), None).unwrap();
     let sb = added(s, || {
         let out = std::process::Command::new("sysbench")
             .arg(format!("--config-file={}", cfg.display()))

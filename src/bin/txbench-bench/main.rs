@@ -186,21 +186,9 @@ fn txbench_bin() -> Result<PathBuf> {
 /// state directory that only this user may read (`--config-file`), not on its command line,
 /// where every local user could read it in /proc.
 fn sysbench_cmd(url: &TargetUrl, db: &str, args: &[&str]) -> Result<Command> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
     let cfg = bench_root().join("sysbench.cfg");
-    let _ = std::fs::remove_file(&cfg);
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&cfg)
-        .with_context(|| format!("{}: cannot write sysbench's options", cfg.display()))?;
-    writeln!(
-        f,
-        "mysql-password={}",
-        url.password.as_deref().unwrap_or_default()
-    )?;
+    let password = url.password.as_deref().unwrap_or_default();
+    server::private::write(&cfg, &format!("mysql-password={password}\n"), None)?;
     let mut c = Command::new("sysbench");
     c.arg(format!("--config-file={}", cfg.display()))
         .arg(format!("--mysql-host={}", url.host))
