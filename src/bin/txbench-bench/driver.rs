@@ -6,12 +6,21 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
     let secs = bench_seconds();
     let bin = txbench_bin()?;
     let url = bench_server(home, "bench-driver", "2G")?;
-    let url_s = url.to_string();
+    prepare(&bin, &url)?;
+    read_write(&bin, &url, secs)?;
+    let short = secs.clamp(5, 10);
+    point_select(&bin, &url, short)?;
+    memory(&bin, &url.to_string(), short)?;
+    server::stop(home, "bench-driver", true)?;
+    Ok(())
+}
 
-    // Prepare: txbench into the benchmark database, sysbench into its own.
+/// Prepare's wall time: txbench into the benchmark database, sysbench into its own.
+fn prepare(bin: &Path, url: &TargetUrl) -> Result<()> {
+    let url_s = url.to_string();
     println!("\n== prepare oltp_read_write, 4 tables x 100,000 rows, wall seconds");
     let tx = measure(txbench_cmd(
-        &bin,
+        bin,
         &url_s,
         &[
             "prepare",
@@ -22,12 +31,12 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
             "100000",
         ],
     ))?;
-    let mut conn = txbench::engine::mysql::connect(&url)?;
+    let mut conn = txbench::engine::mysql::connect(url)?;
     use mysql::prelude::Queryable;
     conn.query_drop("DROP DATABASE IF EXISTS txbench_sbprep")?;
     conn.query_drop("CREATE DATABASE txbench_sbprep")?;
     let sb = measure(sysbench_cmd(
-        &url,
+        url,
         "txbench_sbprep",
         &[
             "oltp_read_write",
@@ -46,7 +55,11 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
         tx.wall_s,
         tx.wall_s / sb.wall_s
     );
+    Ok(())
+}
 
+/// oltp_read_write side by side with sysbench at 1, 4 and 16 threads.
+fn read_write(bin: &Path, url: &TargetUrl, secs: u32) -> Result<()> {
     println!(
         "\n== oltp_read_write on the same 4 x 100,000 tables, 2 x {secs} s per tool, ABBA order"
     );
@@ -55,7 +68,7 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
         "threads", "sb tps", "tx tps", "ratio", "sb cpu/1000tx", "tx cpu/1000tx", "ratio"
     );
     for threads in [1u32, 4, 16] {
-        let p = side_by_side(&bin, &url, "oltp_read_write", "4", "100000", threads, secs)?;
+        let p = side_by_side(bin, url, "oltp_read_write", "4", "100000", threads, secs)?;
         println!(
             "  {:>7}  {:>10.1} {:>10.1} {:>7.3}   {:>12.3} s {:>12.3} s {:>7.3}",
             threads,
@@ -67,8 +80,11 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
             p.cpu_per_1000[1] / p.cpu_per_1000[0]
         );
     }
+    Ok(())
+}
 
-    let short = secs.clamp(5, 10);
+/// Client CPU per query of oltp_point_select side by side with sysbench, `short` s each.
+fn point_select(bin: &Path, url: &TargetUrl, short: u32) -> Result<()> {
     println!(
         "\n== per query: oltp_point_select, client CPU µs per query, 2 x {short} s per tool (blocking mysql crate, thread per connection)"
     );
@@ -77,15 +93,7 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
         "threads", "sysbench", "txbench", "ratio"
     );
     for threads in [4u32, 64] {
-        let p = side_by_side(
-            &bin,
-            &url,
-            "oltp_point_select",
-            "4",
-            "100000",
-            threads,
-            short,
-        )?;
+        let p = side_by_side(bin, url, "oltp_point_select", "4", "100000", threads, short)?;
         println!(
             "  {:>7}  {:>10.2} {:>10.2} {:>7.3}",
             threads,
@@ -94,11 +102,15 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
             p.us_per_query[1] / p.us_per_query[0]
         );
     }
+    Ok(())
+}
 
+/// The driver's peak memory with 1,000 connections of oltp_point_select for `short` s.
+fn memory(bin: &Path, url_s: &str, short: u32) -> Result<()> {
     println!("\n== driver memory: oltp_point_select with 1,000 connections, {short} s");
     let (m, _) = with_out(txbench_cmd(
-        &bin,
-        &url_s,
+        bin,
+        url_s,
         &[
             "run",
             "oltp_point_select",
@@ -120,6 +132,5 @@ pub(super) fn driver(home: &StateDir) -> Result<()> {
         m.max_rss_kib as f64 / 1024.0,
         txn / f64::from(short)
     );
-    server::stop(home, "bench-driver", true)?;
     Ok(())
 }
