@@ -110,6 +110,10 @@ pub struct RunConfig {
     /// hours or more, else no table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub period_s: Option<f64>,
+    /// `--client-threads`: the virtual users run as fibers on this many threads (None: a
+    /// thread each).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_threads: Option<u32>,
     /// Whether the server's counters and /proc are sampled every interval (server.csv).
     #[serde(default = "yes")]
     pub server_metrics: bool,

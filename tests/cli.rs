@@ -77,6 +77,33 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn client_threads_out_of_range_or_with_a_rate_name_the_flag() {
+    let home = Home::new();
+    let url = "mysql://u:p@127.0.0.1:1/db";
+    for (extra, says) in [
+        (&["--client-threads", "0"][..], "--client-threads"),
+        (
+            &["--client-threads", "2", "--rate", "10"][..],
+            "not with --rate",
+        ),
+    ] {
+        let out = home
+            .cmd()
+            .args(["--url", url, "run", "oltp_point_select", "--time", "1"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(
+            err.contains(says) && err.contains("--client-threads"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
 fn table_sets_out_of_range_name_the_flag() {
     // Refused before any connection: the URL points nowhere.
     let home = Home::new();

@@ -397,6 +397,27 @@ fn sysbench_tpcc_prepares_runs_and_checks() {
         "{checks:?}"
     );
 
+    // The same script's users as fibers on one thread (--client-threads): LuaJIT's calls
+    // into txbench yield the thread mid-script; the New-Orders are still the rows gained.
+    let dir = home.path().join("fibers");
+    let before = s.count(orders);
+    let run = [
+        &["run", "lua", tpcc][..],
+        &size,
+        &["--threads", "4", "--client-threads", "1", "--time", "3"],
+        &["--out", dir.to_str().unwrap()],
+    ]
+    .concat();
+    ok(&txbench(&home, &s.url, &run), "run tpcc.lua on fibers");
+    let r = result_json(&dir);
+    assert_eq!(r["validity"]["valid"], true, "{}", r["validity"]);
+    let kinds = r["summary"]["kinds"].as_array().unwrap();
+    let new_orders = kinds[0]["committed"].as_u64().unwrap();
+    assert!(new_orders > 0, "{kinds:?}");
+    assert_eq!(s.count(orders) - before, new_orders, "{kinds:?}");
+    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+    assert!(checks.iter().all(|c| c["agrees"] == true), "{checks:?}");
+
     // Its own check command, by either spelling.
     for verb in [
         &["check", "lua", tpcc][..],

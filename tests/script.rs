@@ -129,7 +129,37 @@ fn protocols_run_on(db: Db, home: &Home, s: &Server) {
 fn builtin_scripts_run_on_postgres() {
     // Bound, so the server's guard stops it before the home it lives in is removed (a tuple
     // left as a temporary drops the home first, and the sandbox kept running).
-    let (_home, _server) = builtins_run_on(Db::Postgres);
+    let (home, s) = builtins_run_on(Db::Postgres);
+    fibers_sleep_side_by_side(&home, &s);
+}
+
+/// 20 users as fibers on one thread (`--client-threads 1`) on PostgreSQL, each sleeping
+/// 100 ms (\sleep) before a short transaction: the sleeps yield the thread, so the users
+/// sleep side by side (about 200 transactions a second; a sleep that held the thread would
+/// allow 10). VALID, the server's counts agreeing.
+fn fibers_sleep_side_by_side(home: &Home, s: &Server) {
+    let (out, r) = users_for_3s_with(
+        home,
+        s,
+        "sleepy",
+        "\\set aid random(1, 100000)\n\\sleep 100 ms\nBEGIN;\n\
+         UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;\n\
+         SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\nEND;\n",
+        20,
+        &["--client-threads", "1"],
+    );
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert_eq!(r["validity"]["valid"], true, "{}", r["validity"]);
+    let txn = r["summary"]["transactions"].as_u64().unwrap();
+    assert!(
+        txn > 150,
+        "{txn} transactions in 3 s: the sleeps held the thread"
+    );
+    let checks = r["summary"]["server"]["cross_checks"].as_array().unwrap();
+    assert!(
+        !checks.is_empty() && checks.iter().all(|c| c["agrees"] == true),
+        "{checks:?}"
+    );
 }
 
 #[test]
@@ -137,7 +167,9 @@ fn builtin_scripts_run_on_mariadb() {
     let (home, s) = builtins_run_on(Db::MariaDb);
     retries_repeat_their_inputs(&home, &s);
     too_many_inside_at_the_end_are_waited_for(&home, &s);
-    users_before_their_commit_are_cut_however_many(&home, &s);
+    users_before_their_commit_are_cut_however_many(&home, &s, &[]);
+    // The same users as fibers on one thread: the cut's shut sockets wake them.
+    users_before_their_commit_are_cut_however_many(&home, &s, &["--client-threads", "1"]);
     commits_held_across_the_opening_are_allowed_for(&home, &s);
 }
 
@@ -226,9 +258,10 @@ fn too_many_inside_at_the_end_are_waited_for(home: &Home, s: &Server) {
 /// back), and the rows are unchanged. VALID, the cross-checks agreeing: the statements check
 /// allows the 12 SLEEPs killed (more than its floor of 10). Sleepers whose attempt committed
 /// a first transaction before (its COMMIT went out) are waited for as before.
-fn users_before_their_commit_are_cut_however_many(home: &Home, s: &Server) {
+fn users_before_their_commit_are_cut_however_many(home: &Home, s: &Server, more: &[&str]) {
     let ids: Vec<String> = (0..13).map(|i| format!("({i}, 0)")).collect();
     s.exec(&[
+        "DROP TABLE IF EXISTS held",
         "CREATE TABLE held (id INT PRIMARY KEY, n INT) ENGINE=InnoDB",
         &format!("INSERT INTO held VALUES {}", ids.join(", ")),
     ]);
@@ -237,7 +270,8 @@ fn users_before_their_commit_are_cut_however_many(home: &Home, s: &Server) {
             "\\if :client_id = 0\nSELECT SLEEP(0.05);\n\\else\n{first}BEGIN;\n\
              UPDATE held SET n = n + 1 WHERE id = :client_id;\nSELECT SLEEP(6);\nCOMMIT;\n\\endif\n"
         );
-        users_for_3s(home, s, name, &script, 13)
+        let name = format!("{name}{}", more.len());
+        users_for_3s_with(home, s, &name, &script, 13, more)
     };
     let ends = |s: &Server| {
         s.count(
@@ -308,6 +342,18 @@ fn users_for_3s(
     script: &str,
     threads: u32,
 ) -> (std::process::Output, serde_json::Value) {
+    users_for_3s_with(home, s, name, script, threads, &[])
+}
+
+/// [`users_for_3s`] with more options.
+fn users_for_3s_with(
+    home: &Home,
+    s: &Server,
+    name: &str,
+    script: &str,
+    threads: u32,
+    more: &[&str],
+) -> (std::process::Output, serde_json::Value) {
     let file = home.path().join(format!("{name}.sql"));
     std::fs::write(&file, script).unwrap();
     let dir = home.path().join(name);
@@ -325,7 +371,11 @@ fn users_for_3s(
             "3",
             "--out",
             dir.to_str().unwrap(),
-        ],
+        ]
+        .iter()
+        .chain(more)
+        .copied()
+        .collect::<Vec<_>>(),
     );
     (out, result_json(&dir))
 }

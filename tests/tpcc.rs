@@ -341,7 +341,14 @@ fn runs_keep_the_data_consistent(db: Db, nd: &str) {
             .status
             .success()
     );
-    for mode in [&[][..], &["--procedures"][..]] {
+    // Client SQL, procedures, and (once per engine) client SQL on fibers.
+    let fibers = &["--client-threads", "1"][..];
+    let modes = if nd == "null" {
+        vec![&[][..], &["--procedures"][..], fibers]
+    } else {
+        vec![&[][..], &["--procedures"][..]]
+    };
+    for mode in modes {
         let dir = home.path().join(format!("run{}", mode.len()));
         let out = home
             .cmd()
@@ -393,10 +400,10 @@ fn runs_keep_the_data_consistent(db: Db, nd: &str) {
             card.contains("deliveries ("),
             "5.4.5 counts deliveries: {card}"
         );
-        let want = if mode.is_empty() {
-            "client-side SQL"
-        } else {
+        let want = if mode.contains(&"--procedures") {
             "one CALL per transaction"
+        } else {
+            "client-side SQL"
         };
         assert!(notes.contains(want), "{notes}");
         let r = result_json(&dir);
@@ -643,7 +650,75 @@ fn deferred_deliveries_complete_in_the_background_and_keep_the_data_consistent()
     // The deliverer really delivered: customers' delivery counts started at 0.
     assert!(s.count("SELECT SUM(c_delivery_cnt) FROM customer") > 0);
     a_thousand_terminals_state_what_they_cost(&home, &s);
+    a_thousand_terminals_run_as_fibers_on_two_threads(&home, &s);
     new_orders_in_flight_at_the_opening_are_allowed_for(&home, &s);
+}
+
+/// The thousand terminals again as fibers on two threads (`--client-threads 2`): the process
+/// runs them on a handful of threads, not a thousand (read from /proc while they run); every
+/// one connects and runs with its keying and think times; the end wakes the pausing ones
+/// (the run ends within seconds of its time); result.json says how the users ran.
+fn a_thousand_terminals_run_as_fibers_on_two_threads(home: &Home, s: &Server) {
+    let dir = home.path().join("fibers");
+    let started = std::time::Instant::now();
+    let child = home
+        .std_cmd()
+        .args(["--url", &s.url, "run", "tpcc", "--threads", "1000"])
+        .args([
+            "--client-threads",
+            "2",
+            "--think-time",
+            "spec",
+            "--time",
+            "5",
+        ])
+        .args(["--report-interval", "1", "--out"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_intervals(&dir, 1);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let threads: usize = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let elapsed = started.elapsed().as_secs_f64();
+    assert!(
+        threads < 50,
+        "{threads} threads for 1,000 users on --client-threads 2"
+    );
+    let r = result_json(&dir);
+    valid_but_for_the_end_wait(&out, &r);
+    assert_schema_valid(&r);
+    assert_eq!(r["config"]["client_threads"], 2, "{}", r["config"]);
+    let sum = &r["summary"];
+    assert!(sum["transactions"].as_u64().unwrap() > 0, "{sum}");
+    assert_eq!(sum["client_users"]["users"], 1000);
+    assert_eq!(sum["unexpected_errors"], 0, "{sum}");
+    // Terminals asleep in their think times at the end are woken: no 10-s pause is slept.
+    assert!(elapsed < 30.0, "the run took {elapsed:.1} s");
+}
+
+/// VALID, or INVALID only by the end's wait: beside another test file (make test runs two at
+/// once) the payments queued on the one warehouse's row took 7 s to drain, more than the 5 s
+/// a run may overrun. What the thousand terminals' tests check is the client's figures.
+fn valid_but_for_the_end_wait(out: &std::process::Output, r: &serde_json::Value) {
+    let reasons = r["validity"]["reasons"].as_array().unwrap();
+    assert!(
+        out.status.success()
+            || (out.status.code() == Some(3)
+                && reasons.iter().all(|x| {
+                    x.as_str()
+                        .unwrap()
+                        .contains("waiting for the transactions in flight to finish")
+                })),
+        "{:?}",
+        text(out)
+    );
 }
 
 /// A thousand terminals with the specification's keying and think times (on the deferred
@@ -660,21 +735,7 @@ fn a_thousand_terminals_state_what_they_cost(home: &Home, s: &Server) {
         .output()
         .unwrap();
     let r = result_json(&dir);
-    // VALID, or INVALID only by the end's wait: beside another test file (make test runs two
-    // at once) the payments queued on the one warehouse's row took 7 s to drain, more than
-    // the 5 s a run may overrun. What this test checks is the client's figures.
-    let reasons = r["validity"]["reasons"].as_array().unwrap();
-    assert!(
-        out.status.success()
-            || (out.status.code() == Some(3)
-                && reasons.iter().all(|x| {
-                    x.as_str()
-                        .unwrap()
-                        .contains("waiting for the transactions in flight to finish")
-                })),
-        "{:?}",
-        text(&out)
-    );
+    valid_but_for_the_end_wait(&out, &r);
     assert_schema_valid(&r);
     let sum = &r["summary"];
     assert!(sum["transactions"].as_u64().unwrap() > 0, "{sum}");

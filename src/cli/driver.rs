@@ -58,6 +58,11 @@ pub struct DriverArgs {
     /// or more, else no table.
     #[arg(long, global = true, allow_negative_numbers = true, value_parser = positive_secs)]
     pub period: Option<f64>,
+    /// Run the virtual users as fibers on N threads instead of a thread each: one thread
+    /// then waits on many users' sockets at once, as HammerDB's asynchronous clients do
+    /// (for thousands of users; not with --rate).
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub client_threads: Option<u32>,
     /// Sample only the server's Uptime (restarts, a frozen server), not its counters and
     /// /proc: for measuring what the server metrics cost.
     #[arg(long, global = true)]

@@ -14,7 +14,7 @@ use crate::workload::Workload;
 use anyhow::{Result, bail};
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-use std::sync::{Arc, Barrier, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -82,8 +82,28 @@ const CONNECT_AHEAD: Duration = Duration::from_secs(60);
 /// innodb_lock_wait_timeout, 50 s by default).
 pub(super) const END_JOIN_LIMIT: Duration = Duration::from_secs(60);
 
-/// The go signal: the --rate schedule's arrivals, or None for a closed loop.
-type Go = Option<Receiver<Instant>>;
+use worker::Go;
+
+/// A virtual user's thread, or its fiber's end (the fibers' threads are the [`Users`]').
+enum Handle {
+    Thread(JoinHandle<()>),
+    Fiber(Arc<AtomicBool>),
+}
+
+impl Handle {
+    fn is_finished(&self) -> bool {
+        match self {
+            Handle::Thread(h) => h.is_finished(),
+            Handle::Fiber(done) => done.load(Ordering::SeqCst),
+        }
+    }
+
+    fn join(self) {
+        if let Handle::Thread(h) = self {
+            let _ = h.join();
+        }
+    }
+}
 
 /// The virtual users of this process, connected and waiting for the go signal or running.
 pub(super) struct Users {
@@ -91,8 +111,10 @@ pub(super) struct Users {
     pub(super) n: usize,
     /// What they share with the run loop: their recorders, the stop flag, the --events budget.
     pub(super) shared: Arc<Shared>,
-    /// Each user's thread, by its index.
-    handles: Vec<(usize, JoinHandle<()>)>,
+    /// Each user's thread or fiber, by its index.
+    handles: Vec<(usize, Handle)>,
+    /// The threads of the users' fibers (--client-threads).
+    fibers: Option<crate::engine::fiber::Pool>,
     /// Dropped to tell users still waiting for the go signal that there will be none.
     go: Option<Sender<Go>>,
     /// Stops the --rate schedule.
@@ -138,25 +160,48 @@ impl Users {
             hold_sockets,
             opening: std::sync::OnceLock::new(),
         });
-        let barrier = Arc::new(Barrier::new(n + 1));
+        let arrived = Arc::new(worker::Arrived::default());
         let (go_tx, go_rx) = crossbeam_channel::bounded::<Go>(n);
         wait_to_connect(part, display);
         let rss_before_kib = super::validity::process_peak_rss_kib();
         let started = Instant::now();
-        let mut handles = Vec::with_capacity(n);
-        for (id, &user) in part.users.iter().enumerate() {
-            // Threads already started wait at the barrier; they cannot be released without
-            // all parties, so a thread that cannot start is reported and the process ends.
-            handles.push((
-                id,
-                worker::spawn(id, user, cfg, targets, workload, &shared, &barrier, &go_rx)?,
-            ));
-        }
-        barrier.wait();
+        let (handles, fibers) = match cfg.client_threads {
+            None => {
+                let mut handles = Vec::with_capacity(n);
+                for (id, &user) in part.users.iter().enumerate() {
+                    let body =
+                        worker::body(id, user, cfg, targets, workload, &shared, &arrived, &go_rx);
+                    let spawned = worker::spawn(user, body);
+                    // Users already started wait for the go signal: dropping it ends them.
+                    handles.push((id, Handle::Thread(spawned?)));
+                }
+                (handles, None)
+            }
+            Some(threads) => {
+                let bodies = part.users.iter().enumerate().map(|(id, &user)| {
+                    worker::body(id, user, cfg, targets, workload, &shared, &arrived, &go_rx)
+                });
+                let done: Vec<_> = (0..n).map(|_| Arc::new(AtomicBool::new(false))).collect();
+                let pool = crate::engine::fiber::Pool::spawn(
+                    "vu",
+                    threads as usize,
+                    worker::WORKER_STACK,
+                    bodies.collect(),
+                    &done,
+                )
+                .map_err(|e| {
+                    anyhow::anyhow!("--client-threads {threads}: starting the fibers: {e}")
+                })?;
+                let handles = done.into_iter().map(Handle::Fiber).enumerate().collect();
+                (handles, Some(pool))
+            }
+        };
+        arrived.wait(n);
         let users = Users {
             n,
             shared,
             handles,
+            fibers,
             go: Some(go_tx),
             stop_flag: Arc::new(AtomicBool::new(false)),
             overflow: Arc::new(AtomicBool::new(false)),
@@ -192,8 +237,24 @@ impl Users {
     /// The run will not start: tells the users and waits for them to end.
     pub(super) fn abandon(mut self) {
         self.go = None;
+        crate::engine::fiber::wake_all();
         for (_, h) in std::mem::take(&mut self.handles) {
-            let _ = h.join();
+            h.join();
+        }
+        self.join_fibers(Duration::from_secs(5));
+    }
+
+    /// Joins the fibers' threads once every fiber has ended, waiting up to `limit` (a fiber
+    /// left in a transaction is left with its thread: the process ends without them).
+    fn join_fibers(&mut self, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        if let Some(pool) = self.fibers.take() {
+            while !pool.finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            if pool.finished() {
+                pool.join();
+            }
         }
     }
 
@@ -215,6 +276,7 @@ impl Users {
                 let _ = go.send(schedule.cloned());
             }
         }
+        crate::engine::fiber::wake_all();
     }
 
     /// The measured phase starts: the --events budget is set and the workload told.
@@ -323,7 +385,10 @@ impl Users {
         self.halt();
         self.go = None;
         drop(schedule);
-        join_within(std::mem::take(&mut self.handles), limit);
+        let left = join_within(std::mem::take(&mut self.handles), limit);
+        if left.is_empty() {
+            self.join_fibers(Duration::from_secs(1));
+        }
     }
 }
 
@@ -343,16 +408,13 @@ fn wait_to_connect(part: &Part, display: &dyn Display) {
 }
 
 /// Joins the threads that finish within `limit`; returns those that did not.
-fn join_within(
-    handles: Vec<(usize, JoinHandle<()>)>,
-    limit: Duration,
-) -> Vec<(usize, JoinHandle<()>)> {
+fn join_within(handles: Vec<(usize, Handle)>, limit: Duration) -> Vec<(usize, Handle)> {
     let deadline = Instant::now() + limit;
     let mut left = handles;
     loop {
         let (done, rest): (Vec<_>, Vec<_>) = left.into_iter().partition(|h| h.1.is_finished());
         for (_, h) in done {
-            let _ = h.join();
+            h.join();
         }
         left = rest;
         if left.is_empty() || Instant::now() >= deadline {

@@ -7,7 +7,7 @@ use crate::engine::{self, TargetUrl};
 use crate::metrics::{Recorder, StmtCounts};
 use crate::workload::{Worker, Workload, rand::worker_rng};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-use std::sync::{Arc, Barrier, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Opens a worker connection with the run's session settings.
@@ -88,6 +88,7 @@ impl Shared {
         self.stop.store(true, Ordering::SeqCst);
         let _g = self.pausing.0.lock().unwrap_or_else(|p| p.into_inner());
         self.pausing.1.notify_all();
+        engine::fiber::wake_all();
     }
 }
 
@@ -292,6 +293,20 @@ pub(super) fn pause(shared: &Shared, d: Duration) -> bool {
         return !shared.stop.load(Ordering::Relaxed);
     }
     let end = Instant::now() + d;
+    if engine::fiber::in_fiber() {
+        // A fiber yields its thread; `halt` wakes it (stop is read after the epoch, so a
+        // stop between the two is news it has not seen).
+        loop {
+            let seen = engine::fiber::epoch();
+            if shared.stop.load(Ordering::SeqCst) {
+                return false;
+            }
+            if Instant::now() >= end {
+                return true;
+            }
+            engine::fiber::wait_for_news(Some(end), seen);
+        }
+    }
     let (lock, cv) = &shared.pausing;
     let mut g = lock.lock().unwrap_or_else(|p| p.into_inner());
     loop {
@@ -343,7 +358,7 @@ fn reconnect(
                 return false;
             }
         }
-        std::thread::sleep(backoff);
+        engine::fiber::sleep(backoff);
         backoff = (backoff * 2).min(Duration::from_secs(2));
     }
     false
@@ -385,99 +400,175 @@ fn finish(
 
 /// Stack size of a worker thread: workers keep little on the stack, and 1,000 of them
 /// must stay cheap.
-const WORKER_STACK: usize = 256 * 1024;
+pub(super) const WORKER_STACK: usize = 256 * 1024;
 
-/// Starts virtual user `user` (the `id`th of this process): it connects to its target,
-/// waits at `barrier` with every other, then runs the worker loop on the schedule it is
-/// sent (None: closed loop) until the run stops. A connection that fails is reported in
-/// `shared.startup_error`; a panic ends the run as INVALID.
-#[allow(clippy::too_many_arguments)]
+/// How a virtual user tells the process it has connected (or failed to): a count the
+/// users raise without waiting, and the process waits on.
+#[derive(Default)]
+pub(super) struct Arrived {
+    count: Mutex<usize>,
+    all: Condvar,
+}
+
+impl Arrived {
+    fn arrive(&self) {
+        *self.count.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+        self.all.notify_all();
+    }
+
+    /// Arrives when dropped, unless [`Arriving::now`] did: a user that panics while it
+    /// connects is counted all the same, and the process does not wait for it forever.
+    fn arriving(self: &Arc<Arrived>) -> Arriving {
+        Arriving(Some(self.clone()))
+    }
+
+    /// Waits until `n` users have arrived.
+    pub(super) fn wait(&self, n: usize) {
+        let mut c = self.count.lock().unwrap_or_else(|p| p.into_inner());
+        while *c < n {
+            c = self.all.wait(c).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+}
+
+struct Arriving(Option<Arc<Arrived>>);
+
+impl Arriving {
+    fn now(&mut self) {
+        if let Some(a) = self.0.take() {
+            a.arrive();
+        }
+    }
+}
+
+impl Drop for Arriving {
+    fn drop(&mut self) {
+        self.now();
+    }
+}
+
+/// The go signal, or None when there will be none: a fiber yields its thread while it
+/// waits ([`Users::release`](super::users::Users::release) wakes it).
+fn await_go(go_rx: &crossbeam_channel::Receiver<Go>) -> Option<Go> {
+    if !engine::fiber::in_fiber() {
+        return go_rx.recv().ok();
+    }
+    loop {
+        let seen = engine::fiber::epoch();
+        match go_rx.try_recv() {
+            Ok(go) => return Some(go),
+            Err(crossbeam_channel::TryRecvError::Disconnected) => return None,
+            Err(crossbeam_channel::TryRecvError::Empty) => engine::fiber::wait_for_news(None, seen),
+        }
+    }
+}
+
+/// The go signal: the --rate schedule's arrivals, or None for a closed loop.
+pub(super) type Go = Option<crossbeam_channel::Receiver<Instant>>;
+
+/// Starts virtual user `user`'s [`body`] on a thread of its own.
 pub(super) fn spawn(
+    user: u32,
+    body: engine::fiber::Body,
+) -> anyhow::Result<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name(format!("vu-{user}"))
+        .stack_size(WORKER_STACK)
+        .spawn(body)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "starting virtual user {user}: {e} (too many --threads for this machine?)"
+            )
+        })
+}
+
+/// Virtual user `user` (the `id`th of this process), to run on a thread or a fiber: it
+/// connects to its target, says it has ([`Arrived`]), waits for the go signal, then runs
+/// the worker loop on the schedule it is sent (None: closed loop) until the run stops. A
+/// connection that fails is reported in `shared.startup_error`; a panic ends the run as
+/// INVALID.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn body(
     id: usize,
     user: u32,
     cfg: &RunConfig,
     targets: &Targets,
     workload: &dyn Workload,
     shared: &Arc<Shared>,
-    barrier: &Arc<Barrier>,
-    go_rx: &crossbeam_channel::Receiver<Option<crossbeam_channel::Receiver<Instant>>>,
-) -> anyhow::Result<std::thread::JoinHandle<()>> {
+    arrived: &Arc<Arrived>,
+    go_rx: &crossbeam_channel::Receiver<Go>,
+) -> engine::fiber::Body {
     let shared = shared.clone();
-    let barrier = barrier.clone();
+    let arrived = arrived.clone();
     let go_rx = go_rx.clone();
     let urls = targets.urls.clone();
     let galera = targets.galera.clone();
     let cfg = cfg.clone();
     let mut worker = workload.worker(user, worker_rng(cfg.seed, u64::from(user)));
     let names = workload.kinds();
-    std::thread::Builder::new()
-        .name(format!("vu-{user}"))
-        .stack_size(WORKER_STACK)
-        .spawn(move || {
-            let mut current = user as usize % urls.len();
-            let conn = connect_session(&urls[current], &cfg).and_then(|mut c| {
-                c.in_one_transaction(|c| worker.on_connect(c))?;
-                shared.connected(id, current, &c);
-                Ok(c)
-            });
-            let mut conn = match conn {
-                Ok(c) => Some(c),
-                Err(e) => {
-                    let mut slot = shared
-                        .startup_error
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner());
-                    slot.get_or_insert_with(|| crate::error::one_line(&e));
-                    None
-                }
-            };
-            barrier.wait();
-            let Ok(schedule) = go_rx.recv() else { return };
-            // The user's statements from now on pass its gate (the end of the run's cut),
-            // where a user cut before its COMMIT is counted by nobody.
-            if urls
-                .first()
-                .is_some_and(|u| engine::sessions::clean_cut_uncounted(u.engine))
-            {
-                engine::sessions::guard(Some(shared.sessions[id].gate.clone()));
+    Box::new(move || {
+        let mut arriving = arrived.arriving();
+        let mut current = user as usize % urls.len();
+        let conn = connect_session(&urls[current], &cfg).and_then(|mut c| {
+            c.in_one_transaction(|c| worker.on_connect(c))?;
+            shared.connected(id, current, &c);
+            Ok(c)
+        });
+        let mut conn = match conn {
+            Ok(c) => Some(c),
+            Err(e) => {
+                let mut slot = shared
+                    .startup_error
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner());
+                slot.get_or_insert_with(|| crate::error::one_line(&e));
+                None
             }
-            if let Some(conn) = conn.as_mut() {
-                // A panic is a txbench bug; a virtual user that vanished silently would
-                // leave numbers that look fine, so it ends the run as INVALID.
-                let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    worker_loop(
-                        id,
-                        &cfg,
-                        &urls,
-                        &galera,
-                        &mut current,
-                        &shared,
-                        worker.as_mut(),
-                        conn,
-                        schedule,
-                        &names,
-                    );
-                    finish(id, user, current, &shared, worker.as_mut(), conn);
-                }));
-                shared.closing(conn);
-                shared.sessions[id].released();
-                if let Err(panic) = ran {
-                    let msg = panic
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_else(|| "unknown panic".into());
-                    let mut slot = shared.crashed.lock().unwrap_or_else(|p| p.into_inner());
-                    slot.get_or_insert(format!(
-                        "virtual user {user} crashed (a txbench bug): {msg}"
-                    ));
-                    shared.halt();
-                }
+        };
+        arriving.now();
+        let Some(schedule) = await_go(&go_rx) else {
+            return;
+        };
+        // The user's statements from now on pass its gate (the end of the run's cut),
+        // where a user cut before its COMMIT is counted by nobody.
+        if urls
+            .first()
+            .is_some_and(|u| engine::sessions::clean_cut_uncounted(u.engine))
+        {
+            engine::sessions::guard(Some(shared.sessions[id].gate.clone()));
+        }
+        if let Some(conn) = conn.as_mut() {
+            // A panic is a txbench bug; a virtual user that vanished silently would
+            // leave numbers that look fine, so it ends the run as INVALID.
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                worker_loop(
+                    id,
+                    &cfg,
+                    &urls,
+                    &galera,
+                    &mut current,
+                    &shared,
+                    worker.as_mut(),
+                    conn,
+                    schedule,
+                    &names,
+                );
+                finish(id, user, current, &shared, worker.as_mut(), conn);
+            }));
+            shared.closing(conn);
+            shared.sessions[id].released();
+            if let Err(panic) = ran {
+                let msg = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "unknown panic".into());
+                let mut slot = shared.crashed.lock().unwrap_or_else(|p| p.into_inner());
+                slot.get_or_insert(format!(
+                    "virtual user {user} crashed (a txbench bug): {msg}"
+                ));
+                shared.halt();
             }
-        })
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "starting virtual user {user}: {e} (too many --threads for this machine?)"
-            )
-        })
+        }
+    })
 }

@@ -15,6 +15,7 @@ mod url;
 
 mod clock;
 mod error;
+pub mod fiber;
 pub mod listener;
 #[cfg(feature = "mysql")]
 pub mod mysql;

@@ -102,6 +102,18 @@ pub fn guard(gate: Option<Arc<Gate>>) {
     GATE.with(|g| *g.borrow_mut() = gate);
 }
 
+/// This thread's gate (tests).
+#[cfg(test)]
+pub(crate) fn current_gate() -> Option<Arc<Gate>> {
+    GATE.with(|g| g.borrow().clone())
+}
+
+/// Swaps this thread's gate with `gate`: a fiber's gate is the thread's while it runs
+/// ([`super::fiber`]).
+pub(super) fn swap_guard(gate: &mut Option<Arc<Gate>>) {
+    GATE.with(|g| std::mem::swap(&mut *g.borrow_mut(), gate));
+}
+
 /// Whether the end of a run may cut a session before it sent anything that could end its
 /// transaction without the server counting anything for it: MySQL counts COMMIT and ROLLBACK
 /// statements (Com_commit, Com_rollback), not the rollback of a killed session;

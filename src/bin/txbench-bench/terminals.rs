@@ -1,8 +1,10 @@
 //! Many virtual users from one client (issue: thousands of terminals): TPC-C closed loop at
 //! 1,024 and 2,000 users against 8, and 2,000 with the specification's keying and think
 //! times against 8 paced to the same throughput, in rounds (8, the many, 8), with each
-//! ratio's interval; 10,000 paced terminals once, for their memory. On a sandbox with the
-//! thread pool. go-tpc beside it: scripts/compare-terminals-go-tpc.sh.
+//! ratio's interval; 10,000 paced terminals once, for their memory. Each many-user run twice,
+//! a thread per user and as fibers on two threads (--client-threads 2), side by side in each
+//! round. On a sandbox with the thread pool. go-tpc beside it:
+//! scripts/compare-terminals-go-tpc.sh.
 
 use super::*;
 
@@ -22,6 +24,13 @@ fn paced_warmup() -> u32 {
 
 /// `--think-time` for 8 terminals paced as 2,000 with the specification's times are in all.
 const PACED_8: &str = "0.004";
+
+/// The fibers' threads of the runs with fibers (--client-threads): one per core here.
+const FIBER_THREADS: u32 = 2;
+
+/// A count of virtual users, and how they run: a thread each (None) or as fibers on this
+/// many threads.
+type Users = (u32, Option<u32>);
 
 /// One run's figures, from its process (wait4) and its result.json.
 struct Row {
@@ -44,12 +53,13 @@ struct Row {
 fn run(
     bin: &Path,
     url: &str,
-    users: u32,
+    (users, fibers): Users,
     secs: u32,
     warmup: u32,
     think: Option<&str>,
 ) -> Result<Row> {
     let (u, t, w) = (users.to_string(), secs.to_string(), warmup.to_string());
+    let f = fibers.map(|f| f.to_string()).unwrap_or_default();
     let mut args = vec![
         "run",
         "tpcc",
@@ -64,6 +74,9 @@ fn run(
     ];
     if let Some(t) = think {
         args.extend(["--think-time", t]);
+    }
+    if fibers.is_some() {
+        args.extend(["--client-threads", &f]);
     }
     let (m, code, r) = with_out_exit(txbench_cmd(bin, url, &args), &[0, 3])?;
     let s = &r["summary"];
@@ -97,8 +110,8 @@ struct Group {
     think: Option<&'static str>,
     /// What the 8 users run with.
     base_think: Option<&'static str>,
-    /// The user counts compared with 8.
-    many: &'static [u32],
+    /// The user counts compared with 8 (a thread each, 8's way).
+    many: &'static [Users],
     /// The warm-up of a run of `many`, s.
     warmup: u32,
     rounds: usize,
@@ -127,14 +140,19 @@ pub(super) fn terminals(home: &StateDir) -> Result<()> {
         Group {
             think: None,
             base_think: None,
-            many: &[1024, 2000],
+            many: &[
+                (1024, None),
+                (1024, Some(FIBER_THREADS)),
+                (2000, None),
+                (2000, Some(FIBER_THREADS)),
+            ],
             warmup: many_users_warmup(),
             rounds: rounds::rounds("BENCH_TERMINALS_ROUNDS"),
         },
         Group {
             think: Some("spec"),
             base_think: Some(PACED_8),
-            many: &[2000],
+            many: &[(2000, None), (2000, Some(FIBER_THREADS))],
             warmup: paced_warmup(),
             rounds: bench_env("BENCH_TERMINALS_PACED_ROUNDS")
                 .filter(|&n: &usize| n > 0)
@@ -151,8 +169,10 @@ pub(super) fn terminals(home: &StateDir) -> Result<()> {
     }
     // 10,000 paced terminals run five times 8 paced ones' rate: no like for like, there
     // for their memory. They start spread over one mean cycle (20.7 s): the warm-up spans it.
-    let r = run(&bin, &url_s, 10_000, secs, 30, Some("spec"))?;
-    print_row(10_000, Some("spec"), &r, "-".into());
+    for users in [(10_000, None), (10_000, Some(FIBER_THREADS))] {
+        let r = run(&bin, &url_s, users, secs, 30, Some("spec"))?;
+        print_row(users, Some("spec"), &r, "-".into());
+    }
     println!(
         "  (cpu/1000 NO: the measured phase's, all the client's threads; x 8: against the mean of the 8-user runs either side in its round, and over the rounds with its 95 % interval; targets: client CPU per New-Order within 1.5x of 8 users' at 1,024 and 2,000, closed loop against 8 closed-loop users, paced against 8 paced to the same throughput (--think-time {PACED_8}); at most 100 KiB per user; connecting and stopping 2,000 within 2 s; 10,000 with think times within 2 GiB; \"beyond\": the process's whole wall time past the run, its pre-flight and closing samples included)"
     );
@@ -165,16 +185,16 @@ fn group(bin: &Path, url: &str, secs: u32, g: &Group) -> Result<()> {
     let mut base: Vec<f64> = Vec::new();
     let mut many: Vec<Vec<f64>> = vec![Vec::new(); g.many.len()];
     for _ in 0..g.rounds {
-        let first = run(bin, url, 8, secs, 10, g.base_think)?;
+        let first = run(bin, url, (8, None), secs, 10, g.base_think)?;
         let mut rows = Vec::new();
         for &users in g.many {
             rows.push(run(bin, url, users, secs, g.warmup, g.think)?);
         }
-        let last = run(bin, url, 8, secs, 10, g.base_think)?;
+        let last = run(bin, url, (8, None), secs, 10, g.base_think)?;
         let b = (first.cpu_per_1000 + last.cpu_per_1000) / 2.0;
         base.push(b);
         print_row(
-            8,
+            (8, None),
             g.base_think,
             &first,
             format!("{:.2}x", first.cpu_per_1000 / b),
@@ -184,13 +204,13 @@ fn group(bin: &Path, url: &str, secs: u32, g: &Group) -> Result<()> {
             print_row(users, g.think, r, format!("{:.2}x", r.cpu_per_1000 / b));
         }
         print_row(
-            8,
+            (8, None),
             g.base_think,
             &last,
             format!("{:.2}x", last.cpu_per_1000 / b),
         );
     }
-    for (&users, m) in g.many.iter().zip(&many) {
+    for (&(users, fibers), m) in g.many.iter().zip(&many) {
         let (pct, half) = sampling::paired(m, &base);
         let interval = if half.is_nan() {
             "one round: no interval".to_string()
@@ -198,7 +218,8 @@ fn group(bin: &Path, url: &str, secs: u32, g: &Group) -> Result<()> {
             format!("± {:.2}, {} rounds", half / 100.0, g.rounds)
         };
         println!(
-            "  {users} users, think {}: {:.2}x 8 users' client CPU per New-Order ({interval})",
+            "  {users} users {}, think {}: {:.2}x 8 users' client CPU per New-Order ({interval})",
+            client(fibers),
             g.think.unwrap_or("off"),
             1.0 + pct / 100.0
         );
@@ -206,10 +227,16 @@ fn group(bin: &Path, url: &str, secs: u32, g: &Group) -> Result<()> {
     Ok(())
 }
 
+/// How the users ran, for the tables.
+fn client(fibers: Option<u32>) -> String {
+    fibers.map_or("a thread each".into(), |f| format!("fibers on {f}"))
+}
+
 fn print_header() {
     println!(
-        "  {:>6} {:>5} {:>8} {:>14} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9}  verdict",
+        "  {:>6} {:>13} {:>5} {:>8} {:>14} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9}  verdict",
         "users",
+        "client",
         "think",
         "NOPM",
         "cpu/1000 NO",
@@ -222,10 +249,11 @@ fn print_header() {
     );
 }
 
-fn print_row(users: u32, think: Option<&str>, r: &Row, ratio: String) {
+fn print_row((users, fibers): Users, think: Option<&str>, r: &Row, ratio: String) {
     println!(
-        "  {:>6} {:>5} {:>8.0} {:>12.3} s {:>6} {:>5.0} MiB {:>9.0} {:>7.2} s {:>7.2} s {:>7.2} s  {}",
+        "  {:>6} {:>13} {:>5} {:>8.0} {:>12.3} s {:>6} {:>5.0} MiB {:>9.0} {:>7.2} s {:>7.2} s {:>7.2} s  {}",
         users,
+        client(fibers),
         think.unwrap_or("off"),
         r.nopm,
         r.cpu_per_1000,

@@ -186,6 +186,12 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
         )
         .into());
     }
+    if d.client_threads.is_some() && d.rate.is_some() {
+        return Err(Failure::Usage(
+            "--client-threads: not with --rate (the open-loop schedule hands each arrival to a waiting thread): drop one of them".into(),
+        )
+        .into());
+    }
     let driver = RunConfig {
         workload: choice.name().to_string(),
         url: String::new(),
@@ -204,6 +210,7 @@ fn plan(cmd: &RunCmd) -> Result<Plan> {
         workload_options: serde_json::Value::Null,
         stability_window_s: d.stability_window.unwrap_or(0.0),
         period_s: d.period,
+        client_threads: d.client_threads,
         server_metrics: !d.no_server_metrics,
         profile: d.profile.unwrap_or_default(),
         shard,

@@ -51,6 +51,11 @@ pub fn opts(url: &TargetUrl) -> mysql::Opts {
 /// (with its password redacted) and what to check.
 pub fn connect(url: &TargetUrl) -> Result<mysql::Conn> {
     super::listener::check(url)?;
+    // A connection a fiber opens waits through it (src/engine/fiber.rs).
+    mysql::set_io_hooks(mysql::IoHooks {
+        adopt: super::fiber::adopt,
+        wait: super::fiber::wait_fd,
+    });
     mysql::Conn::new(opts(url)).map_err(|e| connect_error(url, e))
 }
 

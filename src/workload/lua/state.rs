@@ -51,7 +51,7 @@ fn misc_primitives(lua: &Lua, p: &Table) -> mlua::Result<()> {
     p.set(
         "usleep",
         lua.create_function(|_, us: f64| {
-            std::thread::sleep(Duration::from_micros(us.max(0.0) as u64));
+            crate::engine::fiber::sleep(Duration::from_micros(us.max(0.0) as u64));
             Ok(())
         })?,
     )?;

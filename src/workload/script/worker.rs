@@ -254,7 +254,7 @@ impl User {
                     ));
                 };
                 let us = u64::try_from(n).unwrap_or(0).saturating_mul(*unit_us);
-                std::thread::sleep(Duration::from_micros(us));
+                crate::engine::fiber::sleep(Duration::from_micros(us));
             }
             Body::If { cond, next } => {
                 if !self.eval(s, c.line, cond)?.truth() {

@@ -973,6 +973,10 @@ pub use crate::conn::stmt::Statement;
 pub use crate::conn::transaction::{AccessMode, IsolationLevel, Transaction, TxOpts};
 #[doc(inline)]
 pub use crate::conn::Conn;
+
+#[cfg(unix)]
+#[doc(inline)]
+pub use crate::io::{set_io_hooks, IoHooks};
 #[doc(inline)]
 pub use crate::error::{DriverError, Error, MySqlError, Result, ServerError, UrlError};
 #[doc(inline)]

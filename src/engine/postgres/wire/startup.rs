@@ -25,7 +25,9 @@ fn connect_as(
     let stream = match &url.socket {
         Some(dir) => {
             let path = dir.join(format!(".s.PGSQL.{}", url.port));
-            Stream::Unix(UnixStream::connect(path)?)
+            let s = UnixStream::connect(path)?;
+            crate::engine::fiber::adopt(std::os::fd::AsRawFd::as_raw_fd(&s))?;
+            Stream::Unix(s)
         }
         None => {
             let mut last = None;
@@ -34,6 +36,7 @@ fn connect_as(
                 match TcpStream::connect_timeout(&addr, timeout) {
                     Ok(s) => {
                         s.set_nodelay(true)?;
+                        crate::engine::fiber::adopt(std::os::fd::AsRawFd::as_raw_fd(&s))?;
                         found = Some(s);
                         break;
                     }

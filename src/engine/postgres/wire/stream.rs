@@ -46,11 +46,18 @@ impl Stream {
     }
 }
 
+/// A socket opened in a fiber is non-blocking: its reads and writes wait through the fiber
+/// ([`crate::engine::fiber`]); elsewhere they block.
+fn coop<T>(fd: i32, write: bool, op: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    crate::engine::fiber::retry(fd, write, op)
+}
+
 impl Read for Stream {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::os::fd::AsRawFd;
         match self {
-            Stream::Tcp(s) => s.read(buf),
-            Stream::Unix(s) => s.read(buf),
+            Stream::Tcp(s) => coop(s.as_raw_fd(), false, || s.read(buf)),
+            Stream::Unix(s) => coop(s.as_raw_fd(), false, || s.read(buf)),
             Stream::Tls(s) => s.read(buf),
         }
     }
@@ -58,9 +65,10 @@ impl Read for Stream {
 
 impl Write for Stream {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        use std::os::fd::AsRawFd;
         match self {
-            Stream::Tcp(s) => s.write(buf),
-            Stream::Unix(s) => s.write(buf),
+            Stream::Tcp(s) => coop(s.as_raw_fd(), true, || s.write(buf)),
+            Stream::Unix(s) => coop(s.as_raw_fd(), true, || s.write(buf)),
             // Sent at once: rustls only buffers what it cannot write now.
             Stream::Tls(s) => {
                 let n = s.write(buf)?;

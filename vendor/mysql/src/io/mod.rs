@@ -31,10 +31,88 @@ use crate::error::{
 mod tcp;
 mod tls;
 
+/// txbench patch 11: how a socket that would block waits ([`set_io_hooks`]).
+#[derive(Clone, Copy)]
+pub struct IoHooks {
+    /// A socket just connected: makes it non-blocking and returns true when its reads and
+    /// writes are to wait through `wait` (in txbench: when a fiber opened it).
+    pub adopt: fn(RawFd) -> io::Result<bool>,
+    /// Waits until the socket is readable (`true`: writable).
+    pub wait: fn(RawFd, bool) -> io::Result<()>,
+}
+
+static IO_HOOKS: std::sync::OnceLock<IoHooks> = std::sync::OnceLock::new();
+
+/// Sets how sockets are adopted and wait (once; later calls are ignored). Without hooks
+/// every socket blocks, as upstream's.
+pub fn set_io_hooks(hooks: IoHooks) {
+    let _ = IO_HOOKS.set(hooks);
+}
+
+/// A socket whose reads and writes that would block wait through the hooks, below the
+/// buffering (a `read_exact` above never sees WouldBlock, so never loses what it read).
+#[derive(Debug)]
+pub struct Coop<S> {
+    inner: S,
+    /// Made non-blocking by the adopt hook.
+    waits: bool,
+}
+
+impl<S: AsRawFd> Coop<S> {
+    fn new(inner: S) -> io::Result<Coop<S>> {
+        let waits = match IO_HOOKS.get() {
+            Some(h) => (h.adopt)(inner.as_raw_fd())?,
+            None => false,
+        };
+        Ok(Coop { inner, waits })
+    }
+
+    fn retry<T>(&mut self, write: bool, mut op: impl FnMut(&mut S) -> io::Result<T>) -> io::Result<T> {
+        loop {
+            match op(&mut self.inner) {
+                Err(e) if self.waits && e.kind() == io::ErrorKind::WouldBlock => {
+                    if let Some(h) = IO_HOOKS.get() {
+                        (h.wait)(self.inner.as_raw_fd(), write)?;
+                    }
+                }
+                r => return r,
+            }
+        }
+    }
+}
+
+impl<S> std::ops::Deref for Coop<S> {
+    type Target = S;
+    fn deref(&self) -> &S {
+        &self.inner
+    }
+}
+
+impl<S: AsRawFd> AsRawFd for Coop<S> {
+    fn as_raw_fd(&self) -> RawFd {
+        self.inner.as_raw_fd()
+    }
+}
+
+impl<S: io::Read + AsRawFd> io::Read for Coop<S> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.retry(false, |s| s.read(buf))
+    }
+}
+
+impl<S: io::Write + AsRawFd> io::Write for Coop<S> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.retry(true, |s| s.write(buf))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.retry(true, |s| s.flush())
+    }
+}
+
 #[derive(Debug, Read, Write)]
 pub enum Stream {
     #[cfg(unix)]
-    SocketStream(BufStream<unix::net::UnixStream>),
+    SocketStream(BufStream<Coop<unix::net::UnixStream>>),
     #[cfg(windows)]
     SocketStream(BufStream<np::PipeClient>),
     TcpStream(TcpStream),
@@ -51,7 +129,7 @@ impl Stream {
             Ok(stream) => {
                 stream.set_read_timeout(read_timeout)?;
                 stream.set_write_timeout(write_timeout)?;
-                Ok(Stream::SocketStream(BufStream::new(stream)))
+                Ok(Stream::SocketStream(BufStream::new(Coop::new(stream)?)))
             }
             Err(e) => {
                 let addr = socket.to_string();
@@ -123,6 +201,7 @@ impl Stream {
         builder.user_timeout(tcp_user_timeout);
         builder
             .connect()
+            .and_then(Coop::new)
             .map(|stream| Stream::TcpStream(TcpStream::Insecure(BufStream::new(stream))))
             .map_err(|err| {
                 if err.kind() == io::ErrorKind::TimedOut {
@@ -168,7 +247,7 @@ pub enum TcpStream {
     Secure(BufStream<native_tls::TlsStream<net::TcpStream>>),
     #[cfg(feature = "rustls")]
     Secure(BufStream<Box<rustls::StreamOwned<rustls::ClientConnection, net::TcpStream>>>),
-    Insecure(BufStream<net::TcpStream>),
+    Insecure(BufStream<Coop<net::TcpStream>>),
 }
 
 #[cfg(unix)]

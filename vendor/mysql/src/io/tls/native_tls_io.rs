@@ -57,7 +57,7 @@ impl Stream {
         match self {
             Stream::TcpStream(tcp_stream) => match tcp_stream {
                 TcpStream::Insecure(insecure_stream) => {
-                    let inner = insecure_stream.into_inner().map_err(io::Error::from)?;
+                    let inner = insecure_stream.into_inner().map_err(io::Error::from)?.inner;
                     let secure_stream = tls_connector.connect(&domain, inner)?;
                     Ok(Stream::TcpStream(TcpStream::Secure(BufStream::new(
                         secure_stream,

@@ -98,7 +98,8 @@ impl Stream {
                     let inner = insecure_stream
                         .into_inner()
                         .map_err(io::Error::from)
-                        .unwrap();
+                        .unwrap()
+                        .inner;
                     let conn =
                         rustls::ClientConnection::new(Arc::new(config), server_name).unwrap();
                     let secure_stream = rustls::StreamOwned::new(conn, inner);
