@@ -24,6 +24,7 @@ mod rounds;
 mod sampling;
 mod snapshot;
 mod terminals;
+mod terminals_read_only;
 mod topology;
 mod tpcb;
 mod tpcc;

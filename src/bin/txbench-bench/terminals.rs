@@ -26,11 +26,11 @@ fn paced_warmup() -> u32 {
 const PACED_8: &str = "0.004";
 
 /// The fibers' threads of the runs with fibers (--client-threads): one per core here.
-const FIBER_THREADS: u32 = 2;
+pub(super) const FIBER_THREADS: u32 = 2;
 
 /// A count of virtual users, and how they run: a thread each (None) or as fibers on this
 /// many threads.
-type Users = (u32, Option<u32>);
+pub(super) type Users = (u32, Option<u32>);
 
 /// One run's figures, from its process (wait4) and its result.json.
 struct Row {
@@ -176,6 +176,12 @@ pub(super) fn terminals(home: &StateDir) -> Result<()> {
     println!(
         "  (cpu/1000 NO: the measured phase's, all the client's threads; x 8: against the mean of the 8-user runs either side in its round, and over the rounds with its 95 % interval; targets: client CPU per New-Order within 1.5x of 8 users' at 1,024 and 2,000, closed loop against 8 closed-loop users, paced against 8 paced to the same throughput (--think-time {PACED_8}); at most 100 KiB per user; connecting and stopping 2,000 within 2 s; 10,000 with think times within 2 GiB; \"beyond\": the process's whole wall time past the run, its pre-flight and closing samples included)"
     );
+    super::terminals_read_only::read_only(
+        &bin,
+        &url,
+        secs,
+        rounds::rounds("BENCH_TERMINALS_ROUNDS"),
+    )?;
     server::stop(home, "bench-terminals", true)?;
     Ok(())
 }
@@ -228,7 +234,7 @@ fn group(bin: &Path, url: &str, secs: u32, g: &Group) -> Result<()> {
 }
 
 /// How the users ran, for the tables.
-fn client(fibers: Option<u32>) -> String {
+pub(super) fn client(fibers: Option<u32>) -> String {
     fibers.map_or("a thread each".into(), |f| format!("fibers on {f}"))
 }
 
