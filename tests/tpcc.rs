@@ -695,6 +695,14 @@ fn a_thousand_terminals_run_as_fibers_on_two_threads(home: &Home, s: &Server) {
     valid_but_for_the_end_wait(&out, &r);
     assert_schema_valid(&r);
     assert_eq!(r["config"]["client_threads"], 2, "{}", r["config"]);
+    assert_eq!(r["summary"]["client_users"]["fiber_threads"], 2);
+    assert!(
+        text(&out)
+            .0
+            .contains("1000 virtual user(s) as fibers on 2 thread(s) connected in"),
+        "{:?}",
+        text(&out)
+    );
     let sum = &r["summary"];
     assert!(sum["transactions"].as_u64().unwrap() > 0, "{sum}");
     assert_eq!(sum["client_users"]["users"], 1000);

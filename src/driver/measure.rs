@@ -446,6 +446,7 @@ impl<'a> Measure<'a> {
             peak_rss_kib: super::validity::process_peak_rss_kib(),
             rss_before_kib: self.users.rss_before_kib,
             connect_s: self.users.connect_s,
+            fiber_threads: self.users.fiber_threads,
         });
         self.result.workload_report = workload.report(&summary);
         for reason in workload.invalid_reasons(&summary) {

@@ -145,3 +145,57 @@ fn cutting_more_than_a_twentieth_of_the_completed_transactions_is_invalid() {
         "all blocked: nothing completed"
     );
 }
+
+/// Regression: a virtual user that panicked while it connected was counted as arrived and
+/// vanished; the run went on without it. Its panic is now the run's startup error.
+#[test]
+fn a_user_that_panics_while_it_connects_stops_the_start() {
+    let (arrived, sh) = (Arc::new(super::worker::Arrived::default()), shared());
+    let (a, s) = (arrived.clone(), sh.clone());
+    let joined = std::thread::spawn(move || {
+        let _arriving = a.arriving(&s, 7);
+        panic!("a bug while connecting");
+    })
+    .join();
+    assert!(joined.is_err());
+    arrived.wait(1);
+    let err = sh.startup_error.lock().unwrap().clone();
+    assert_eq!(
+        err.as_deref(),
+        Some("virtual user 7 crashed while it connected (a txbench bug)")
+    );
+    // One that connected arrives without an error.
+    let sh = shared();
+    let mut arriving = arrived.arriving(&sh, 8);
+    arriving.now();
+    drop(arriving);
+    arrived.wait(2);
+    assert!(sh.startup_error.lock().unwrap().is_none());
+}
+
+/// A fiber pausing for a minute is woken by the stop, as a thread is.
+#[test]
+fn a_fiber_pausing_is_woken_by_the_stop() {
+    use crate::engine::fiber::{Body, Pool};
+    let sh = shared();
+    let s = sh.clone();
+    let ended = Arc::new(Mutex::new(None));
+    let e = ended.clone();
+    let body: Body = Box::new(move || {
+        let t = Instant::now();
+        let went_on = pause(&s, Duration::from_secs(60));
+        *e.lock().unwrap() = Some((went_on, t.elapsed()));
+    });
+    let done = [Arc::new(AtomicBool::new(false))];
+    let pool = Pool::spawn("t", 1, 64 * 1024, vec![body], &done).unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    sh.halt();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !pool.finished() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (went_on, took) = ended.lock().unwrap().take().expect("the pause ended");
+    assert!(!went_on);
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    pool.join();
+}

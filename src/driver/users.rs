@@ -115,6 +115,8 @@ pub(super) struct Users {
     handles: Vec<(usize, Handle)>,
     /// The threads of the users' fibers (--client-threads).
     fibers: Option<crate::engine::fiber::Pool>,
+    /// How many threads the fibers run on (None: a thread each).
+    pub(super) fiber_threads: Option<u32>,
     /// Dropped to tell users still waiting for the go signal that there will be none.
     go: Option<Sender<Go>>,
     /// Stops the --rate schedule.
@@ -190,6 +192,8 @@ impl Users {
                     &done,
                 )
                 .map_err(|e| {
+                    // Fibers already started wait for a go signal that will not come.
+                    crate::engine::fiber::wake_all();
                     anyhow::anyhow!("--client-threads {threads}: starting the fibers: {e}")
                 })?;
                 let handles = done.into_iter().map(Handle::Fiber).enumerate().collect();
@@ -197,11 +201,13 @@ impl Users {
             }
         };
         arrived.wait(n);
+        let fiber_threads = fibers.as_ref().map(|p| p.threads() as u32);
         let users = Users {
             n,
             shared,
             handles,
             fibers,
+            fiber_threads,
             go: Some(go_tx),
             stop_flag: Arc::new(AtomicBool::new(false)),
             overflow: Arc::new(AtomicBool::new(false)),
@@ -389,6 +395,14 @@ impl Users {
         if left.is_empty() {
             self.join_fibers(Duration::from_secs(1));
         }
+    }
+}
+
+impl Drop for Users {
+    /// Fibers waiting for the go signal learn that none will come (the sender is gone).
+    fn drop(&mut self) {
+        self.go = None;
+        crate::engine::fiber::wake_all();
     }
 }
 

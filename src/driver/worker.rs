@@ -417,9 +417,10 @@ impl Arrived {
     }
 
     /// Arrives when dropped, unless [`Arriving::now`] did: a user that panics while it
-    /// connects is counted all the same, and the process does not wait for it forever.
-    fn arriving(self: &Arc<Arrived>) -> Arriving {
-        Arriving(Some(self.clone()))
+    /// connects is counted all the same, and the process does not wait for it forever; its
+    /// panic is the run's startup error (the run does not start without it).
+    pub(super) fn arriving(self: &Arc<Arrived>, shared: &Arc<Shared>, user: u32) -> Arriving {
+        Arriving(Some((self.clone(), shared.clone(), user)))
     }
 
     /// Waits until `n` users have arrived.
@@ -431,11 +432,21 @@ impl Arrived {
     }
 }
 
-struct Arriving(Option<Arc<Arrived>>);
+/// A user's arrival, made when it has connected or when it is dropped.
+pub(super) struct Arriving(Option<(Arc<Arrived>, Arc<Shared>, u32)>);
 
 impl Arriving {
-    fn now(&mut self) {
-        if let Some(a) = self.0.take() {
+    pub(super) fn now(&mut self) {
+        if let Some((a, shared, user)) = self.0.take() {
+            if std::thread::panicking() {
+                let mut slot = shared
+                    .startup_error
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner());
+                slot.get_or_insert_with(|| {
+                    format!("virtual user {user} crashed while it connected (a txbench bug)")
+                });
+            }
             a.arrive();
         }
     }
@@ -507,7 +518,7 @@ pub(super) fn body(
     let mut worker = workload.worker(user, worker_rng(cfg.seed, u64::from(user)));
     let names = workload.kinds();
     Box::new(move || {
-        let mut arriving = arrived.arriving();
+        let mut arriving = arrived.arriving(&shared, user);
         let mut current = user as usize % urls.len();
         let conn = connect_session(&urls[current], &cfg).and_then(|mut c| {
             c.in_one_transaction(|c| worker.on_connect(c))?;

@@ -245,6 +245,11 @@ impl Pool {
         Ok(Pool { threads: handles })
     }
 
+    /// How many threads run the fibers (at most one per fiber).
+    pub fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
     /// Whether every thread has ended (all its fibers returned).
     pub fn finished(&self) -> bool {
         self.threads.iter().all(|t| t.is_finished())
@@ -368,8 +373,10 @@ impl Scheduler {
                         self.timers.push(std::cmp::Reverse((at, i, f.generation)));
                     }
                 } else {
-                    // Not a socket epoll takes (closed): the retried call says what is wrong.
-                    self.ready.push_back(i);
+                    // Not a socket epoll takes (closed, or epoll out of room): the fiber
+                    // polls, retrying in a millisecond (the retried call says what is wrong).
+                    let at = Instant::now() + Duration::from_millis(1);
+                    self.timers.push(std::cmp::Reverse((at, i, f.generation)));
                 }
             }
             CoroutineResult::Yield(Wait::Adopted(fd)) => {

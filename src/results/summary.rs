@@ -38,6 +38,9 @@ pub struct ClientUsers {
     pub rss_before_kib: u64,
     /// Seconds from the first user's thread started to every user connected and ready.
     pub connect_s: f64,
+    /// The threads the users ran on as fibers (`--client-threads`); None: a thread each.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fiber_threads: Option<u32>,
 }
 
 impl ClientUsers {
@@ -48,8 +51,12 @@ impl ClientUsers {
 
     /// In a line, for the text summary.
     pub fn line(&self) -> String {
+        let how = self
+            .fiber_threads
+            .map(|t| format!(" as fibers on {t} thread(s)"))
+            .unwrap_or_default();
         format!(
-            "{} virtual user(s) connected in {:.2} s; peak memory {:.0} MiB, {:.0} KiB per user above the {:.0} MiB before they connected",
+            "{} virtual user(s){how} connected in {:.2} s; peak memory {:.0} MiB, {:.0} KiB per user above the {:.0} MiB before they connected",
             self.users,
             self.connect_s,
             self.peak_rss_kib as f64 / 1024.0,
@@ -350,11 +357,23 @@ mod tests {
             peak_rss_kib: 22_528 + 88_000,
             rss_before_kib: 22_528,
             connect_s: 0.42,
+            fiber_threads: None,
         };
         assert_eq!(c.kib_per_user(), 88.0);
         assert_eq!(
             c.line(),
             "1000 virtual user(s) connected in 0.42 s; peak memory 108 MiB, 88 KiB per user above the 22 MiB before they connected"
+        );
+        let fibers = ClientUsers {
+            fiber_threads: Some(2),
+            ..c
+        };
+        assert!(
+            fibers
+                .line()
+                .starts_with("1000 virtual user(s) as fibers on 2 thread(s) connected in 0.42 s"),
+            "{}",
+            fibers.line()
         );
         // A peak that never rose (or a process that measured nothing) is 0 per user.
         let none = ClientUsers {
@@ -362,6 +381,7 @@ mod tests {
             peak_rss_kib: 0,
             rss_before_kib: 10,
             connect_s: 0.0,
+            fiber_threads: None,
         };
         assert_eq!(none.kib_per_user(), 0.0);
     }

@@ -246,8 +246,14 @@ impl Worker for TpccWorker {
         if kind == 3
             && let Some((tx, target)) = &self.deferred
         {
-            // 2.7.2.1: the terminal only queues the delivery; a full queue makes it wait.
-            let _ = tx.send((*target, self.set, input, Instant::now()));
+            // 2.7.2.1: the terminal only queues the delivery; a full queue makes it wait (a
+            // fiber yields its thread meanwhile: the other terminals on it may hold the
+            // rows the deliverer waits for).
+            let mut item = (*target, self.set, input, Instant::now());
+            while let Err(crossbeam_channel::TrySendError::Full(back)) = tx.try_send(item) {
+                item = back;
+                crate::engine::fiber::sleep(std::time::Duration::from_millis(1));
+            }
             self.counters[self.set].done[kind].fetch_add(1, Ordering::Relaxed);
             return Ok(Outcome::Committed);
         }
