@@ -33,8 +33,7 @@ fn prepare(bin: &Path, url: &TargetUrl) -> Result<()> {
     ))?;
     let mut conn = txbench::engine::mysql::connect(url)?;
     use mysql::prelude::Queryable;
-    conn.query_drop("DROP DATABASE IF EXISTS txbench_sbprep")?;
-    conn.query_drop("CREATE DATABASE txbench_sbprep")?;
+    fresh_database(&mut conn, url, "txbench_sbprep")?;
     let sb = measure(sysbench_cmd(
         url,
         "txbench_sbprep",

@@ -396,6 +396,18 @@ fn bench_server(home: &StateDir, name: &str, pool: &str) -> Result<TargetUrl> {
     bench_server_with(home, name, &[&format!("innodb_buffer_pool_size={pool}")])
 }
 
+/// An empty database `name` on the server `conn` is connected to (dropped first if it is
+/// there), and `base` naming it.
+fn fresh_database(conn: &mut mysql::Conn, base: &TargetUrl, name: &str) -> Result<TargetUrl> {
+    use mysql::prelude::Queryable;
+    conn.query_drop(format!("DROP DATABASE IF EXISTS {name}"))?;
+    conn.query_drop(format!("CREATE DATABASE {name}"))?;
+    Ok(TargetUrl {
+        database: name.into(),
+        ..base.clone()
+    })
+}
+
 /// A sandbox for one benchmark section, with these `--set` settings.
 fn bench_server_with(home: &StateDir, name: &str, sets: &[&str]) -> Result<TargetUrl> {
     let started = server::start(

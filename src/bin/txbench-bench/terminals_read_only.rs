@@ -75,13 +75,7 @@ fn print_row(users: super::terminals::Users, r: &Row, ratio: String) {
 pub(super) fn read_only(bin: &Path, url: &TargetUrl, secs: u32, rounds: usize) -> Result<()> {
     use mysql::prelude::Queryable;
     let mut conn = txbench::engine::mysql::connect(url)?;
-    conn.query_drop("DROP DATABASE IF EXISTS txbench_many_ro")?;
-    conn.query_drop("CREATE DATABASE txbench_many_ro")?;
-    let ro = TargetUrl {
-        database: "txbench_many_ro".into(),
-        ..url.clone()
-    }
-    .to_string();
+    let ro = fresh_database(&mut conn, url, "txbench_many_ro")?.to_string();
     let prep = ["oltp_read_only", "--tables", "4", "--table-size", "10000"];
     txbench_prepare(bin, &ro, &prep)?;
     println!(

@@ -6,7 +6,6 @@ use super::*;
 /// with txbench's own sweeps and judged with `txbench compare` (Welch on per-interval
 /// throughput); and client CPU per TPC-B transaction against oltp_write_only's.
 pub(super) fn tpcb(home: &StateDir) -> Result<()> {
-    use mysql::prelude::Queryable;
     let secs = (bench_seconds() / 3).max(5).to_string();
     let bin = txbench_bin()?;
     let levels = "4,8,16,24";
@@ -151,13 +150,7 @@ pub(super) fn tpcb(home: &StateDir) -> Result<()> {
         &u,
         &["prepare", "tpcb", "--scale", scale],
     ))?;
-    conn.query_drop("DROP DATABASE IF EXISTS txbench_oltp")?;
-    conn.query_drop("CREATE DATABASE txbench_oltp")?;
-    let oltp = TargetUrl {
-        database: "txbench_oltp".into(),
-        ..url.clone()
-    }
-    .to_string();
+    let oltp = fresh_database(&mut conn, &url, "txbench_oltp")?.to_string();
     let sizes = ["--tables", "4", "--table-size", "100000"];
     let mut prep = vec!["prepare", "oltp_write_only"];
     prep.extend(sizes);

@@ -28,8 +28,7 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
     let dir = record.files_dir().join("csv");
     let _ = std::fs::remove_dir_all(&dir);
     prepare(&["--csv", dir.to_str().unwrap_or("/tmp/csv")])?;
-    conn.query_drop("DROP DATABASE IF EXISTS txbench_csvload")?;
-    conn.query_drop("CREATE DATABASE txbench_csvload")?;
+    let csv_url = fresh_database(&mut conn, &record.admin_url(), "txbench_csvload")?;
     let script = std::fs::read_to_string(dir.join("load.sql"))?;
     let (loads, ddl): (Vec<&str>, Vec<&str>) = script
         .lines()
@@ -37,10 +36,6 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
         .partition(|l| l.starts_with("LOAD DATA"));
     let (create, after): (Vec<&str>, Vec<&str>) =
         ddl.into_iter().partition(|l| l.starts_with("CREATE TABLE"));
-    let csv_url = TargetUrl {
-        database: "txbench_csvload".into(),
-        ..record.admin_url()
-    };
     let t = Instant::now();
     let mut c = txbench::engine::mysql::connect(&csv_url)?;
     for stmt in &create {
@@ -130,12 +125,7 @@ pub(super) fn tpcc(home: &StateDir) -> Result<()> {
     modes_side_by_side(&bin, &url_s, secs, "MariaDB, 2 warehouses")?;
 
     println!("\n== TPC-C loader memory and check time, 10 warehouses");
-    conn.query_drop("DROP DATABASE IF EXISTS txbench_tpcc10")?;
-    conn.query_drop("CREATE DATABASE txbench_tpcc10")?;
-    let url10 = TargetUrl {
-        database: "txbench_tpcc10".into(),
-        ..url.clone()
-    };
+    let url10 = fresh_database(&mut conn, &url, "txbench_tpcc10")?;
     let load10 = measure(txbench_cmd(
         &bin,
         &url10.to_string(),
